@@ -1,0 +1,173 @@
+"""wireschema: rewrite LLM tool JSON Schemas into what each provider's wire accepts.
+
+    >>> import wireschema
+    >>> r = wireschema.normalize({"type": ["string", "null"]}, "gemini")
+    >>> r.schema
+    {'type': 'string', 'nullable': True}
+
+Provider behaviour lives in YAML rule files (`rules/`); this package only interprets them.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from pathlib import Path
+from typing import Any, Union
+
+from .errors import RuleFileError, SchemaInputError, UnknownTargetError, WireschemaError
+from .model import Change, Options, Result, TargetInfo
+
+__all__ = [
+    "normalize",
+    "targets",
+    "load_rules",
+    "Options",
+    "Result",
+    "Change",
+    "TargetInfo",
+    "RuleSet",
+    "WireschemaError",
+    "SchemaInputError",
+    "RuleFileError",
+    "UnknownTargetError",
+]
+__version__ = "0.1.0"
+
+_lock = threading.Lock()
+_shipped = None
+
+
+def _registry():
+    global _shipped
+    with _lock:
+        if _shipped is None:
+            from .rules import Registry, Vocabulary, _shipped_dir
+
+            d = _shipped_dir()
+            _shipped = Registry([d], Vocabulary(d / "_vocabulary.yaml"))
+        return _shipped
+
+
+class RuleSet:
+    """Targets compiled from a user's rule directory or file (see `load_rules`)."""
+
+    def __init__(self, registry: Any, names: list[str]):
+        self._registry = registry
+        self._names = names
+
+    def __getitem__(self, name: str) -> Any:
+        target = self._registry.get(name)
+        if target is None:
+            raise UnknownTargetError(f"no target {name!r} in {', '.join(str(d) for d in self._registry.dirs)}")
+        return target
+
+    def __contains__(self, name: str) -> bool:
+        return self._registry.get(name) is not None
+
+    def names(self) -> list[str]:
+        """The targets this rule set defines itself (not the shipped ones it can extend)."""
+        return list(self._names)
+
+
+def load_rules(path: Union[str, os.PathLike]) -> RuleSet:
+    """Compile a user's rule file, or every rule file in a directory.
+
+    A user file may `extends:` a shipped target by name. Every file is compiled now,
+    so a mistake raises `RuleFileError` (file:line:column) here, not mid-request.
+    """
+    from .rules import Registry, compile_file
+
+    p = Path(path)
+    shipped = _registry()
+    if p.is_dir():
+        files = sorted(f for f in p.glob("*.yaml") if not f.name.startswith("_"))
+        directory = p
+    elif p.is_file():
+        files = [p]
+        directory = p.parent
+    else:
+        raise RuleFileError(str(p), None, None, "no such rule file or directory")
+    reg = Registry([directory, *shipped.dirs], shipped.vocabulary)
+    names = []
+    for f in files:
+        target = compile_file(f, reg)
+        reg.add(target)
+        names.append(target.name)
+    return RuleSet(reg, names)
+
+
+def _target(target: Any) -> Any:
+    if isinstance(target, str):
+        t = _registry().get(target)
+        if t is None or t.abstract:
+            known = ", ".join(i.name for i in targets())
+            raise UnknownTargetError(f"unknown target {target!r} (known: {known})")
+        return t
+    from .rules import Target
+
+    if isinstance(target, Target):
+        return target
+    raise UnknownTargetError(f"target must be a name or a compiled Target, got {type(target).__name__}")
+
+
+def targets() -> list[TargetInfo]:
+    """The shipped targets, with their one-line descriptions."""
+    reg = _registry()
+    out = []
+    for name in reg.names():
+        t = reg.get(name)
+        if t is not None and not t.abstract:
+            out.append(TargetInfo(t.name, t.description, t.path, t.strict))
+    return out
+
+
+def _env(name: str) -> bool:
+    return os.environ.get(name, "").strip().lower() in ("1", "true", "yes", "on")
+
+
+def normalize(schema: Any, target: Any, *, strict: bool | None = None, options: Options | None = None) -> Result:
+    """Rewrite one JSON Schema for one target's wire.
+
+    `schema` is a dict, a boolean schema, or JSON text (str/bytes); it is never
+    mutated. `target` is a shipped target name (see `targets()`) or a Target from
+    `load_rules`. `strict=False` on a strict target gives its non-strict sibling;
+    `strict=True` on a non-strict one gives its strict variant, where it has one.
+    Never raises for a schema the wire cannot take: that is a reported fallback.
+    Raises `SchemaInputError` for input that is not JSON.
+    """
+    from .pipeline import run_target
+    from .prepare import parse_input
+
+    opts = options or Options()
+    t = _target(target)
+    value = parse_input(schema, opts)
+    if opts.bypass or _env("WIRESCHEMA_NO_NORMALIZATION"):
+        return _bypassed(value, t, opts)
+    want = strict if strict is not None else opts.strict
+    if _env("WIRESCHEMA_NO_STRICT"):
+        want = False
+    if want is False and t.strict:
+        t = t.related(t.non_strict or t.fail_open) or t
+    elif want is True and not t.strict:
+        variant = t.related(t.strict_variant)
+        if variant is not None:
+            t = variant
+    return run_target(value, t, opts)
+
+
+def _bypassed(value: Any, target: Any, opts: Options) -> Result:
+    from .prepare import copy_input
+    from .run import Run, Unrepresentable
+
+    run = Run(target, Options(max_depth=10**6, max_nodes=10**9, max_literal_bytes=10**12, allow_nan=opts.allow_nan))
+    try:
+        schema = copy_input(value, run)
+    except Unrepresentable:  # pragma: no cover - budgets are unbounded here
+        schema = value
+    return Result(
+        schema=schema,
+        target=target.name,
+        strict=False,
+        changes=(Change("bypass", "", "kept", "normalization bypassed: schema returned as given"),),
+    )

@@ -1,0 +1,76 @@
+"""Frozen value objects of the public API: options, changes, results."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+
+ACTIONS = ("kept", "renamed", "rewritten", "spilled", "dropped", "fallback")
+
+
+@attrs.frozen
+class Options:
+    """How one normalization runs. Budgets bound time and memory on hostile input."""
+
+    max_depth: int = 96
+    """Deepest nesting of JSON objects and arrays, counted after `$ref` expansion."""
+    max_nodes: int = 32_768
+    """Most JSON objects and arrays, counted after `$ref` expansion."""
+    max_literal_bytes: int = 8 * 1024 * 1024
+    """Most characters of keys and strings, counted after `$ref` expansion."""
+    strict: bool | None = None
+    """None: the target's own default. False on a strict target: its non-strict sibling."""
+    spill: bool = True
+    """Move constraints the wire rejects into `description` (False: drop them)."""
+    bypass: bool = False
+    """Return the input untouched (a copy), strict disabled."""
+    allow_nan: bool = False
+    """Accept NaN and Infinity floats (they are not JSON)."""
+
+
+@attrs.frozen
+class Change:
+    """One thing wireschema did, and where: `pointer` is an RFC 6901 pointer into the input."""
+
+    rule: str
+    pointer: str
+    action: str
+    detail: str
+
+    def __str__(self) -> str:
+        return f"{self.rule} {self.pointer or '/'} {self.action}: {self.detail}"
+
+
+@attrs.frozen
+class Result:
+    """The wire schema for one target and the report of how it was made."""
+
+    schema: Any
+    target: str
+    strict: bool
+    used_fallback: bool = False
+    fallback_reason: str | None = None
+    changes: tuple[Change, ...] = ()
+    strict_reason: str | None = None
+    """Why a strict target could not deliver strict output (it failed open)."""
+    notes: dict[str, Any] = attrs.field(factory=dict, eq=False)
+    """Facts later steps need, e.g. `nulled_optionals`: pointers of optional properties
+    that strict mode turned into "required, or null"."""
+
+    def explain(self) -> str:
+        """The change report, one line per change."""
+        head = f"target {self.target}: strict={self.strict} fallback={self.used_fallback}"
+        if self.fallback_reason:
+            head += f" ({self.fallback_reason})"
+        if self.strict_reason:
+            head += f" (not strict: {self.strict_reason})"
+        return "\n".join([head, *(f"  {c}" for c in self.changes)])
+
+
+@attrs.frozen
+class TargetInfo:
+    name: str
+    description: str
+    path: str
+    strict: bool

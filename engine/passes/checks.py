@@ -1,0 +1,286 @@
+"""Residual checks: what the output must satisfy before it goes on the wire.
+
+A failed check makes the schema unrepresentable for the target: the tool falls back
+to the rule file's fallback schema (or a strict target fails open), and the report
+names the check and the JSON Pointer.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..positions import child_slots
+from . import Opt, check
+from .literals import _allowed
+from .objects import is_object
+from .types import types_of
+
+_JSON_TYPES = ("object", "array", "string", "number", "integer", "boolean", "null")
+
+
+@check("allowed-keys", keys=Opt("keys", required=True))
+def allowed_keys(rule, node, run):
+    """Every schema node uses only these keywords."""
+    keys = rule.options["keys"]
+    for k in node:
+        if k not in keys:
+            run.fail(rule, node, f"{k} is not accepted", k)
+
+
+@check("forbidden-keys", keys=Opt("keys", required=True))
+def forbidden_keys(rule, node, run):
+    """No schema node uses these keywords."""
+    keys = rule.options["keys"]
+    for k in node:
+        if k in keys:
+            run.fail(rule, node, f"{k} is not accepted", k)
+
+
+@check(
+    "type-values",
+    allowed=Opt("strlist", list(_JSON_TYPES)),
+    single=Opt("bool", False, doc="type must be one string, never a list"),
+)
+def type_values(rule, node, run):
+    """`type` is one of the allowed names (and a single one, if the wire says so)."""
+    t = node.get("type")
+    if t is None:
+        return
+    allowed = rule.options["allowed"]
+    if isinstance(t, list):
+        if rule.options["single"]:
+            run.fail(rule, node, "type must be a single name", "type")
+        if not t or len(set(map(str, t))) != len(t):
+            run.fail(rule, node, "type list is empty or repeats a name", "type")
+        bad = [x for x in t if x not in allowed]
+    else:
+        bad = [t] if t not in allowed else []
+    if bad:
+        run.fail(rule, node, f"type {bad[0]!r} is not accepted", "type")
+
+
+@check(
+    "enum-values",
+    values=Opt("choice", "primitives", choices=("strings", "primitives", "any")),
+    types=Opt("strlist", []),
+)
+def enum_values(rule, node, run):
+    """`enum` is a non-empty list of accepted values, without repeats, on an accepted type."""
+    if "enum" not in node:
+        return
+    enum = node["enum"]
+    if not isinstance(enum, list) or not enum:
+        run.fail(rule, node, "enum must be a non-empty list", "enum")
+    if not all(_allowed(v, rule.options["values"]) for v in enum):
+        run.fail(rule, node, f"enum values must be {rule.options['values']}", "enum")
+    on = rule.options["types"]
+    if on and not any(t in on for t in types_of(node)):
+        run.fail(rule, node, f"enum only on {', '.join(on)}", "enum")
+    for i, v in enumerate(enum):
+        if any(v == u and type(v) is type(u) for u in enum[:i]):
+            run.fail(rule, node, "enum repeats a value", "enum")
+
+
+@check("format-values", allowed=Opt("typemap", required=True))
+def format_values(rule, node, run):
+    """`format` is one the wire knows for the node's type."""
+    fmt = node.get("format")
+    if fmt is None:
+        return
+    types = types_of(node) or ["string"]
+    if not isinstance(fmt, str) or not any(fmt in rule.options["allowed"].get(t, ()) for t in types):
+        run.fail(rule, node, f"format {fmt!r} is not accepted here", "format")
+
+
+@check("required-defined")
+def required_defined(rule, node, run):
+    """`required` is a list naming defined properties only."""
+    req = node.get("required")
+    if req is None:
+        return
+    props = node.get("properties")
+    if not isinstance(req, list) or not all(isinstance(n, str) for n in req):
+        run.fail(rule, node, "required must be a list of names", "required")
+    names = props if isinstance(props, dict) else {}
+    for n in req:
+        if n not in names:
+            run.fail(rule, node, f"required names {n!r}, which is not a property", "required")
+
+
+@check("objects-closed")
+def objects_closed(rule, node, run):
+    """Every object says `additionalProperties: false`."""
+    if is_object(node) and node.get("additionalProperties") is not False:
+        run.fail(rule, node, "additionalProperties must be false", "additionalProperties")
+
+
+@check("all-required")
+def all_required(rule, node, run):
+    """Every property of every object is listed in `required`."""
+    props = node.get("properties")
+    if isinstance(props, dict):
+        req = node.get("required") if isinstance(node.get("required"), list) else []
+        missing = [n for n in props if n not in req]
+        if missing:
+            run.fail(rule, node, f"properties not required: {missing}", "required")
+
+
+@check("arrays-have-items")
+def arrays_have_items(rule, node, run):
+    """Every array schema has `items`."""
+    if "array" in types_of(node) and not isinstance(node.get("items"), (dict, bool)):
+        run.fail(rule, node, "array schema missing items", "items")
+
+
+@check("objects-have-properties")
+def objects_have_properties(rule, node, run):
+    """Every object schema has `properties`."""
+    if "object" in types_of(node) and not isinstance(node.get("properties"), dict):
+        run.fail(rule, node, "object schema missing properties", "properties")
+
+
+@check("typed", allow=Opt("keys", ["anyOf", "$ref"], doc="keywords that stand in for a type"))
+def typed(rule, node, run):
+    """Every schema node has a `type` (or one of the keywords that stand in for it)."""
+    if "type" not in node and not any(k in node for k in rule.options["allow"]):
+        run.fail(rule, node, "schema has no type", "type")
+
+
+@check("ref-alone", siblings=Opt("strlist", [], doc="keywords (prefixes) allowed beside $ref"))
+def ref_alone(rule, node, run):
+    """A `$ref` stands alone (but for the allowed siblings)."""
+    if "$ref" in node:
+        allowed = rule.options["siblings"]
+        for k in node:
+            if k != "$ref" and not any(k.startswith(p) for p in allowed):
+                run.fail(rule, node, f"$ref cannot have sibling {k}", k)
+
+
+@check("pattern-compiles")
+def pattern_compiles(rule, node, run):
+    """`pattern` is a string that compiles as a regular expression."""
+    p = node.get("pattern")
+    if p is None:
+        return
+    try:
+        if not isinstance(p, str):
+            raise TypeError
+        re.compile(p)
+    except (re.error, TypeError, RecursionError, OverflowError):
+        run.fail(rule, node, "pattern is not a valid regular expression", "pattern")
+
+
+_COUNTS = ("minLength", "maxLength", "minItems", "maxItems", "minProperties", "maxProperties", "minContains", "maxContains")
+_NUMBERS = ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum")
+
+
+@check("keyword-shapes")
+def keyword_shapes(rule, node, run):
+    """Keyword values have the shapes draft 2020-12 requires (the meta-schema's core)."""
+    for k in _COUNTS:
+        v = node.get(k)
+        if v is not None and (not isinstance(v, int) or v.__class__ is bool or v < 0):
+            if not (isinstance(v, float) and v.is_integer() and v >= 0):
+                run.fail(rule, node, f"{k} must be a non-negative integer", k)
+    for k in _NUMBERS:
+        v = node.get(k)
+        if v is not None and (not isinstance(v, (int, float)) or v.__class__ is bool):
+            run.fail(rule, node, f"{k} must be a number", k)
+    mo = node.get("multipleOf")
+    if mo is not None and (not isinstance(mo, (int, float)) or mo.__class__ is bool or mo <= 0):
+        run.fail(rule, node, "multipleOf must be a number above 0", "multipleOf")
+    for k in ("description", "title", "pattern", "format", "$ref", "$id", "$anchor", "$comment"):
+        if k in node and not isinstance(node[k], str):
+            run.fail(rule, node, f"{k} must be a string", k)
+    for k in ("uniqueItems", "nullable", "readOnly", "writeOnly", "deprecated"):
+        if k in node and node[k].__class__ is not bool:
+            run.fail(rule, node, f"{k} must be true or false", k)
+    for k in ("anyOf", "oneOf", "allOf", "prefixItems"):
+        if k in node and (not isinstance(node[k], list) or not node[k] or not all(isinstance(b, (dict, bool)) for b in node[k])):
+            run.fail(rule, node, f"{k} must be a non-empty list of schemas", k)
+    for k in ("properties", "patternProperties", "$defs", "dependentSchemas"):
+        if k in node and (not isinstance(node[k], dict) or not all(isinstance(s, (dict, bool)) for s in node[k].values())):
+            run.fail(rule, node, f"{k} must map names to schemas", k)
+    for k in ("items", "additionalProperties", "not", "if", "then", "else", "contains", "propertyNames"):
+        if k in node and not isinstance(node[k], (dict, bool)):
+            run.fail(rule, node, f"{k} must be a schema", k)
+    if "type" in node:
+        t = node["type"]
+        ok = t in _JSON_TYPES if isinstance(t, str) else isinstance(t, list) and t and all(x in _JSON_TYPES for x in t)
+        if not ok:
+            run.fail(rule, node, f"type {t!r} is not a JSON Schema type", "type")
+
+
+@check(
+    "limits",
+    order="tree",
+    max_properties=Opt("int", 0, doc="object properties in the whole schema (0: no limit)"),
+    max_object_depth=Opt("int", 0, doc="nesting of object schemas, root = 1"),
+    max_string_chars=Opt("int", 0, doc="characters of property names, definition names, enum and const values"),
+    max_enum_values=Opt("int", 0, doc="enum values in the whole schema"),
+    large_enum=Opt("int", 0, doc="an enum with more values than this is large"),
+    max_large_enum_chars=Opt("int", 0, doc="characters of one large string enum"),
+)
+def limits(rule, run):
+    """Size limits over the whole schema."""
+    o = rule.options
+    props = chars = enums = 0
+    deepest = 0
+    root = run.root
+    stack = [(root, 1 if isinstance(root, dict) and is_object(root) else 0)]
+    while stack:
+        node, depth = stack.pop()
+        if not isinstance(node, dict):
+            continue
+        deepest = max(deepest, depth)
+        p = node.get("properties")
+        if isinstance(p, dict):
+            props += len(p)
+            chars += sum(len(n) for n in p)
+        d = node.get("$defs")
+        if isinstance(d, dict):
+            chars += sum(len(n) for n in d)
+        e = node.get("enum")
+        if isinstance(e, list):
+            enums += len(e)
+            text = sum(len(v) for v in e if isinstance(v, str))
+            chars += text
+            if o["large_enum"] and len(e) > o["large_enum"] and o["max_large_enum_chars"] and text > o["max_large_enum_chars"]:
+                run.fail(rule, node, f"an enum of {len(e)} values has {text} characters (limit {o['max_large_enum_chars']})", "enum")
+        if isinstance(node.get("const"), str):
+            chars += len(node["const"])
+        for _kw, _slot, cont, key in child_slots(node):
+            child = cont[key]
+            stack.append((child, depth + (1 if isinstance(child, dict) and is_object(child) else 0)))
+    for limit, value, what in (
+        ("max_properties", props, "object properties"),
+        ("max_object_depth", deepest, "levels of object nesting"),
+        ("max_string_chars", chars, "characters of names and values"),
+        ("max_enum_values", enums, "enum values"),
+    ):
+        if o[limit] and value > o[limit]:
+            raise _unrepresentable(rule, f"{value} {what} (limit {o[limit]})")
+
+
+def _unrepresentable(rule, reason):
+    from ..run import Unrepresentable
+
+    return Unrepresentable(rule.id, "", reason)
+
+
+@check("root-object", order="tree", forbid=Opt("keys", ["anyOf", "oneOf", "allOf", "enum", "not"]))
+def root_object(rule, run):
+    """The root is `type: object`, without the forbidden root keywords."""
+    root = run.root
+    if not isinstance(root, dict) or root.get("type") != "object":
+        raise _unrepresentable(rule, "the root must be type: object")
+    for k in root:
+        if k in rule.options["forbid"]:
+            raise _unrepresentable(rule, f"{k} is not accepted at the root")
+
+
+@check("const-values", values=Opt("choice", "primitives", choices=("strings", "primitives", "any")))
+def const_values(rule, node, run):
+    """`const` holds an accepted kind of value."""
+    if "const" in node and not _allowed(node["const"], rule.options["values"]):
+        run.fail(rule, node, f"const must be {rule.options['values']}", "const")

@@ -1,0 +1,39 @@
+"""Kinds that remove keywords: dropped outright, spilled into `description`, or allow-listed."""
+
+from __future__ import annotations
+
+from . import Opt, kind
+
+
+@kind("drop", keys=Opt("keys", required=True))
+def drop(rule, node, run):
+    """Remove keywords the wire rejects and that carry nothing worth keeping."""
+    keys = rule.options["keys"]
+    for k in [k for k in node if k in keys]:
+        del node[k]
+        run.report(rule, node, "dropped", f"{k} removed", k)
+
+
+@kind("spill", keys=Opt("keys", required=True))
+def spill(rule, node, run):
+    """Remove keywords the wire rejects, keeping their meaning as text in `description`."""
+    keys = rule.options["keys"]
+    for k in [k for k in node if k in keys]:
+        run.spill(rule, node, k, node[k])
+
+
+@kind(
+    "keep-only",
+    keys=Opt("keys", required=True, doc="the allow-list"),
+    spill=Opt("keys", (), doc="keywords outside the allow-list that are spilled, not dropped"),
+)
+def keep_only(rule, node, run):
+    """Allow-list: every keyword not listed is spilled (if spillable) or dropped."""
+    keys = rule.options["keys"]
+    spillable = rule.options["spill"] or ()
+    for k in [k for k in node if k not in keys]:
+        if k in spillable:
+            run.spill(rule, node, k, node[k])
+        else:
+            del node[k]
+            run.report(rule, node, "dropped", f"{k} is not accepted by this wire", k)

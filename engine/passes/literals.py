@@ -1,0 +1,103 @@
+"""Kinds for literal-valued keywords: `const`, `enum`, `format`."""
+
+from __future__ import annotations
+
+from . import Opt, kind
+from .types import json_type, types_of
+
+_PRIMITIVE = frozenset({"string", "integer", "number", "boolean", "null"})
+
+
+def _allowed(value, values: str) -> bool:
+    if values == "any":
+        return True
+    if values == "strings":
+        return isinstance(value, str)
+    return json_type(value) in _PRIMITIVE
+
+
+@kind(
+    "const-to-enum",
+    values=Opt("choice", "strings", choices=("strings", "primitives", "any")),
+    otherwise=Opt("choice", "spill", choices=("spill", "keep")),
+)
+def const_to_enum(rule, node, run):
+    """`const: X` becomes the one-value `enum: [X]` (typed), where the wire has no const."""
+    if "const" not in node:
+        return None
+    value = node["const"]
+    if _allowed(value, rule.options["values"]):
+        out = {}
+        for k, v in node.items():
+            if k == "const":
+                out["enum"] = [value]
+            else:
+                out[k] = v
+        if "type" not in out:
+            out["type"] = json_type(value)
+        node.clear()
+        node.update(out)
+        run.report(rule, node, "rewritten", f"const -> one-value enum", "const")
+    elif rule.options["otherwise"] == "spill":
+        run.spill(rule, node, "const", value)
+    return None
+
+
+@kind(
+    "enum-values",
+    values=Opt("choice", "primitives", choices=("strings", "primitives", "any")),
+    types=Opt("strlist", [], doc="the types an enum may sit on (empty: any type)"),
+    otherwise=Opt("choice", "spill", choices=("spill", "stringify")),
+)
+def enum_values(rule, node, run):
+    """Keep an enum only where the wire takes it: value kinds, host types, no duplicates."""
+    enum = node.get("enum")
+    if not isinstance(enum, list):
+        if "enum" in node:
+            run.spill(rule, node, "enum", enum)
+        return None
+    unique: list = []
+    for v in enum:
+        if not any(v == u and type(v) is type(u) for u in unique):
+            unique.append(v)
+    if len(unique) != len(enum):
+        node["enum"] = enum = unique
+        run.report(rule, node, "rewritten", "duplicate enum values removed", "enum")
+    if not enum:
+        del node["enum"]
+        run.report(rule, node, "dropped", "empty enum removed (it would accept nothing)", "enum")
+        return None
+    on = rule.options["types"]
+    host_ok = not on or any(t in on for t in types_of(node))
+    values_ok = all(_allowed(v, rule.options["values"]) for v in enum)
+    if host_ok and values_ok:
+        return None
+    if rule.options["otherwise"] == "stringify" and all(json_type(v) in _PRIMITIVE for v in enum):
+        node["enum"] = [v if isinstance(v, str) else _text(v) for v in enum]
+        run.report(rule, node, "rewritten", "enum values written as strings", "enum")
+        return None
+    run.spill(rule, node, "enum", enum)
+    return None
+
+
+def _text(v) -> str:
+    import json
+
+    return json.dumps(v)
+
+
+@kind(
+    "format-allow",
+    allowed=Opt("typemap", required=True, doc="type -> the formats the wire accepts on it"),
+)
+def format_allow(rule, node, run):
+    """Keep `format` only where the wire knows it; spill the rest."""
+    fmt = node.get("format")
+    if fmt is None:
+        return None
+    allowed = rule.options["allowed"]
+    types = types_of(node) or ["string"]
+    if isinstance(fmt, str) and any(fmt in allowed.get(t, ()) for t in types):
+        return None
+    run.spill(rule, node, "format", fmt)
+    return None

@@ -1,0 +1,186 @@
+"""Kinds about objects and arrays: closing, requiring, and filling in what the wire needs."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import Opt, kind
+from .types import types_of
+
+_ROOT_UNIONS = ("anyOf", "oneOf", "allOf", "enum", "not")
+
+
+def is_object(node: dict) -> bool:
+    t = node.get("type")
+    if t == "object" or (isinstance(t, list) and "object" in t):
+        return True
+    return t is None and "properties" in node
+
+
+def _is_array(node: dict) -> bool:
+    t = node.get("type")
+    return t == "array" or (isinstance(t, list) and "array" in t)
+
+
+@kind("ensure-properties")
+def ensure_properties(rule, node, run):
+    """An object schema without `properties` gets `properties: {}`."""
+    if "properties" not in node and is_object(node):
+        node["properties"] = {}
+        run.report(rule, node, "rewritten", "properties: {} added", "properties")
+
+
+@kind("ensure-items", schema=Opt("json", {}, doc="the items schema an array gets when it has none"))
+def ensure_items(rule, node, run):
+    """An array schema without `items` gets the rule's items schema."""
+    if _is_array(node) and "items" not in node and "prefixItems" not in node:
+        node["items"] = run.adopt(dict(rule.options["schema"] or {}), node)
+        run.report(rule, node, "rewritten", "items added", "items")
+
+
+@kind(
+    "close-objects",
+    open=Opt("choice", "fail", choices=("fail", "close")),
+)
+def close_objects(rule, node, run):
+    """Every object says `additionalProperties: false`.
+
+    An object that is open on purpose (`true` or a schema, `patternProperties`) cannot
+    be closed without changing its meaning: with `open: fail` that is unrepresentable
+    (strict targets then fail open); with `close` it is closed and the rest spilled.
+    """
+    if not is_object(node):
+        return None
+    ap = node.get("additionalProperties", None)
+    pattern = node.get("patternProperties")
+    if ap is False and not pattern:
+        return None
+    # a nested object that names no properties is a free-form dict: closing it would
+    # leave only {} (the root is the exception: a tool without parameters)
+    free_form = ap is None and not node.get("properties") and node is not run.root
+    if ap is not None and ap is not False or pattern or free_form:
+        what = "patternProperties" if pattern else "additionalProperties"
+        if rule.options["open"] == "fail":
+            run.fail(rule, node, f"an open object ({what}) cannot be closed", what)
+        for k in ("additionalProperties", "patternProperties"):
+            if k in node:
+                run.spill(rule, node, k, node[k])
+    node["additionalProperties"] = False
+    run.report(rule, node, "rewritten", "additionalProperties: false", "additionalProperties")
+    return None
+
+
+def accepts_null(schema: Any) -> bool:
+    if not isinstance(schema, dict):
+        return schema is True
+    if "null" in types_of(schema):
+        return True
+    enum = schema.get("enum")
+    if isinstance(enum, list) and None in enum:
+        return True
+    if "const" in schema and schema["const"] is None:
+        return True
+    for comb in ("anyOf", "oneOf"):
+        if isinstance(schema.get(comb), list) and any(accepts_null(b) for b in schema[comb]):
+            return True
+    return False
+
+
+@kind("require-all")
+def require_all(rule, node, run):
+    """Every property is required; an optional one becomes "T or null" instead.
+
+    The model can then send null where it would have left the property out;
+    `Result.restore` turns such nulls back into omissions.
+    """
+    props = node.get("properties")
+    if not isinstance(props, dict) or not is_object(node):
+        return None
+    req = node.get("required")
+    required = [n for n in req if isinstance(n, str)] if isinstance(req, list) else []
+    optional = [n for n in props if n not in required]
+    for name in optional:
+        sub = props[name]
+        if accepts_null(sub):
+            continue
+        if isinstance(sub, dict) and isinstance(sub.get("anyOf"), list) and set(sub) <= {"anyOf", "description", "title"}:
+            sub["anyOf"] = [*sub["anyOf"], {"type": "null"}]
+        else:
+            wrapper: dict[str, Any] = {}
+            inner = sub
+            if isinstance(sub, dict) and "description" in sub and "$ref" not in sub:
+                inner = {k: v for k, v in sub.items() if k != "description"}
+                run.adopt(inner, sub)
+                wrapper_desc = sub["description"]
+            else:
+                wrapper_desc = None
+            wrapper["anyOf"] = [inner, {"type": "null"}]
+            if wrapper_desc is not None:
+                wrapper["description"] = wrapper_desc
+            run.adopt(wrapper, sub)
+            props[name] = wrapper
+        run.notes.setdefault("nulled-optionals", []).append(run.pointer(node, "properties") + "/" + name.replace("~", "~0").replace("/", "~1"))
+    if optional:
+        run.report(rule, node, "rewritten", f"optional {', '.join(optional)} now required (null stands for absent)", "required")
+    if required != list(props) or not isinstance(req, list):
+        node["required"] = list(props)
+    return None
+
+
+@kind("required-exists")
+def required_exists(rule, node, run):
+    """`required` lists each defined property once, and nothing else."""
+    req = node.get("required")
+    if req is None:
+        return None
+    if not isinstance(req, list):
+        del node["required"]
+        run.report(rule, node, "dropped", "required is not a list", "required")
+        return None
+    props = node.get("properties")
+    names = props if isinstance(props, dict) else {}
+    kept: list[str] = []
+    for n in req:
+        if isinstance(n, str) and n in names and n not in kept:
+            kept.append(n)
+    if len(kept) != len(req):
+        gone = [n for n in req if n not in kept or req.count(n) > 1]
+        run.report(rule, node, "dropped", f"required names without a property removed: {sorted(set(map(str, gone)))}", "required")
+        if kept:
+            node["required"] = kept
+        else:
+            del node["required"]
+    return None
+
+
+@kind(
+    "root-object",
+    order="tree",
+    forbid=Opt("keys", list(_ROOT_UNIONS), doc="keywords the root may not have; they are spilled"),
+)
+def root_object(rule, run):
+    """The root describes an object: type added where implied, forbidden root keywords spilled."""
+    root = run.root
+    if root is True or root == {}:
+        run.holder[0] = run.adopt({"type": "object", "properties": {}}, root)
+        run.report(rule, run.root, "rewritten", "an any-value root becomes an open object")
+        return
+    if not isinstance(root, dict):
+        raise _fail(rule, run, "the root schema is not an object schema")
+    t = root.get("type")
+    if isinstance(t, list) and "object" in t:
+        root["type"] = "object"
+        run.report(rule, root, "rewritten", f"root type {t!r} -> 'object'", "type")
+    elif t is None:
+        root["type"] = "object"
+        run.report(rule, root, "rewritten", "root type: object added", "type")
+    elif t != "object":
+        raise _fail(rule, run, f"the root must describe an object, not {t!r}")
+    for k in [k for k in root if k in rule.options["forbid"]]:
+        run.spill(rule, root, k, root[k])
+
+
+def _fail(rule, run, reason):
+    from ..run import Unrepresentable
+
+    return Unrepresentable(rule.id, "", reason)

@@ -1,0 +1,244 @@
+"""Kinds that bring real-world input to one canonical 2020-12 form before a target's rules."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import Opt, kind
+
+_JSON_TYPES = frozenset({"object", "array", "string", "number", "integer", "boolean", "null"})
+
+
+def _rebuild(node: dict, items: list[tuple[str, Any]]) -> None:
+    # in place, so that `$ref`s and origins that point at this node stay valid
+    node.clear()
+    node.update(items)
+
+
+@kind(
+    "rename-keys",
+    order="pre",
+    map=Opt("map", required=True, doc="from -> to, or map:NAME from the vocabulary"),
+    collision=Opt("choice", "source-wins", choices=("source-wins", "target-wins")),
+)
+def rename_keys(rule, node, run):
+    """Rename schema keywords (never property names); on a collision one spelling wins."""
+    mapping = rule.options["map"]
+    if not any(k in mapping for k in node):
+        return None
+    source_wins = rule.options["collision"] == "source-wins"
+    renamed = {mapping[k] for k in node if k in mapping}
+    items: list[tuple[str, Any]] = []
+    for k, v in node.items():
+        if k in mapping:
+            to = mapping[k]
+            if to in node and not source_wins:
+                run.report(rule, node, "dropped", f"{k} dropped: {to} is also present and wins", k)
+                continue
+            detail = f"{k} -> {to}" + (f" (wins over the existing {to})" if to in node else "")
+            run.report(rule, node, "renamed", detail, k)
+            items.append((to, v))
+        elif k in renamed and source_wins:
+            continue  # replaced by the renamed spelling
+        else:
+            items.append((k, v))
+    _rebuild(node, items)
+    return None
+
+
+@kind("type-alias", order="pre", map=Opt("map", required=True, doc="alias -> JSON type, or null for any"))
+def type_alias(rule, node, run):
+    """Map non-JSON type names (Python's dict, float, any, ...) to JSON Schema types."""
+    t = node.get("type")
+    aliases = rule.options["map"]
+    if isinstance(t, str):
+        if t in _JSON_TYPES or t not in aliases:
+            return None
+        to = aliases[t]
+        if to is None:
+            del node["type"]
+            run.report(rule, node, "rewritten", f"type {t!r} means any value: type removed", "type")
+        else:
+            node["type"] = to
+            run.report(rule, node, "rewritten", f"type {t!r} -> {to!r}", "type")
+    elif isinstance(t, list) and any(isinstance(x, str) and x in aliases and x not in _JSON_TYPES for x in t):
+        out: list[Any] = []
+        for x in t:
+            to = aliases.get(x, x) if isinstance(x, str) and x not in _JSON_TYPES else x
+            if to is None:
+                run.report(rule, node, "rewritten", f"type {t!r} includes any value: type removed", "type")
+                del node["type"]
+                return None
+            if to not in out:
+                out.append(to)
+        node["type"] = out
+        run.report(rule, node, "rewritten", f"type {t!r} -> {out!r}", "type")
+    return None
+
+
+@kind(
+    "boolean-schemas",
+    order="pre",
+    bools=True,
+    true_as=Opt("json", {}, doc="what `true` (any value) becomes"),
+    false_as=Opt("json", {"not": {}}, doc="what `false` (no value) becomes"),
+)
+def boolean_schemas(rule, node, run):
+    """Spell boolean subschemas as objects for wires that only take objects."""
+    if node.__class__ is not bool:
+        return None
+    new = dict(rule.options["true_as" if node else "false_as"])
+    run.report(rule, new, "rewritten", f"boolean schema {str(node).lower()} -> {_short(new)}")
+    return new
+
+
+def _short(v: Any) -> str:
+    import json
+
+    return json.dumps(v, separators=(",", ":"))
+
+
+# -- draft upgrade: one small function per form, chosen by the rule's `form:` -----------
+
+
+def _up_definitions(rule, node, run):
+    defs = node.get("definitions")
+    if not isinstance(defs, dict):
+        return
+    existing = node.get("$defs")
+    if isinstance(existing, dict):
+        for name, sub in defs.items():
+            if name in existing:
+                run.report(rule, node, "dropped", f"definitions/{name} shadowed by $defs/{name}", "definitions")
+            else:
+                existing[name] = sub
+        del node["definitions"]
+    else:
+        _rebuild(node, [("$defs" if k == "definitions" else k, v) for k, v in node.items()])
+    run.report(rule, node, "renamed", "definitions -> $defs", "definitions")
+
+
+def _up_tuple_items(rule, node, run):
+    items = node.get("items")
+    if isinstance(items, list):
+        extra = node.get("additionalItems", None)
+        out: list[tuple[str, Any]] = []
+        for k, v in node.items():
+            if k == "items":
+                out.append(("prefixItems", v))
+                if extra is not None:
+                    out.append(("items", extra))
+            elif k != "additionalItems":
+                out.append((k, v))
+        _rebuild(node, out)
+        detail = "items array -> prefixItems" + (", additionalItems -> items" if extra is not None else "")
+        run.report(rule, node, "renamed", detail, "items")
+    elif "additionalItems" in node:
+        # without an items array, additionalItems has no effect in any draft
+        del node["additionalItems"]
+        run.report(rule, node, "dropped", "additionalItems without an items array has no effect", "additionalItems")
+
+
+def _up_dependencies(rule, node, run):
+    deps = node.get("dependencies")
+    if not isinstance(deps, dict):
+        return
+    req = dict(node.get("dependentRequired") or {})
+    sch = dict(node.get("dependentSchemas") or {})
+    for name, v in deps.items():
+        if isinstance(v, list):
+            req.setdefault(name, v)
+        else:
+            sch.setdefault(name, v)
+    out = [(k, v) for k, v in node.items() if k not in ("dependencies", "dependentRequired", "dependentSchemas")]
+    if req:
+        out.append(("dependentRequired", req))
+    if sch:
+        out.append(("dependentSchemas", sch))
+    _rebuild(node, out)
+    run.report(rule, node, "rewritten", "dependencies -> dependentRequired/dependentSchemas", "dependencies")
+
+
+def _up_exclusive_bounds(rule, node, run):
+    for ex, bound in (("exclusiveMinimum", "minimum"), ("exclusiveMaximum", "maximum")):
+        v = node.get(ex)
+        if v is True and isinstance(node.get(bound), (int, float)) and node.get(bound) is not True:
+            out = [(ex if k == bound else k, node[bound] if k == bound else vv) for k, vv in node.items() if k != ex]
+            _rebuild(node, out)
+            run.report(rule, node, "rewritten", f"draft-04 {ex}: true + {bound} -> {ex}: number", ex)
+        elif isinstance(v, bool):
+            del node[ex]
+            run.report(rule, node, "dropped", f"draft-04 {ex}: {str(v).lower()} has no effect here", ex)
+
+
+def _up_id(rule, node, run):
+    v = node.get("id")
+    if not isinstance(v, str) or "$id" in node:
+        return
+    # only a draft-04 document, or a value that is plainly a URI, uses `id` as identifier
+    if run.draft != "draft-04" and not any(c in v for c in "#/:"):
+        return
+    _rebuild(node, [("$id" if k == "id" else k, vv) for k, vv in node.items()])
+    run.report(rule, node, "renamed", "id -> $id", "id")
+
+
+def _up_nullable(rule, node, run):
+    v = node.get("nullable")
+    if v is False:
+        del node["nullable"]
+        run.report(rule, node, "dropped", "nullable: false is the default", "nullable")
+        return
+    if v is not True:
+        return
+    del node["nullable"]
+    t = node.get("type")
+    if isinstance(t, str):
+        if t != "null":
+            node["type"] = [t, "null"]
+    elif isinstance(t, list):
+        if "null" not in t:
+            node["type"] = [*t, "null"]
+    elif isinstance(node.get("anyOf"), list) and len(node) == 1 + ("description" in node):
+        node["anyOf"] = [*node["anyOf"], {"type": "null"}]
+    elif "enum" in node and len(node) == 1 + ("description" in node):
+        pass  # handled below with the enum
+    else:
+        # no type to extend: the node becomes a union of itself and null (same object, so
+        # refs to it still see the union)
+        desc = node.pop("description", None)
+        inner = dict(node)
+        run.adopt(inner, node)
+        node.clear()
+        node["anyOf"] = [inner, {"type": "null"}]
+        if desc is not None:
+            node["description"] = desc
+    if isinstance(node.get("enum"), list) and None not in node["enum"]:
+        node["enum"] = [*node["enum"], None]
+    run.report(rule, node, "rewritten", "OpenAPI nullable: true -> a null union", "nullable")
+
+
+def _up_schema_uri(rule, node, run):
+    v = node.get("$schema")
+    if node is run.root and isinstance(v, str) and v.rstrip("#") not in _LATEST:
+        node["$schema"] = "https://json-schema.org/draft/2020-12/schema"
+        run.report(rule, node, "rewritten", f"$schema {v} -> 2020-12", "$schema")
+
+
+_LATEST = {"https://json-schema.org/draft/2020-12/schema", "http://json-schema.org/draft/2020-12/schema"}
+
+_FORMS = {
+    "definitions": _up_definitions,
+    "tuple-items": _up_tuple_items,
+    "dependencies": _up_dependencies,
+    "exclusive-bounds": _up_exclusive_bounds,
+    "id": _up_id,
+    "nullable": _up_nullable,
+    "schema-uri": _up_schema_uri,
+}
+
+
+@kind("upgrade", order="pre", form=Opt("choice", required=True, choices=tuple(_FORMS)))
+def upgrade(rule, node, run):
+    """Rewrite one older-draft (or OpenAPI) form into its 2020-12 spelling."""
+    _FORMS[rule.options["form"]](rule, node, run)
+    return None

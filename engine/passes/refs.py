@@ -1,0 +1,289 @@
+"""`resolve-refs`: dereference `$ref`s locally, by the rule file's policy.
+
+Resolution understands JSON Pointer fragments (with `~0`, `~1` and percent-encoding),
+embedded `$id` resources with relative references, and `$anchor`s. Nothing external
+is ever fetched. Keywords beside a `$ref` win over the referenced schema's.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import re
+from typing import Any
+from urllib.parse import quote, unquote, urldefrag, urljoin
+
+from ..positions import SLOT_SINGLE, child_slots, escape, unescape
+from ..prepare import copy_subtree
+from ..run import BudgetExceeded, Unrepresentable
+from . import Opt, kind
+
+_BASE = "https://wireschema.invalid/root.json"
+_SNAKE = re.compile(r"_([a-z])")
+_DEFS = ("$defs", "definitions")
+
+
+class _Unresolved:
+    __slots__ = ("reason",)
+
+    def __init__(self, reason: str):
+        self.reason = reason
+
+
+def _index(root: Any) -> tuple[dict[str, Any], list[tuple[dict, str]]]:
+    """Resources by URI and anchors by URI#name, and every `$ref` site with its base."""
+    resources: dict[str, Any] = {}
+    sites: list[tuple[dict, str]] = []
+    root_base = _BASE
+    if isinstance(root, dict) and isinstance(root.get("$id"), str):
+        root_base = urljoin(_BASE, root["$id"])
+    resources[urldefrag(root_base)[0]] = root
+    resources.setdefault(_BASE, root)
+    stack: list[tuple[Any, str]] = [(root, root_base)]
+    while stack:
+        node, base = stack.pop()
+        if not isinstance(node, dict):
+            continue
+        nid = node.get("$id")
+        if isinstance(nid, str) and node is not root:
+            uri, frag = urldefrag(urljoin(base, nid))
+            if frag and not uri.rstrip("#"):
+                uri = base
+            if frag and not frag.startswith("/"):
+                resources.setdefault(f"{urldefrag(base)[0]}#{frag}", node)  # draft-07 "$id": "#name"
+            else:
+                resources.setdefault(uri, node)
+                base = uri
+        anchor = node.get("$anchor")
+        if isinstance(anchor, str):
+            resources.setdefault(f"{urldefrag(base)[0]}#{anchor}", node)
+        if isinstance(node.get("$ref"), str):
+            sites.append((node, base))
+        for _kw, _slot, cont, key in child_slots(node):
+            stack.append((cont[key], base))
+    return resources, sites
+
+
+def _follow(resource: Any, fragment: str) -> Any:
+    cur = resource
+    tokens = [unescape(unquote(t)) for t in fragment.split("/")[1:]]
+    i = 0
+    while i < len(tokens):
+        tok = tokens[i]
+        if isinstance(cur, dict):
+            if tok in cur:
+                cur = cur[tok]
+            elif tok == "definitions" and "$defs" in cur:
+                cur = cur["$defs"]
+            elif tok == "items" and "prefixItems" in cur and i + 1 < len(tokens) and tokens[i + 1].isdigit():
+                cur = cur["prefixItems"]
+            elif tok == "additionalItems" and "prefixItems" in cur and "items" in cur:
+                cur = cur["items"]
+            elif tok == "dependencies" and isinstance(cur.get("dependentSchemas"), dict):
+                cur = cur["dependentSchemas"]
+            elif _SNAKE.sub(lambda m: m.group(1).upper(), tok) in cur:
+                cur = cur[_SNAKE.sub(lambda m: m.group(1).upper(), tok)]
+            else:
+                return None
+        elif isinstance(cur, list) and tok.isdigit() and int(tok) < len(cur):
+            cur = cur[int(tok)]
+        else:
+            return None
+        i += 1
+    return cur
+
+
+def _resolve(ref: str, base: str, resources: dict[str, Any]) -> Any:
+    uri, fragment = urldefrag(urljoin(base, ref))
+    resource = resources.get(uri)
+    if resource is None:
+        return _Unresolved(f"external $ref {ref!r} is never fetched")
+    if not fragment:
+        return resource
+    if fragment.startswith("/"):
+        target = _follow(resource, fragment)
+    else:
+        target = resources.get(f"{uri}#{unquote(fragment)}")
+    if not isinstance(target, (dict, bool)):
+        return _Unresolved(f"$ref {ref!r} does not resolve to a schema")
+    return target
+
+
+def _as_schema(target: Any) -> Any:
+    if target is True:
+        return {}
+    if target is False:
+        return {"not": {}}
+    return target
+
+
+@kind(
+    "resolve-refs",
+    order="tree",
+    mode=Opt("choice", "inline", choices=("inline", "keep-defs")),
+    recursion=Opt("choice", "fallback", choices=("fallback", "unroll", "keep")),
+    max_unroll=Opt("int", 2, doc="with recursion: unroll, how many times a schema may nest in itself"),
+    cut=Opt("json", {}, doc="what stands where unrolling stops"),
+    cut_note=Opt("str", " (recursive {name}: cut after {depth} levels)"),
+    external=Opt("choice", "fallback", choices=("fallback", "any")),
+    siblings_allowed=Opt("strlist", [], doc="keywords (glob) a kept $ref may have beside it"),
+)
+def resolve_refs(rule, run):
+    """Inline `$ref`s, or keep root `$defs` and inline only the refs the wire refuses."""
+    root = run.root
+    if not isinstance(root, dict):
+        return
+    resources, sites = _index(root)
+    if not sites and not any(k in root for k in _DEFS) and not _has_nested_defs(root):
+        return
+    links: dict[int, Any] = {id(node): _resolve(node["$ref"], base, resources) for node, base in sites}
+    opts = rule.options
+    keep = opts["mode"] == "keep-defs"
+    root_defs = root.get("$defs") if keep and isinstance(root.get("$defs"), dict) else {}
+    def_names = {id(v): k for k, v in root_defs.items()} if root_defs else {}
+    allowed = opts["siblings_allowed"] or ()
+    kept_targets: list[tuple[Any, Any]] = []  # (from node chain owner, target)
+
+    def keepable(node: dict, target: Any) -> bool:
+        if not keep or node is root:
+            return False
+        if target is not root and id(target) not in def_names:
+            return False
+        return all(k == "$ref" or any(fnmatch.fnmatchcase(k, p) for p in allowed) for k in node)
+
+    # (container, key, chain of targets being expanded, depth, owning def or None)
+    stack: list[tuple[Any, Any, tuple, int, Any]] = [(run.holder, 0, (), 0, None)]
+    max_depth = run.options.max_depth
+    while stack:
+        container, key, chain, depth, owner = stack.pop()
+        node = container[key]
+        if depth > max_depth:
+            raise BudgetExceeded("budget/depth", run.pointer(node), f"nesting deeper than {max_depth} after $ref expansion")
+        if not isinstance(node, dict):
+            continue
+        target = links.get(id(node))
+        if target is not None:
+            run.at = None
+            if isinstance(target, _Unresolved):
+                if opts["external"] == "fallback":
+                    raise Unrepresentable(rule.id, run.pointer(node, "$ref"), target.reason)
+                new = {k: v for k, v in node.items() if k != "$ref"}
+                run.adopt(new, node)
+                run.report(rule, node, "dropped", f"{target.reason}: any value accepted here", "$ref")
+                container[key] = node = new
+            elif keepable(node, target):
+                name = def_names.get(id(target))
+                canonical = "#" if target is root else "#/$defs/" + quote(escape(name), safe="~!$&'()*+,;=:@/")
+                if node["$ref"] != canonical:
+                    run.report(rule, node, "rewritten", f"$ref {node['$ref']} -> {canonical}", "$ref")
+                    node["$ref"] = canonical
+                kept_targets.append((owner, target))
+                continue
+            else:
+                seen = chain.count(id(target))
+                if seen and keep and (target is root or id(target) in def_names):
+                    # recursion through an inlined ref: keep the bare ref, its siblings cannot stay
+                    extra = [k for k in node if k != "$ref"]
+                    for k in extra:
+                        del node[k]
+                    name = def_names.get(id(target))
+                    node["$ref"] = "#" if target is root else "#/$defs/" + quote(escape(name), safe="~!$&'()*+,;=:@/")
+                    run.report(rule, node, "dropped", f"{', '.join(extra)} beside a recursive $ref dropped", "$ref")
+                    kept_targets.append((owner, target))
+                    continue
+                if seen and (opts["recursion"] != "unroll" or seen > opts["max_unroll"]):
+                    if opts["recursion"] != "unroll":
+                        raise Unrepresentable(rule.id, run.pointer(node, "$ref"), f"recursive $ref {node['$ref']!r}")
+                    new = dict(opts["cut"] or {})
+                    note = opts["cut_note"].format(name=node["$ref"], depth=opts["max_unroll"] + 1)
+                    desc = node.get("description")
+                    new["description"] = (desc + note) if isinstance(desc, str) else note.strip()
+                    run.adopt(new, node)
+                    run.report(rule, node, "dropped", f"recursion through {node['$ref']} cut after {opts['max_unroll'] + 1} levels", "$ref")
+                    container[key] = new
+                    continue
+                new = copy_subtree(_as_schema(target), run, links) if target is not True and target is not False else _as_schema(target)
+                if new is target:
+                    new = dict(new)
+                siblings = [(k, v) for k, v in node.items() if k != "$ref"]
+                detail = f"$ref {node['$ref']} inlined" + (f", beside it {', '.join(k for k, _ in siblings)} win" if siblings else "")
+                run.report(rule, node, "rewritten", detail, "$ref")
+                for k, v in siblings:
+                    new[k] = v
+                run.adopt(new, node) if id(new) not in run.origins else None
+                container[key] = node = new
+                chain = chain + (id(target),)
+                if isinstance(node.get("$ref"), str) and id(node) not in links:
+                    # a ref that pointed at a ref: the copy inherits the inner link
+                    pass
+                stack.append((container, key, chain, depth, owner))
+                continue
+        for kw, slot, cont, ckey in child_slots(node):
+            if kw in _DEFS:
+                if node is root and keep and kw == "$defs":
+                    stack.append((cont, ckey, chain, depth + 2, cont[ckey]))
+                continue
+            stack.append((cont, ckey, chain, depth + (1 if slot == SLOT_SINGLE else 2), owner))
+        for kw in _DEFS:
+            if kw in node and not (keep and node is root and kw == "$defs"):
+                del node[kw]
+                run.report(rule, node, "dropped", f"{kw} removed after inlining", kw)
+
+    if keep and root_defs:
+        _prune_defs(rule, run, root, root_defs, def_names, kept_targets)
+
+
+def _has_nested_defs(root: dict) -> bool:
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, dict):
+            if any(k in node for k in _DEFS):
+                return True
+            stack.extend(c[k] for _, _, c, k in child_slots(node))
+    return False
+
+
+def _prune_defs(rule, run, root, root_defs, def_names, kept_targets):
+    """Drop definitions nothing uses; refuse recursion where the rule says so."""
+    edges: dict[Any, set[Any]] = {}
+    for owner, target in kept_targets:
+        src = None if owner is None else id(owner)
+        edges.setdefault(src, set()).add(id(target))
+    reachable: set[int] = set()
+    todo = list(edges.get(None, ()))
+    while todo:
+        t = todo.pop()
+        if t in reachable:
+            continue
+        reachable.add(t)
+        todo.extend(edges.get(t, ()))
+    if rule.options["recursion"] == "fallback":
+        if id(root) in reachable or _cyclic(edges, reachable):
+            raise Unrepresentable(rule.id, "/$defs", "recursive $ref (the wire refuses recursion)")
+    for name in list(root_defs):
+        if id(root_defs[name]) not in reachable:
+            del root_defs[name]
+            run.report(rule, root, "dropped", f"unused definition {name}", "$defs")
+    if not root_defs:
+        del root["$defs"]
+
+
+def _cyclic(edges: dict[Any, set[Any]], nodes: set[int]) -> bool:
+    state: dict[int, int] = {}
+    for start in nodes:
+        if state.get(start):
+            continue
+        stack = [(start, iter(edges.get(start, ())))]
+        state[start] = 1
+        while stack:
+            n, it = stack[-1]
+            nxt = next(it, None)
+            if nxt is None:
+                state[n] = 2
+                stack.pop()
+            elif state.get(nxt) == 1:
+                return True
+            elif not state.get(nxt):
+                state[nxt] = 1
+                stack.append((nxt, iter(edges.get(nxt, ()))))
+    return False

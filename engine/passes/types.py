@@ -1,0 +1,239 @@
+"""Kinds about `type`: inference, type arrays, and how null is spelled."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import Opt, kind
+
+_COMBINERS = ("anyOf", "oneOf", "allOf", "not", "$ref")
+_OBJECT_HINTS = ("properties", "required", "additionalProperties", "patternProperties")
+_ARRAY_HINTS = ("items", "prefixItems")
+_KEEP_ON_WRAPPER = frozenset({"description", "title", "default", "examples", "$comment", "deprecated"})
+
+
+def json_type(value: Any) -> str:
+    if value is None:
+        return "null"
+    if value.__class__ is bool:
+        return "boolean"
+    if isinstance(value, int):
+        return "integer"
+    if isinstance(value, float):
+        return "integer" if value.is_integer() else "number"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, list):
+        return "array"
+    return "object"
+
+
+def matches_type(value: Any, t: str) -> bool:
+    vt = json_type(value)
+    return vt == t or (t == "number" and vt == "integer")
+
+
+def types_of(node: dict) -> list[str]:
+    t = node.get("type")
+    if isinstance(t, str):
+        return [t]
+    if isinstance(t, list):
+        return [x for x in t if isinstance(x, str)]
+    return []
+
+
+def _types_for_values(values: list[Any]) -> list[str]:
+    seen: list[str] = []
+    for v in values:
+        t = json_type(v)
+        if t not in seen:
+            seen.append(t)
+    if "integer" in seen and "number" in seen:
+        seen.remove("integer")
+    return seen
+
+
+@kind(
+    "infer-type",
+    strict=Opt("bool", False, doc="a node whose type cannot be inferred is unrepresentable"),
+)
+def infer_type(rule, node, run):
+    """Give a typeless node the type its enum, const, properties or items imply."""
+    if "type" in node or any(k in node for k in _COMBINERS):
+        return None
+    inferred: list[str] = []
+    if "const" in node:
+        inferred = [json_type(node["const"])]
+    elif isinstance(node.get("enum"), list) and node["enum"]:
+        inferred = _types_for_values(node["enum"])
+    elif any(k in node for k in _OBJECT_HINTS):
+        inferred = ["object"]
+    elif any(k in node for k in _ARRAY_HINTS):
+        inferred = ["array"]
+    if not inferred:
+        if rule.options["strict"]:
+            run.fail(rule, node, "a schema that accepts any value has no strict form")
+        return None
+    node["type"] = inferred[0] if len(inferred) == 1 else inferred
+    run.report(rule, node, "rewritten", f"type {node['type']!r} inferred", "type")
+    return None
+
+
+def _is_null_branch(b: Any) -> bool:
+    return isinstance(b, dict) and b.get("type") == "null" and all(
+        k in ("type", "description", "title") for k in b
+    )
+
+
+@kind(
+    "nullable",
+    style=Opt("choice", required=True, choices=("marker", "remove")),
+)
+def nullable(rule, node, run):
+    """Spell "or null" the wire's way: a `nullable: true` marker, or not at all.
+
+    With `remove`, a property that could be null becomes optional instead (it leaves
+    its object's `required`), which is the nearest thing the wire can say.
+    """
+    marker = rule.options["style"] == "marker"
+    made: list[str] = []
+    t = node.get("type")
+    if isinstance(t, list) and "null" in t:
+        rest = [x for x in t if x != "null"]
+        if rest:
+            node["type"] = rest[0] if len(rest) == 1 else rest
+        else:
+            del node["type"]
+        made.append("type")
+    elif t == "null":
+        del node["type"]
+        made.append("type")
+    for comb in ("anyOf", "oneOf"):
+        branches = node.get(comb)
+        if isinstance(branches, list) and any(_is_null_branch(b) for b in branches):
+            rest = [b for b in branches if not _is_null_branch(b)]
+            made.append(comb)
+            if len(rest) == 1 and isinstance(rest[0], dict) and _mergeable(node, rest[0], comb):
+                del node[comb]
+                for k, v in rest[0].items():
+                    node.setdefault(k, v)
+            elif rest:
+                node[comb] = rest
+            else:
+                del node[comb]
+    enum = node.get("enum")
+    if isinstance(enum, list) and None in enum:
+        rest = [v for v in enum if v is not None]
+        if rest:
+            node["enum"] = rest
+        else:
+            del node["enum"]
+        made.append("enum")
+    if "const" in node and node["const"] is None:
+        del node["const"]
+        made.append("const")
+    if not made:
+        return None
+    if marker:
+        node["nullable"] = True
+        run.report(rule, node, "rewritten", f"null in {', '.join(made)} -> nullable: true", made[0])
+    else:
+        run.notes.setdefault("nullable-removed", set()).add(id(node))
+        run.report(rule, node, "dropped", f"null removed from {', '.join(made)}", made[0])
+    return None
+
+
+def _mergeable(node: dict, branch: dict, comb: str) -> bool:
+    shared = (set(node) - {comb}) & set(branch)
+    return all(k in ("description", "title") or node[k] == branch[k] for k in shared)
+
+
+@kind(
+    "optional-if-nullable",
+)
+def optional_if_nullable(rule, node, run):
+    """A property whose null was removed leaves `required`: omission says what null said."""
+    removed = run.notes.get("nullable-removed")
+    props = node.get("properties")
+    req = node.get("required")
+    if not removed or not isinstance(props, dict) or not isinstance(req, list):
+        return None
+    drop = [n for n in req if isinstance(n, str) and id(props.get(n)) in removed]
+    if drop:
+        node["required"] = [n for n in req if n not in drop]
+        run.report(rule, node, "rewritten", f"nullable {', '.join(drop)} made optional", "required")
+    return None
+
+
+@kind(
+    "type-array",
+    mode=Opt("choice", required=True, choices=("any-of", "first")),
+    by_type=Opt("map", "map:type-keywords", doc="which keywords belong to which type"),
+)
+def type_array(rule, node, run):
+    """Rewrite `type: [A, B]` as one `anyOf` branch per type, or keep the first type."""
+    t = node.get("type")
+    if not isinstance(t, list):
+        return None
+    if len(t) == 0:
+        del node["type"]
+        run.report(rule, node, "dropped", "empty type list removed", "type")
+        return None
+    if len(t) == 1:
+        node["type"] = t[0]
+        run.report(rule, node, "rewritten", f"type {t!r} -> {t[0]!r}", "type")
+        return None
+    by_type = rule.options["by_type"]
+    owned = {k for ks in by_type.values() for k in ks}
+    if rule.options["mode"] == "first":
+        first = next((x for x in t if x != "null"), t[0])
+        run.spill(rule, node, "type", t)
+        node["type"] = first
+        mine = set(by_type.get(first, ()))
+        for k in [k for k in node if k in owned and k not in mine]:
+            run.spill(rule, node, k, node[k])
+        enum = node.get("enum")
+        if isinstance(enum, list):
+            kept = [v for v in enum if matches_type(v, first)]
+            if len(kept) != len(enum):
+                run.spill(rule, node, "enum", enum)
+                if kept:
+                    node["enum"] = kept
+        return None
+    if any(k in node for k in ("anyOf", "oneOf")):
+        return None  # a second union on the same node: left for the residual checks
+    branches = []
+    enum = node.get("enum") if isinstance(node.get("enum"), list) else None
+    for x in t:
+        b: dict[str, Any] = {"type": x}
+        for k in by_type.get(x, ()):
+            if k in node:
+                b[k] = node[k]
+        if x == "number":
+            for k in by_type.get("integer", ()):
+                if k in node and k not in b:
+                    b[k] = node[k]
+        if enum is not None:
+            vals = [v for v in enum if matches_type(v, x)]
+            if not vals:
+                continue
+            if x != "null":
+                b["enum"] = vals
+        if "const" in node:
+            if not matches_type(node["const"], x):
+                continue
+            if x != "null":
+                b["const"] = node["const"]
+        run.adopt(b, node)
+        branches.append(b)
+    wrapper = {k: v for k, v in node.items() if k in _KEEP_ON_WRAPPER}
+    others = [k for k in node if k not in _KEEP_ON_WRAPPER and k not in owned and k not in ("type", "enum", "const")]
+    for k in others:
+        wrapper[k] = node[k]
+    if len(branches) == 1:
+        out = {**branches[0], **wrapper}
+    else:
+        out = {"anyOf": branches, **wrapper}
+    run.adopt(out, node)
+    run.report(rule, node, "rewritten", f"type {t!r} -> one anyOf branch per type", "type")
+    return out

@@ -1,0 +1,94 @@
+"""Run a compiled target over one schema: prepare, passes, residual checks, fallback."""
+
+from __future__ import annotations
+
+import copy
+import json
+from typing import Any
+
+from .model import Change, Options, Result
+from .prepare import copy_input, parse_input
+from .rules import Stage, Target
+from .run import Run, Unrepresentable, walk
+
+_DRAFTS = (("draft-04", "draft-04"), ("draft-06", "draft-06"), ("draft-07", "draft-07"), ("2019-09", "2019-09"))
+
+
+def _detect_draft(root: Any) -> str | None:
+    if isinstance(root, dict) and isinstance(root.get("$schema"), str):
+        uri = root["$schema"]
+        for needle, name in _DRAFTS:
+            if needle in uri:
+                return name
+    return None
+
+
+def _run_stage(stage: Stage, run: Run) -> None:
+    if stage.tree is not None:
+        rule, fn = stage.tree
+        run.at = None
+        fn(rule, run)
+        return
+    pre = [(r, fn, bools, r.select(run.root)) for r, fn, bools in stage.pre]
+    post = [(r, fn, bools, r.select(run.root)) for r, fn, bools in stage.post]
+    walk(run, pre, post)
+
+
+def run_target(value: Any, target: Target, options: Options, *, _hop: int = 0) -> Result:
+    """Normalize an already-parsed JSON value for one target."""
+    run = Run(target, options)
+    try:
+        root = copy_input(value, run)
+        run.holder[0] = root
+        if not isinstance(root, (dict, bool)):
+            raise Unrepresentable("input/not-a-schema", "", f"a {type(root).__name__} is not a JSON Schema")
+        run.draft = _detect_draft(root)
+        for stage in target.stages:
+            _run_stage(stage, run)
+        for stage in target.check_stages:
+            _run_stage(stage, run)
+    except Unrepresentable as exc:
+        return _recover(value, target, options, run, exc, _hop)
+    return Result(
+        schema=run.root,
+        target=target.name,
+        strict=target.strict,
+        changes=tuple(run.changes),
+        notes=_public_notes(run),
+    )
+
+
+def _public_notes(run: Run) -> dict[str, Any]:
+    notes = run.notes.get("nulled-optionals")
+    return {"nulled_optionals": tuple(notes)} if notes else {}
+
+
+def _recover(value: Any, target: Target, options: Options, run: Run, exc: Unrepresentable, hop: int) -> Result:
+    """Strict targets fail open to their non-strict sibling; the others fall back."""
+    reason = f"{exc.rule}: {exc.reason}"
+    change = Change(exc.rule, exc.pointer, "fallback", exc.reason)
+    other = target.related(target.fail_open) if target.strict else None
+    if other is not None and hop == 0 and not other.strict:
+        res = run_target(value, other, options, _hop=1)
+        return Result(
+            schema=res.schema,
+            target=target.name,
+            strict=False,
+            used_fallback=res.used_fallback,
+            fallback_reason=res.fallback_reason,
+            strict_reason=f"{reason}; sent non-strict as {other.name}",
+            changes=(change, *res.changes),
+            notes=res.notes,
+        )
+    return Result(
+        schema=copy.deepcopy(target.fallback),
+        target=target.name,
+        strict=False,
+        used_fallback=True,
+        fallback_reason=reason,
+        changes=(*run.changes, change),
+    )
+
+
+def stable_dump(schema: Any) -> str:
+    return json.dumps(schema, ensure_ascii=False, separators=(",", ":"))

@@ -1,0 +1,108 @@
+"""The one place that knows which keywords hold subschemas.
+
+Every walk in wireschema discovers children through `child_slots`; nothing else
+re-declares these lists. Keys of a subschema map (property names) and the payloads
+of literal keywords (`enum`, `const`, `default`, `examples`, ...) are never visited as
+schemas, so a property called `anyOf` or a default value shaped like a schema is
+left alone.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterator
+
+# keyword -> one subschema
+SUBSCHEMA = frozenset(
+    {
+        "items",
+        "additionalItems",
+        "contains",
+        "not",
+        "if",
+        "then",
+        "else",
+        "additionalProperties",
+        "unevaluatedProperties",
+        "unevaluatedItems",
+        "propertyNames",
+        "contentSchema",
+    }
+)
+# keyword -> {name: subschema}
+SUBSCHEMA_MAP = frozenset(
+    {"properties", "patternProperties", "$defs", "definitions", "dependentSchemas"}
+)
+# keyword -> [subschema, ...]
+SUBSCHEMA_ARRAY = frozenset({"anyOf", "oneOf", "allOf", "prefixItems"})
+# keywords whose value is data, never a schema
+LITERAL = frozenset(
+    {
+        "enum",
+        "const",
+        "default",
+        "examples",
+        "example",
+        "required",
+        "dependentRequired",
+        "propertyOrdering",
+        "type",
+    }
+)
+
+SLOT_SINGLE = 0
+SLOT_MAP = 1
+SLOT_ARRAY = 2
+
+
+def is_schema(value: Any) -> bool:
+    return isinstance(value, (dict, bool))
+
+
+def child_slots(node: dict) -> Iterator[tuple[str, int, Any, Any]]:
+    """Yield (keyword, slot kind, container, key) for every child schema of `node`.
+
+    `container[key]` is the child; assigning to it replaces the child in place.
+    Draft-07 forms are understood too (array `items`, `dependencies`), so a walk
+    before the draft upgrade still finds every schema.
+    """
+    for kw, value in node.items():
+        if kw in SUBSCHEMA:
+            if isinstance(value, (dict, bool)):
+                yield kw, SLOT_SINGLE, node, kw
+            elif kw == "items" and isinstance(value, list):
+                for i, item in enumerate(value):
+                    if isinstance(item, (dict, bool)):
+                        yield kw, SLOT_ARRAY, value, i
+        elif kw in SUBSCHEMA_MAP:
+            if isinstance(value, dict):
+                for name, sub in value.items():
+                    if isinstance(sub, (dict, bool)):
+                        yield kw, SLOT_MAP, value, name
+        elif kw in SUBSCHEMA_ARRAY:
+            if isinstance(value, list):
+                for i, item in enumerate(value):
+                    if isinstance(item, (dict, bool)):
+                        yield kw, SLOT_ARRAY, value, i
+        elif kw == "dependencies" and isinstance(value, dict):
+            for name, sub in value.items():
+                if isinstance(sub, (dict, bool)):
+                    yield kw, SLOT_MAP, value, name
+
+
+def escape(token: str) -> str:
+    """RFC 6901 escaping of one reference token."""
+    return token.replace("~", "~0").replace("/", "~1")
+
+
+def unescape(token: str) -> str:
+    return token.replace("~1", "/").replace("~0", "~")
+
+
+def pointer_of(chain: Any) -> str:
+    """Turn a (parent_chain, token) linked chain into a JSON Pointer string."""
+    tokens = []
+    while chain is not None:
+        chain, token = chain
+        tokens.append(escape(str(token)))
+    tokens.reverse()
+    return "".join("/" + t for t in tokens)

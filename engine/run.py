@@ -1,0 +1,163 @@
+"""The state of one normalization: report, origins, budgets, and the shared tree walk."""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Callable, Iterable
+
+from .model import Change, Options
+from .positions import SLOT_SINGLE, child_slots, pointer_of
+
+
+class Unrepresentable(Exception):
+    """The target's wire cannot carry this schema: fall back (or fail open) for this tool."""
+
+    def __init__(self, rule: str, pointer: str, reason: str):
+        super().__init__(f"{rule} at {pointer or '/'}: {reason}")
+        self.rule = rule
+        self.pointer = pointer
+        self.reason = reason
+
+
+class BudgetExceeded(Unrepresentable):
+    """A depth, node or literal budget ran out; the work stopped there."""
+
+
+def render_value(value: Any) -> str:
+    """How a spilled value reads inside a description: strings raw, the rest compact JSON."""
+    if isinstance(value, str):
+        return value
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=True)
+
+
+class Run:
+    """Everything one call to `normalize` accumulates."""
+
+    __slots__ = (
+        "target",
+        "options",
+        "changes",
+        "_seen",
+        "origins",
+        "at",
+        "depth",
+        "nodes",
+        "literal",
+        "holder",
+        "draft",
+        "notes",
+        "spill_template",
+        "spill_skip",
+    )
+
+    def __init__(self, target: Any, options: Options):
+        self.target = target
+        self.options = options
+        self.changes: list[Change] = []
+        self._seen: set[tuple[str, str, str, str]] = set()
+        # id(node) -> (node, origin chain); the node is kept so its id cannot be reused
+        self.origins: dict[int, tuple[Any, Any]] = {}
+        self.at: Any = None
+        self.depth = 0
+        self.nodes = 0
+        self.literal = 0
+        self.holder: list[Any] = [None]
+        self.draft: str | None = None
+        self.notes: dict[str, Any] = {}
+        spill = target.spill
+        self.spill_template: str = spill["template"]
+        self.spill_skip: str = spill["skip_if"]
+
+    # -- where things are -------------------------------------------------------
+    @property
+    def root(self) -> Any:
+        return self.holder[0]
+
+    def chain_of(self, node: Any) -> Any:
+        entry = self.origins.get(id(node))
+        if entry is not None and entry[0] is node:
+            return entry[1]
+        return self.at
+
+    def pointer(self, node: Any, key: Any = None) -> str:
+        chain = self.chain_of(node)
+        if key is not None:
+            chain = (chain, key)
+        return pointer_of(chain)
+
+    def adopt(self, new: Any, old: Any) -> Any:
+        """`new` stands where `old` stood: changes inside it point at `old`'s origin."""
+        if isinstance(new, (dict, list)):
+            self.origins[id(new)] = (new, self.chain_of(old))
+        return new
+
+    # -- what happened ----------------------------------------------------------
+    def report(self, rule: Any, node: Any, action: str, detail: str, key: Any = None) -> None:
+        change = Change(rule.id, self.pointer(node, key), action, detail)
+        marker = (change.rule, change.pointer, change.action, change.detail)
+        if marker not in self._seen:
+            self._seen.add(marker)
+            self.changes.append(change)
+
+    def fail(self, rule: Any, node: Any, reason: str, key: Any = None) -> None:
+        raise Unrepresentable(rule.id, self.pointer(node, key), reason)
+
+    def spill(self, rule: Any, node: dict, key: str, value: Any) -> None:
+        """Remove `node[key]` and keep its meaning as text in the node's description."""
+        node.pop(key, None)
+        if not self.options.spill:
+            self.report(rule, node, "dropped", f"{key} removed (spill disabled)", key)
+            return
+        text = self.spill_template.format(key=key, value=render_value(value))
+        desc = node.get("description")
+        marker = self.spill_skip.format(key=key)
+        if isinstance(desc, str) and desc:
+            if marker and marker in desc:
+                self.report(rule, node, "dropped", f"{key} already stated in description", key)
+                return
+            node["description"] = desc + text
+        else:
+            node["description"] = text.strip()
+        self.report(rule, node, "spilled", f"{key} moved into description", key)
+
+
+Visit = Callable[[Any, Any, Run], Any]
+# (rule, visit function, sees booleans, ids of the nodes its `where:` selected or None)
+Visitor = tuple[Any, Visit, bool, "set[int] | None"]
+
+
+def walk(run: Run, pre: Iterable[Visitor], post: Iterable[Visitor]) -> None:
+    """Visit every schema node once, iteratively (no recursion limit applies).
+
+    `pre` visitors run top-down before a node's children are found, `post` visitors
+    bottom-up after them; each may return a replacement node. A visitor sees booleans
+    only if its rule kind accepts boolean schemas.
+    """
+    pre = tuple(pre)
+    post = tuple(post)
+    stack: list[tuple[Any, Any, Any, int, bool]] = [(run.holder, 0, None, 0, False)]
+    while stack:
+        container, key, chain, depth, entered = stack.pop()
+        node = container[key]
+        visitors = post if entered else pre
+        if visitors:
+            run.at = chain
+            run.depth = depth
+            for rule, visit, bools, selected in visitors:
+                if not isinstance(node, dict) and not (bools and node.__class__ is bool):
+                    continue
+                if selected is not None and id(node) not in selected:
+                    continue
+                new = visit(rule, node, run)
+                if new is not None:
+                    container[key] = node = new
+        if entered:
+            continue
+        stack.append((container, key, chain, depth, True))
+        if isinstance(node, dict):
+            slots = list(child_slots(node))
+            for kw, slot, cont, ckey in reversed(slots):
+                if slot == SLOT_SINGLE:
+                    stack.append((cont, ckey, (chain, kw), depth + 1, False))
+                else:
+                    stack.append((cont, ckey, ((chain, kw), ckey), depth + 2, False))

@@ -1,0 +1,78 @@
+"""Read YAML rule files with `yaml.SafeLoader`, remembering where every value came from.
+
+Only the safe constructors run (no tags, no code); the subclass adds line and column
+marks so that a bad rule file can be reported as `file:line:column`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import yaml
+
+
+class MarkedDict(dict):
+    """A mapping from a rule file, with the (line, column) of itself and of each key."""
+
+    __slots__ = ("mark", "key_marks")
+
+
+class MarkedList(list):
+    __slots__ = ("mark", "item_marks")
+
+
+class _MarkedLoader(yaml.SafeLoader):
+    pass
+
+
+def _mark(node: yaml.Node) -> tuple[int, int]:
+    return node.start_mark.line + 1, node.start_mark.column + 1
+
+
+def _construct_mapping(loader: _MarkedLoader, node: yaml.MappingNode) -> MarkedDict:
+    loader.flatten_mapping(node)
+    out = MarkedDict()
+    out.mark = _mark(node)
+    out.key_marks = {}
+    for key_node, value_node in node.value:
+        key = loader.construct_object(key_node, deep=True)
+        if not isinstance(key, str):
+            raise yaml.constructor.ConstructorError(
+                None, None, f"mapping keys must be strings, got {key!r}", key_node.start_mark
+            )
+        if key in out:
+            raise yaml.constructor.ConstructorError(
+                None, None, f"duplicate key {key!r}", key_node.start_mark
+            )
+        out[key] = loader.construct_object(value_node, deep=True)
+        out.key_marks[key] = _mark(value_node)
+    return out
+
+
+def _construct_sequence(loader: _MarkedLoader, node: yaml.SequenceNode) -> MarkedList:
+    out = MarkedList(loader.construct_object(child, deep=True) for child in node.value)
+    out.mark = _mark(node)
+    out.item_marks = [_mark(child) for child in node.value]
+    return out
+
+
+_MarkedLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
+_MarkedLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_SEQUENCE_TAG, _construct_sequence)
+
+
+def load_marked(text: str) -> Any:
+    """Parse YAML text into MarkedDict/MarkedList trees. Raises yaml.YAMLError."""
+    return yaml.load(text, Loader=_MarkedLoader)  # noqa: S506 - a SafeLoader subclass
+
+
+def mark_of(container: Any, key: Any = None) -> tuple[int | None, int | None]:
+    """The (line, column) of `container[key]`, or of the container itself."""
+    if isinstance(container, MarkedDict):
+        if key is not None and key in container.key_marks:
+            return container.key_marks[key]
+        return container.mark
+    if isinstance(container, MarkedList):
+        if isinstance(key, int) and 0 <= key < len(container.item_marks):
+            return container.item_marks[key]
+        return container.mark
+    return None, None
