@@ -9,7 +9,7 @@ from typing import Any
 from .model import Change, Options, Result
 from .prepare import copy_input, parse_input
 from .rules import Stage, Target
-from .run import Run, Unrepresentable, walk
+from .run import BudgetExceeded, Run, Unrepresentable, walk
 
 _DRAFTS = (("draft-04", "draft-04"), ("draft-06", "draft-06"), ("draft-07", "draft-07"), ("2019-09", "2019-09"))
 
@@ -41,7 +41,7 @@ def run_target(value: Any, target: Target, options: Options, *, _hop: int = 0) -
         root = copy_input(value, run)
         run.holder[0] = root
         if not isinstance(root, (dict, bool)):
-            raise Unrepresentable("input/not-a-schema", "", f"a {type(root).__name__} is not a JSON Schema")
+            raise Unrepresentable("input/not-a-schema", "", f"{_json_kind(root)} is not a JSON Schema")
         run.draft = _detect_draft(root)
         for stage in target.stages:
             _run_stage(stage, run)
@@ -68,7 +68,9 @@ def _recover(value: Any, target: Target, options: Options, run: Run, exc: Unrepr
     reason = f"{exc.rule}: {exc.reason}"
     change = Change(exc.rule, exc.pointer, "fallback", exc.reason)
     other = target.related(target.fail_open) if target.strict else None
-    if other is not None and hop == 0 and not other.strict:
+    # input and budget failures would fail the non-strict sibling the same way
+    same_everywhere = isinstance(exc, BudgetExceeded) or exc.rule.startswith("input/")
+    if other is not None and hop == 0 and not other.strict and not same_everywhere:
         res = run_target(value, other, options, _hop=1)
         return Result(
             schema=res.schema,
@@ -88,6 +90,16 @@ def _recover(value: Any, target: Target, options: Options, run: Run, exc: Unrepr
         fallback_reason=reason,
         changes=(*run.changes, change),
     )
+
+
+def _json_kind(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, list):
+        return "an array"
+    return "a number"
 
 
 def stable_dump(schema: Any) -> str:

@@ -131,10 +131,14 @@ def walk(run: Run, pre: Iterable[Visitor], post: Iterable[Visitor]) -> None:
 
     `pre` visitors run top-down before a node's children are found, `post` visitors
     bottom-up after them; each may return a replacement node. A visitor sees booleans
-    only if its rule kind accepts boolean schemas.
+    only if its rule kind accepts boolean schemas. Subschemas that a post visitor
+    creates (anyOf branches, null wrappers) are then walked too, so every rule of the
+    stage applies to them as well; nodes already finished are not visited twice.
     """
     pre = tuple(pre)
     post = tuple(post)
+    bools = any(b for _, _, b, _ in pre + post)
+    done: dict[int, Any] = {}  # id -> node (kept alive so ids stay unique)
     stack: list[tuple[Any, Any, Any, int, bool]] = [(run.holder, 0, None, 0, False)]
     while stack:
         container, key, chain, depth, entered = stack.pop()
@@ -143,8 +147,8 @@ def walk(run: Run, pre: Iterable[Visitor], post: Iterable[Visitor]) -> None:
         if visitors:
             run.at = chain
             run.depth = depth
-            for rule, visit, bools, selected in visitors:
-                if not isinstance(node, dict) and not (bools and node.__class__ is bool):
+            for rule, visit, sees_bools, selected in visitors:
+                if not isinstance(node, dict) and not (sees_bools and node.__class__ is bool):
                     continue
                 if selected is not None and id(node) not in selected:
                     continue
@@ -152,12 +156,32 @@ def walk(run: Run, pre: Iterable[Visitor], post: Iterable[Visitor]) -> None:
                 if new is not None:
                     container[key] = node = new
         if entered:
+            done[id(node)] = node
+            if isinstance(node, dict) and post:
+                for kw, slot, cont, ckey in _fresh_children(node, done, bools):
+                    _push(stack, cont, ckey, chain, depth, kw, slot)
             continue
         stack.append((container, key, chain, depth, True))
         if isinstance(node, dict):
-            slots = list(child_slots(node))
-            for kw, slot, cont, ckey in reversed(slots):
-                if slot == SLOT_SINGLE:
-                    stack.append((cont, ckey, (chain, kw), depth + 1, False))
-                else:
-                    stack.append((cont, ckey, ((chain, kw), ckey), depth + 2, False))
+            for kw, slot, cont, ckey in reversed(list(child_slots(node))):
+                _push(stack, cont, ckey, chain, depth, kw, slot)
+
+
+def _push(stack: list, cont: Any, ckey: Any, chain: Any, depth: int, kw: str, slot: int) -> None:
+    if slot == SLOT_SINGLE:
+        stack.append((cont, ckey, (chain, kw), depth + 1, False))
+    else:
+        stack.append((cont, ckey, ((chain, kw), ckey), depth + 2, False))
+
+
+def _fresh_children(node: dict, done: dict[int, Any], bools: bool) -> list:
+    fresh = []
+    for slot in child_slots(node):
+        child = slot[2][slot[3]]
+        if isinstance(child, dict):
+            if done.get(id(child)) is not child:
+                fresh.append(slot)
+        elif bools and child.__class__ is bool:
+            fresh.append(slot)
+    fresh.reverse()
+    return fresh

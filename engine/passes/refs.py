@@ -201,23 +201,21 @@ def resolve_refs(rule, run):
                     run.report(rule, node, "dropped", f"recursion through {node['$ref']} cut after {opts['max_unroll'] + 1} levels", "$ref")
                     container[key] = new
                     continue
-                new = copy_subtree(_as_schema(target), run, links) if target is not True and target is not False else _as_schema(target)
-                if new is target:
-                    new = dict(new)
+                new = copy_subtree(_as_schema(target), run, links)
                 siblings = [(k, v) for k, v in node.items() if k != "$ref"]
                 detail = f"$ref {node['$ref']} inlined" + (f", beside it {', '.join(k for k, _ in siblings)} win" if siblings else "")
                 run.report(rule, node, "rewritten", detail, "$ref")
                 for k, v in siblings:
                     new[k] = v
-                run.adopt(new, node) if id(new) not in run.origins else None
+                if id(new) not in run.origins:
+                    run.adopt(new, node)
                 container[key] = node = new
+                if container is run.holder:
+                    root = new  # the root was a $ref: its $defs sibling now sits on the copy
                 chain = chain + (id(target),)
-                if isinstance(node.get("$ref"), str) and id(node) not in links:
-                    # a ref that pointed at a ref: the copy inherits the inner link
-                    pass
                 stack.append((container, key, chain, depth, owner))
                 continue
-        for kw, slot, cont, ckey in child_slots(node):
+        for kw, slot, cont, ckey in reversed(list(child_slots(node))):
             if kw in _DEFS:
                 if node is root and keep and kw == "$defs":
                     stack.append((cont, ckey, chain, depth + 2, cont[ckey]))

@@ -85,8 +85,10 @@ def _is_null_branch(b: Any) -> bool:
     )
 
 
+# top-down, so a union sees its `{"type": "null"}` branch before that branch is rewritten
 @kind(
     "nullable",
+    order="pre",
     style=Opt("choice", required=True, choices=("marker", "remove")),
 )
 def nullable(rule, node, run):

@@ -1,0 +1,58 @@
+"""Shared test fixtures: snapshots of whole documents live in the top-level snapshots/."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from syrupy.extensions.single_file import SingleFileSnapshotExtension, WriteMode
+
+import wireschema
+
+ROOT = Path(__file__).resolve().parent.parent
+CORPUS = ROOT.parent / "shared" / "corpus"
+
+
+class WireSnapshot(SingleFileSnapshotExtension):
+    """One readable JSON file per case, key order kept (order is part of the output)."""
+
+    _write_mode = WriteMode.TEXT
+    file_extension = "json"
+
+    def serialize(self, data, **_kwargs):
+        return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+
+    @classmethod
+    def dirname(cls, *, test_location):
+        return str(ROOT / "snapshots" / Path(test_location.filepath).stem)
+
+
+@pytest.fixture
+def snap(snapshot):
+    return snapshot.use_extension(WireSnapshot)
+
+
+def document(schema, target, **kwargs):
+    """Normalize and describe the whole outcome: what a snapshot records."""
+    before = json.dumps(schema)
+    result = wireschema.normalize(schema, target, **kwargs)
+    # every call leaves the caller's object as it was
+    assert json.dumps(schema) == before
+    return describe(schema, result)
+
+
+def describe(schema, result):
+    out = {
+        "target": result.target,
+        "input": schema,
+        "output": result.schema,
+        "strict": result.strict,
+        "used_fallback": result.used_fallback,
+        "changes": [str(c) for c in result.changes],
+    }
+    if result.fallback_reason:
+        out["fallback_reason"] = result.fallback_reason
+    if result.strict_reason:
+        out["strict_reason"] = result.strict_reason
+    return out

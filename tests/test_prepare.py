@@ -1,0 +1,115 @@
+"""Preparation shared by every target: input forms, draft upgrade, snake_case, references,
+literal payloads, budgets. Each case is a whole-document snapshot (input, output, report)."""
+
+from __future__ import annotations
+
+import pytest
+
+from conftest import document
+
+# (case id, target, input). The target is the one that shows the step most plainly:
+# `mcp` keeps $defs and changes little; `gemini` inlines everything; `openai-strict`
+# keeps $defs but inlines refs with siblings.
+CASES = [
+    # -- draft upgrade ------------------------------------------------------------
+    ("definitions-to-defs-with-refs", "mcp", {
+        "type": "object",
+        "properties": {"definitions": {"type": "string"}, "r": {"$ref": "#/definitions/Ref"}},
+        "definitions": {"Ref": {"type": "integer"}}}),
+    ("tuple-items-and-additional-items", "mcp", {
+        "type": "object",
+        "properties": {"t": {"type": "array", "items": [{"type": "string"}, {"type": "integer"}], "additionalItems": False},
+                       "open": {"type": "array", "items": [{"type": "string"}]},
+                       "stray": {"type": "array", "items": {"type": "string"}, "additionalItems": False}}}),
+    ("dependencies-split", "mcp", {
+        "type": "object", "dependencies": {"a": ["b"], "c": {"required": ["d"]}}}),
+    ("draft04-exclusive-bounds", "mcp", {
+        "$schema": "http://json-schema.org/draft-04/schema#",
+        "type": "object",
+        "properties": {"n": {"type": "number", "minimum": 0, "exclusiveMinimum": True,
+                             "maximum": 10, "exclusiveMaximum": False}}}),
+    ("draft04-id", "mcp", {
+        "$schema": "http://json-schema.org/draft-04/schema#", "id": "http://example.test/s.json",
+        "type": "object", "properties": {"id": {"type": "string", "id": "not-an-id-here"}}}),
+    ("openapi-nullable", "mcp", {
+        "type": "object",
+        "properties": {"s": {"type": "string", "nullable": True},
+                       "l": {"type": ["integer"], "nullable": True},
+                       "e": {"type": "string", "enum": ["a", "b"], "nullable": True},
+                       "u": {"anyOf": [{"type": "string"}, {"type": "integer"}], "nullable": True},
+                       "r": {"$ref": "#/$defs/R", "nullable": True, "description": "ref"},
+                       "f": {"type": "integer", "nullable": False}},
+        "$defs": {"R": {"type": "object"}}}),
+    ("schema-uri-upgraded", "mcp", {"$schema": "http://json-schema.org/draft-07/schema#", "type": "object"}),
+    # -- snake_case ----------------------------------------------------------------
+    ("snake-case-renamed", "mcp", {
+        "type": "object", "additional_properties": False,
+        "properties": {"xs": {"type": "array", "min_items": 1, "max_items": 3, "items": {"any_of": [{"type": "string"}]}}}}),
+    ("snake-case-wins-collision", "mcp", {
+        "type": "object",
+        "properties": {"x": {"anyOf": [{"type": "string"}], "any_of": [{"type": "integer"}, {"type": "number"}]}}}),
+    # -- references ----------------------------------------------------------------
+    ("ref-pointer-escapes", "gemini", {
+        "type": "object",
+        "properties": {"slash": {"$ref": "#/$defs/a~1b"}, "tilde": {"$ref": "#/$defs/c~0d"},
+                       "space": {"$ref": "#/$defs/e%20f"}, "deep": {"$ref": "#/$defs/o/properties/inner"}},
+        "$defs": {"a/b": {"type": "string"}, "c~d": {"type": "integer"}, "e f": {"type": "boolean"},
+                  "o": {"type": "object", "properties": {"inner": {"type": "number"}}}}}),
+    ("ref-id-and-anchor", "gemini", {
+        "$id": "https://schemas.example.test/root.json", "type": "object",
+        "properties": {"child": {"$ref": "child.json"}, "count": {"$ref": "#Count"},
+                       "nested": {"$ref": "child.json#/$defs/S"}},
+        "$defs": {"resource": {"$id": "child.json", "type": "object",
+                               "properties": {"name": {"$ref": "#/$defs/S"}},
+                               "$defs": {"S": {"type": "string", "minLength": 1}}},
+                  "anchored": {"$anchor": "Count", "type": "integer"}}}),
+    ("ref-siblings-win", "gemini", {
+        "type": "object",
+        "properties": {"a": {"$ref": "#/$defs/A", "description": "field", "default": "file"}},
+        "$defs": {"A": {"type": "string", "enum": ["file", "symbol"], "description": "type-level"}}}),
+    ("ref-chain", "gemini", {
+        "type": "object", "properties": {"a": {"$ref": "#/$defs/B"}},
+        "$defs": {"B": {"$ref": "#/$defs/C", "description": "via B"}, "C": {"type": "integer"}}}),
+    ("ref-cycle-unrolled-then-cut", "gemini", {
+        "type": "object", "properties": {"tree": {"$ref": "#/$defs/Node"}},
+        "$defs": {"Node": {"type": "object", "properties": {"kids": {"type": "array", "items": {"$ref": "#/$defs/Node"}}}}}}),
+    ("ref-cycle-kept-as-defs", "openai-strict", {
+        "type": "object", "properties": {"tree": {"$ref": "#/$defs/Node"}}, "required": ["tree"],
+        "$defs": {"Node": {"type": "object", "properties": {"kids": {"type": "array", "items": {"$ref": "#/$defs/Node"}}},
+                           "required": ["kids"]},
+                  "Unused": {"type": "string"}}}),
+    ("ref-recursive-with-siblings", "openai-strict", {
+        "type": "object", "properties": {"n": {"$ref": "#/$defs/N", "description": "root node"}}, "required": ["n"],
+        "$defs": {"N": {"type": "object", "properties": {"next": {"$ref": "#/$defs/N", "description": "next node"}},
+                        "required": ["next"]}}}),
+    ("ref-root-is-a-ref", "openai-strict", {
+        "$schema": "http://json-schema.org/draft-07/schema#",
+        "definitions": {"Record": {"type": "object", "properties": {"name": {"type": "string"}}, "description": "base"}},
+        "$ref": "#/definitions/Record", "description": "override"}),
+    ("ref-external-falls-back", "gemini", {
+        "type": "object", "properties": {"a": {"$ref": "https://example.test/other.json"}}}),
+    ("ref-unresolvable-falls-back", "gemini", {
+        "type": "object", "properties": {"a": {"$ref": "#/$defs/Missing"}}}),
+    # -- literal payloads and property names that look like keywords ---------------
+    ("keyword-named-properties-untouched", "gemini", {
+        "type": "object",
+        "properties": {"anyOf": {"type": "string"}, "$ref": {"type": "string"}, "any_of": {"type": "integer"},
+                       "definitions": {"type": "string"}, "properties": {"type": "object", "properties": {"type": {"type": "string"}}}},
+        "required": ["anyOf", "$ref"]}),
+    ("literal-payloads-untouched", "gemini", {
+        "type": "object",
+        "properties": {"cfg": {"type": "object", "default": {"$ref": "#/nowhere", "any_of": [1], "definitions": {}},
+                               "example": {"oneOf": []}},
+                       "mode": {"type": "string", "enum": ["$ref", "anyOf", "any_of"]}}}),
+    # -- boolean and JSON-text inputs -----------------------------------------------
+    ("boolean-true-root", "gemini", True),
+    ("boolean-false-root", "gemini", False),
+    ("json-text-input", "gemini", '{"type": "object", "properties": {"a": {"type": ["string", "null"]}}}'),
+    ("not-a-schema-list", "gemini", [1, 2, 3]),
+    ("not-a-schema-number", "openai-strict", 42),
+]
+
+
+@pytest.mark.parametrize("case_id,target,schema", CASES, ids=[c[0] for c in CASES])
+def test_preparation(case_id, target, schema, snap):
+    assert document(schema, target) == snap
