@@ -1,9 +1,9 @@
 """wireschema: rewrite LLM tool JSON Schemas into what each provider's wire accepts.
 
     >>> import wireschema
-    >>> r = wireschema.normalize({"type": ["string", "null"]}, "gemini")
+    >>> r = wireschema.normalize({"type": "object", "properties": {"a": {"type": ["string", "null"]}}}, "gemini")
     >>> r.schema
-    {'type': 'string', 'nullable': True}
+    {'type': 'object', 'properties': {'a': {'type': 'string', 'nullable': True}}}
 
 Provider behaviour lives in YAML rule files (`rules/`); this package only interprets them.
 """
@@ -42,7 +42,7 @@ def _registry():
     global _shipped
     with _lock:
         if _shipped is None:
-            from .rules import Registry, Vocabulary, _shipped_dir
+            from .ruletable import Registry, Vocabulary, _shipped_dir
 
             d = _shipped_dir()
             _shipped = Registry([d], Vocabulary(d / "_vocabulary.yaml"))
@@ -76,12 +76,12 @@ def load_rules(path: Union[str, os.PathLike]) -> RuleSet:
     A user file may `extends:` a shipped target by name. Every file is compiled now,
     so a mistake raises `RuleFileError` (file:line:column) here, not mid-request.
     """
-    from .rules import Registry, compile_file
+    from .ruletable import Registry, compile_file
 
     p = Path(path)
     shipped = _registry()
     if p.is_dir():
-        files = sorted(f for f in p.glob("*.yaml") if not f.name.startswith("_"))
+        files = sorted(f for f in [*p.glob("*.yaml"), *p.glob("*.yml")] if not f.name.startswith("_"))
         directory = p
     elif p.is_file():
         files = [p]
@@ -104,7 +104,7 @@ def _target(target: Any) -> Any:
             known = ", ".join(i.name for i in targets())
             raise UnknownTargetError(f"unknown target {target!r} (known: {known})")
         return t
-    from .rules import Target
+    from .ruletable import Target
 
     if isinstance(target, Target):
         return target

@@ -8,7 +8,7 @@ from typing import Any
 
 from .model import Change, Options, Result
 from .prepare import copy_input, parse_input
-from .rules import Stage, Target
+from .ruletable import Stage, Target
 from .run import BudgetExceeded, Run, Unrepresentable, walk
 
 _DRAFTS = (("draft-04", "draft-04"), ("draft-06", "draft-06"), ("draft-07", "draft-07"), ("2019-09", "2019-09"))

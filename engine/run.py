@@ -48,6 +48,7 @@ class Run:
         "notes",
         "spill_template",
         "spill_skip",
+        "slot",
     )
 
     def __init__(self, target: Any, options: Options):
@@ -58,6 +59,7 @@ class Run:
         # id(node) -> (node, origin chain); the node is kept so its id cannot be reused
         self.origins: dict[int, tuple[Any, Any]] = {}
         self.at: Any = None
+        self.slot: str | None = None  # the keyword whose value the visited node is
         self.depth = 0
         self.nodes = 0
         self.literal = 0
@@ -139,14 +141,15 @@ def walk(run: Run, pre: Iterable[Visitor], post: Iterable[Visitor]) -> None:
     post = tuple(post)
     bools = any(b for _, _, b, _ in pre + post)
     done: dict[int, Any] = {}  # id -> node (kept alive so ids stay unique)
-    stack: list[tuple[Any, Any, Any, int, bool]] = [(run.holder, 0, None, 0, False)]
+    stack: list[tuple[Any, Any, Any, int, bool, Any]] = [(run.holder, 0, None, 0, False, None)]
     while stack:
-        container, key, chain, depth, entered = stack.pop()
+        container, key, chain, depth, entered, kw = stack.pop()
         node = container[key]
         visitors = post if entered else pre
         if visitors:
             run.at = chain
             run.depth = depth
+            run.slot = kw
             for rule, visit, sees_bools, selected in visitors:
                 if not isinstance(node, dict) and not (sees_bools and node.__class__ is bool):
                     continue
@@ -161,7 +164,7 @@ def walk(run: Run, pre: Iterable[Visitor], post: Iterable[Visitor]) -> None:
                 for kw, slot, cont, ckey in _fresh_children(node, done, bools):
                     _push(stack, cont, ckey, chain, depth, kw, slot)
             continue
-        stack.append((container, key, chain, depth, True))
+        stack.append((container, key, chain, depth, True, kw))
         if isinstance(node, dict):
             for kw, slot, cont, ckey in reversed(list(child_slots(node))):
                 _push(stack, cont, ckey, chain, depth, kw, slot)
@@ -169,9 +172,9 @@ def walk(run: Run, pre: Iterable[Visitor], post: Iterable[Visitor]) -> None:
 
 def _push(stack: list, cont: Any, ckey: Any, chain: Any, depth: int, kw: str, slot: int) -> None:
     if slot == SLOT_SINGLE:
-        stack.append((cont, ckey, (chain, kw), depth + 1, False))
+        stack.append((cont, ckey, (chain, kw), depth + 1, False, kw))
     else:
-        stack.append((cont, ckey, ((chain, kw), ckey), depth + 2, False))
+        stack.append((cont, ckey, ((chain, kw), ckey), depth + 2, False, kw))
 
 
 def _fresh_children(node: dict, done: dict[int, Any], bools: bool) -> list:

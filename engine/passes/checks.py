@@ -11,7 +11,7 @@ import re
 
 from ..positions import child_slots
 from . import Opt, check
-from .literals import _allowed
+from .literals import _allowed, dedupe
 from .objects import is_object
 from .types import types_of
 
@@ -76,9 +76,8 @@ def enum_values(rule, node, run):
     on = rule.options["types"]
     if on and not any(t in on for t in types_of(node)):
         run.fail(rule, node, f"enum only on {', '.join(on)}", "enum")
-    for i, v in enumerate(enum):
-        if any(v == u and type(v) is type(u) for u in enum[:i]):
-            run.fail(rule, node, "enum repeats a value", "enum")
+    if len(dedupe(enum)) != len(enum):
+        run.fail(rule, node, "enum repeats a value", "enum")
 
 
 @check("format-values", allowed=Opt("typemap", required=True))
@@ -119,8 +118,9 @@ def all_required(rule, node, run):
     """Every property of every object is listed in `required`."""
     props = node.get("properties")
     if isinstance(props, dict):
-        req = node.get("required") if isinstance(node.get("required"), list) else []
-        missing = [n for n in props if n not in req]
+        req = node.get("required")
+        listed = set(n for n in req if isinstance(n, str)) if isinstance(req, list) else set()
+        missing = [n for n in props if n not in listed]
         if missing:
             run.fail(rule, node, f"properties not required: {missing}", "required")
 

@@ -2,10 +2,31 @@
 
 from __future__ import annotations
 
+import json
+
 from . import Opt, kind
 from .types import json_type, types_of
 
 _PRIMITIVE = frozenset({"string", "integer", "number", "boolean", "null"})
+
+
+def _identity(value) -> object:
+    # 1 and 1.0 and True are different enum values to a validator reading JSON
+    if isinstance(value, (dict, list)):
+        return ("json", json.dumps(value, sort_keys=True))
+    return (type(value).__name__, value)
+
+
+def dedupe(values: list) -> list:
+    """The values without repeats, first occurrence kept (linear time)."""
+    seen: set = set()
+    out = []
+    for v in values:
+        key = _identity(v)
+        if key not in seen:
+            seen.add(key)
+            out.append(v)
+    return out
 
 
 def _allowed(value, values: str) -> bool:
@@ -56,10 +77,7 @@ def enum_values(rule, node, run):
         if "enum" in node:
             run.spill(rule, node, "enum", enum)
         return None
-    unique: list = []
-    for v in enum:
-        if not any(v == u and type(v) is type(u) for u in unique):
-            unique.append(v)
+    unique = dedupe(enum)
     if len(unique) != len(enum):
         node["enum"] = enum = unique
         run.report(rule, node, "rewritten", "duplicate enum values removed", "enum")

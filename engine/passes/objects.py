@@ -97,7 +97,7 @@ def require_all(rule, node, run):
     if not isinstance(props, dict) or not is_object(node):
         return None
     req = node.get("required")
-    required = [n for n in req if isinstance(n, str)] if isinstance(req, list) else []
+    required = {n for n in req if isinstance(n, str)} if isinstance(req, list) else set()
     optional = [n for n in props if n not in required]
     for name in optional:
         sub = props[name]
@@ -122,7 +122,7 @@ def require_all(rule, node, run):
         run.notes.setdefault("nulled-optionals", []).append(run.pointer(node, "properties") + "/" + name.replace("~", "~0").replace("/", "~1"))
     if optional:
         run.report(rule, node, "rewritten", f"optional {', '.join(optional)} now required (null stands for absent)", "required")
-    if required != list(props) or not isinstance(req, list):
+    if not isinstance(req, list) or req != list(props):
         node["required"] = list(props)
     return None
 
@@ -139,13 +139,11 @@ def required_exists(rule, node, run):
         return None
     props = node.get("properties")
     names = props if isinstance(props, dict) else {}
-    kept: list[str] = []
-    for n in req:
-        if isinstance(n, str) and n in names and n not in kept:
-            kept.append(n)
+    kept = [n for n in dict.fromkeys(n for n in req if isinstance(n, str)) if n in names]
     if len(kept) != len(req):
-        gone = [n for n in req if n not in kept or req.count(n) > 1]
-        run.report(rule, node, "dropped", f"required names without a property removed: {sorted(set(map(str, gone)))}", "required")
+        gone = sorted({str(n) for n in req if not isinstance(n, str) or n not in names})
+        what = f"required names without a property removed: {gone}" if gone else "repeated required names removed"
+        run.report(rule, node, "dropped", what, "required")
         if kept:
             node["required"] = kept
         else:

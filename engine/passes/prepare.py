@@ -82,10 +82,15 @@ def type_alias(rule, node, run):
     bools=True,
     true_as=Opt("json", {}, doc="what `true` (any value) becomes"),
     false_as=Opt("json", {"not": {}}, doc="what `false` (no value) becomes"),
+    keep_in=Opt(
+        "keys",
+        ["additionalProperties", "unevaluatedProperties", "unevaluatedItems"],
+        doc="keywords whose boolean value is a plain switch and stays boolean",
+    ),
 )
 def boolean_schemas(rule, node, run):
     """Spell boolean subschemas as objects for wires that only take objects."""
-    if node.__class__ is not bool:
+    if node.__class__ is not bool or run.slot in rule.options["keep_in"]:
         return None
     new = dict(rule.options["true_as" if node else "false_as"])
     run.report(rule, new, "rewritten", f"boolean schema {str(node).lower()} -> {_short(new)}")

@@ -203,7 +203,7 @@ def resolve_refs(rule, run):
                     continue
                 new = copy_subtree(_as_schema(target), run, links)
                 siblings = [(k, v) for k, v in node.items() if k != "$ref"]
-                detail = f"$ref {node['$ref']} inlined" + (f", beside it {', '.join(k for k, _ in siblings)} win" if siblings else "")
+                detail = f"$ref {node['$ref']} inlined" + (f"; {', '.join(k for k, _ in siblings)} beside it override the target's" if siblings else "")
                 run.report(rule, node, "rewritten", detail, "$ref")
                 for k, v in siblings:
                     new[k] = v

@@ -8,6 +8,7 @@ rule file is a `RuleFileError` naming file, line and column.
 from __future__ import annotations
 
 import hashlib
+import os
 import re
 import threading
 from pathlib import Path
@@ -19,10 +20,11 @@ import yaml
 
 from .errors import RuleFileError
 from .passes import CHECKS, KINDS, Kind, Opt
-from .positions import SLOT_SINGLE, SUBSCHEMA, SUBSCHEMA_ARRAY, SUBSCHEMA_MAP
-from .yamlsource import MarkedDict, MarkedList, load_marked, mark_of
+from .positions import SUBSCHEMA, SUBSCHEMA_ARRAY, SUBSCHEMA_MAP
+from .yamlsource import MarkedDict, MarkedList, empty_mapping, load_marked, mark_of
 
-_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
+# a rule file is named, never addressed by path: names are looked up in the rule dirs only
+_NAME = re.compile(r"^_?[A-Za-z0-9][A-Za-z0-9_.-]*$")
 _RULE_ID = re.compile(r"^[a-z0-9][a-z0-9._/-]*$")
 _TOP_FIELDS = {
     "target": "str",
@@ -44,6 +46,13 @@ _RULE_FIELDS = {"id", "kind", "why", "where", "before", "after", "disabled"}
 _SPILL_FIELDS = {"template": str, "skip_if": str}
 _NAME_FIELDS = {"max_bytes": int, "allowed": str, "first": str, "replacement": str}
 _DEFAULT_SPILL = {"template": " ({key}: {value})", "skip_if": "({key}:"}
+
+
+def _valid_name(name: Any) -> bool:
+    """True for a rule-file name such as `gemini` or `_base`; never a path (`../x`, `a/b`)."""
+    if not isinstance(name, str) or not _NAME.match(name) or ".." in name:
+        return False
+    return not any(sep and sep in name for sep in ("/", "\\", os.sep, os.altsep))
 
 
 def _shipped_dir() -> Path:
@@ -109,6 +118,8 @@ class Target:
     check_stages: tuple[Stage, ...]
     digest: str
     registry: Any = attrs.field(repr=False)
+    # where the name is given (`target:`), for a clash between two files
+    name_at: tuple[int | None, int | None] = attrs.field(default=(None, None), repr=False)
 
     def related(self, name: str | None) -> "Target | None":
         return None if name is None else self.registry.get(name)
@@ -119,44 +130,56 @@ class Vocabulary:
 
     def __init__(self, path: Path):
         self.path = str(path)
-        data = _read(path)
+        data, self.text = _read(path)
         if not isinstance(data, MarkedDict):
             raise RuleFileError(self.path, 1, 1, "the vocabulary must be a mapping")
         self.groups: dict[str, tuple[str, ...]] = {}
         self.maps: dict[str, dict[str, Any]] = {}
-        self.text = path.read_text(encoding="utf-8")
         for field in data:
             if field not in ("groups", "maps"):
-                _err(self.path, data, field, f"unknown vocabulary field {field!r} (known: groups, maps)")
+                _err(self.path, data, field, f"unknown vocabulary field {field!r} (known: groups, maps)", of_key=True)
+        for section in ("groups", "maps"):
+            if data.get(section) is not None and not isinstance(data[section], dict):
+                _err(self.path, data, section, f"{section} must be a mapping")
         for name, words in (data.get("groups") or {}).items():
-            if not isinstance(words, list) or not all(isinstance(w, str) for w in words):
+            if not isinstance(words, list):
                 _err(self.path, data["groups"], name, f"group {name!r} must be a list of keywords")
-            self.groups[name] = tuple(self._expand(words, data["groups"], name))
+            self.groups[name] = tuple(self._expand(words))
         for name, mapping in (data.get("maps") or {}).items():
             if not isinstance(mapping, dict):
                 _err(self.path, data["maps"], name, f"map {name!r} must be a mapping")
             self.maps[name] = dict(mapping)
 
-    def _expand(self, words: list[str], where: Any, name: str) -> list[str]:
+    def _expand(self, words: MarkedList) -> list[str]:
         out: list[str] = []
-        for w in words:
+        for i, w in enumerate(words):
+            if not isinstance(w, str):
+                _err(self.path, words, i, f"a keyword must be a string, got {w!r}")
             if w.startswith("group:"):
                 sub = w[6:]
                 if sub not in self.groups:
-                    _err(self.path, where, name, f"unknown keyword group {sub!r}")
+                    # groups are read in order: a group may only use the ones above it
+                    _err(self.path, words, i, f"unknown keyword group {sub!r} (defined above: {', '.join(self.groups)})")
                 out.extend(self.groups[sub])
             else:
                 out.append(w)
         return out
 
 
-def _read(path: Path) -> Any:
+def _read(path: Path) -> tuple[Any, str]:
+    """The parsed file (MarkedDict/MarkedList tree) and its text."""
     try:
-        text = path.read_text(encoding="utf-8")
+        raw = path.read_bytes()
     except OSError as exc:
         raise RuleFileError(str(path), None, None, f"cannot read rule file: {exc.strerror}") from None
     try:
-        return load_marked(text)
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw.count(b"\n", 0, exc.start) + 1
+        col = exc.start - (raw.rfind(b"\n", 0, exc.start) + 1) + 1
+        raise RuleFileError(str(path), line, col, f"not UTF-8 text: {exc.reason}") from None
+    try:
+        return load_marked(text), text
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 1 if mark else None
@@ -166,8 +189,9 @@ def _read(path: Path) -> Any:
         raise RuleFileError(str(path), None, None, f"not valid YAML: {exc}") from None
 
 
-def _err(path: str, container: Any, key: Any, message: str) -> None:
-    line, col = mark_of(container, key)
+def _err(path: str, container: Any, key: Any, message: str, *, of_key: bool = False) -> None:
+    """Raise RuleFileError at `container[key]` (at the key itself with `of_key`)."""
+    line, col = mark_of(container, key, of_key=of_key)
     raise RuleFileError(path, line, col, message)
 
 
@@ -175,16 +199,15 @@ def _err(path: str, container: Any, key: Any, message: str) -> None:
 # JSONPath selection limited to schema positions
 
 
-def _jsonpath(text: str, path: str, container: Any, key: Any) -> Any:
+def _jsonpath(text: Any, path: str, container: Any, key: Any, field: str) -> Any:
     from jsonpath_ng import parse  # deferred: costly import, needed only by selectors
-    from jsonpath_ng.exceptions import JsonPathLexerError, JsonPathParserError
 
     if not isinstance(text, str) or not text.startswith("$"):
-        _err(path, container, key, f"{key} must be a JSONPath starting with '$', got {text!r}")
+        _err(path, container, key, f"{field} must be a JSONPath starting with '$', got {text!r}")
     try:
         return parse(text)
-    except (JsonPathParserError, JsonPathLexerError, Exception) as exc:  # jsonpath-ng raises bare Exception too
-        _err(path, container, key, f"bad JSONPath {text!r}: {exc}")
+    except Exception as exc:  # jsonpath-ng raises its own errors, and bare Exception too
+        _err(path, container, key, f"bad JSONPath {text!r} in {field}: {exc}")
 
 
 def _path_tokens(datum: Any) -> list[Any]:
@@ -258,13 +281,25 @@ class Registry:
                     seen.setdefault(p.stem, None)
         return list(seen)
 
-    def file_for(self, name: str, near: Path | None = None) -> Path | None:
+    def file_for(self, name: str, near: Path | None = None, skip: Path | None = None) -> Path | None:
+        """The rule file called `name`: next to `near` first, then in the rule dirs.
+
+        `skip` leaves one file out, so that a user's `gemini.yaml` saying
+        `extends: gemini` finds the shipped gemini rather than itself.
+        """
+        if not _valid_name(name):
+            return None
         dirs = ((near,) if near is not None else ()) + self.dirs
+        skipped = skip.resolve() if skip is not None else None
         for d in dirs:
             p = d / f"{name}.yaml"
-            if p.is_file():
+            if p.is_file() and (skipped is None or p.resolve() != skipped):
                 return p
         return None
+
+    def knows(self, name: str) -> bool:
+        with self._lock:
+            return name in self._compiled or self.file_for(name) is not None
 
     def get(self, name: str) -> Target | None:
         with self._lock:
@@ -279,6 +314,11 @@ class Registry:
 
     def add(self, target: Target) -> None:
         with self._lock:
+            known = self._compiled.get(target.name)
+            if known is not None and known.path != target.path:
+                # two files, one target name: the later one would silently win
+                line, col = target.name_at
+                raise RuleFileError(target.path, line, col, f"target {target.name!r} is already defined by {known.path}")
             self._compiled[target.name] = target
 
 
@@ -287,48 +327,117 @@ def compile_file(path: Path, registry: Registry) -> Target:
     return _compile(spec, path, registry)
 
 
+def _parents(spath: str, data: MarkedDict) -> list[tuple[str, Any, Any]]:
+    """The names in `extends:`, each with where it is written (container, key)."""
+    value = data.get("extends")
+    if value is None:
+        return []
+    if isinstance(value, str):
+        items = [(value, data, "extends")]
+    elif isinstance(value, list):
+        items = [(v, value, i) for i, v in enumerate(value)]
+    else:
+        _err(spath, data, "extends", "extends must be a name or a list of names")
+    for name, container, at in items:
+        if not _valid_name(name):
+            _err(spath, container, at, f"extends names a rule file by name (like gemini or _base), not a path: {name!r}")
+    return items
+
+
 def _merge_chain(path: Path, registry: Registry, stack: tuple[str, ...]) -> dict[str, Any]:
-    key = str(path.resolve())
-    if key in stack:
-        cycle = " -> ".join(Path(s).stem for s in (*stack, key))
-        raise RuleFileError(str(path), 1, 1, f"extends cycle: {cycle}")
-    data = _read(path)
+    """The file's fields and rules over those of everything it extends, unvalidated."""
     spath = str(path)
+    key = str(path.resolve())
+    data, text = _read(path)
     if data is None:
-        data = MarkedDict()
-        data.mark, data.key_marks = (1, 1), {}
+        data = empty_mapping()
     if not isinstance(data, MarkedDict):
-        raise RuleFileError(spath, 1, 1, "a rule file must be a mapping")
+        line, col = mark_of(data)
+        raise RuleFileError(spath, line or 1, col or 1, "a rule file must be a mapping of fields (extends, rules, ...)")
     for field in data:
         if field not in _TOP_FIELDS:
-            _err(spath, data, field, f"unknown field {field!r} (known: {', '.join(sorted(_TOP_FIELDS))})")
-    merged: dict[str, Any] = {"rules": [], "checks": [], "files": [], "texts": []}
-    parents = data.get("extends") or []
-    if isinstance(parents, str):
-        parents = [parents]
-    if not isinstance(parents, list):
-        _err(spath, data, "extends", "extends must be a name or a list of names")
-    for i, parent in enumerate(parents):
-        if not isinstance(parent, str) or not _NAME.match(parent) and not parent.startswith("_"):
-            _err(spath, parents, i, f"extends names a rule file by name, not a path: {parent!r}")
-        if "/" in parent or "\\" in parent or parent.startswith("."):
-            _err(spath, parents, i, f"extends names a rule file by name, not a path: {parent!r}")
-        ppath = registry.file_for(parent, near=path.parent)
+            _err(spath, data, field, f"unknown field {field!r} (known: {', '.join(sorted(_TOP_FIELDS))})", of_key=True)
+    merged: dict[str, Any] | None = None
+    for parent, container, at in _parents(spath, data):
+        ppath = registry.file_for(parent, near=path.parent, skip=path)
+        if ppath is None and registry.file_for(parent, near=path.parent) is not None:
+            ppath = path  # the only file of that name is this one
         if ppath is None:
-            _err(spath, parents, i, f"extends {parent!r}: no such rule file")
-        base = _merge_chain(ppath, registry, (*stack, key))
-        _overlay(merged, base)
-    own: dict[str, Any] = {"rules": [], "checks": [], "files": [spath], "texts": [path.read_text("utf-8")]}
+            looked = ", ".join(str(d) for d in (path.parent, *registry.dirs))
+            _err(spath, container, at, f"extends {parent!r}: no such rule file (looked in {looked})")
+        pkey = str(ppath.resolve())
+        chain = (*stack, key)
+        if pkey in chain:
+            cycle = " -> ".join(Path(s).stem for s in (*chain[chain.index(pkey):], pkey))
+            _err(spath, container, at, f"extends cycle: {cycle}")
+        base = _merge_chain(ppath, registry, chain)
+        merged = base if merged is None else _overlay_parent(merged, base)
+    if merged is None:
+        merged = {"rules": [], "checks": [], "files": [], "texts": []}
+    # a file is abstract, and named, only by what it says itself
+    merged.pop("abstract", None)
+    merged.pop("target", None)
+    own: dict[str, Any] = {"rules": [], "checks": [], "files": [spath], "texts": [text]}
     for field, value in data.items():
         if field in ("rules", "checks"):
+            if value is None:
+                continue
             if not isinstance(value, list):
                 _err(spath, data, field, f"{field} must be a list of rules")
             own[field] = [(spath, value, i) for i in range(len(value))]
         elif field != "extends":
             own[field] = (spath, data, field)
-    own.setdefault("abstract", None)
+    _unique_ids(spath, own["rules"] + own["checks"])
     _overlay(merged, own)
     return merged
+
+
+def _unique_ids(spath: str, items: list[tuple[str, Any, int]]) -> None:
+    """One id per rule or check within a file; the later one (in the file) is the mistake."""
+    found = []
+    for _, seq, i in items:
+        raw = seq[i]
+        if isinstance(raw, MarkedDict) and isinstance(raw.get("id"), str):
+            found.append((mark_of(raw, "id"), raw["id"], raw))
+    seen: dict[str, tuple[int, int]] = {}
+    for mark, rid, raw in sorted(found, key=lambda f: f[0]):
+        if rid in seen:
+            line, col = seen[rid]
+            _err(spath, raw, "id", f"duplicate rule id {rid!r}: already used at line {line}, column {col}")
+        seen[rid] = mark
+
+
+def _overlay_parent(merged: dict[str, Any], base: dict[str, Any]) -> dict[str, Any]:
+    """A later parent over an earlier one: its fields win, its rules replace theirs by id."""
+    out = dict(merged)
+    out["files"] = merged["files"] + [f for f in base["files"] if f not in merged["files"]]
+    out["texts"] = merged["texts"] + base["texts"]
+    for field, value in base.items():
+        if field in ("rules", "checks"):
+            out[field] = _merge_resolved(merged[field], value, set(merged["files"]))
+        elif field not in ("files", "texts"):
+            out[field] = value
+    return out
+
+
+def _merge_resolved(base: list, other: list, known: set[str]) -> list:
+    # both lists are already merged chains: keep base's order, and put other's new rules
+    # right after the rule they follow there. Of a shared id other's version wins, unless
+    # it comes unchanged from a file base has too (a common ancestor such as gemini):
+    # that copy must not undo base's own override.
+    out = list(base)
+    prev: str | None = None
+    for item in other:
+        rid = _rid(item)
+        idx = next((k for k, it in enumerate(out) if _rid(it) == rid), None)
+        if idx is not None:
+            if _origin(item) not in known:
+                out[idx] = item
+        else:
+            pos = 0 if prev is None else next(k for k, it in enumerate(out) if _rid(it) == prev) + 1
+            out.insert(pos, item)
+        prev = rid
+    return out
 
 
 def _overlay(merged: dict[str, Any], layer: dict[str, Any]) -> None:
@@ -336,13 +445,10 @@ def _overlay(merged: dict[str, Any], layer: dict[str, Any]) -> None:
     merged["texts"] = merged["texts"] + layer["texts"]
     for field, value in layer.items():
         if field in ("rules", "checks"):
-            merged[field] = _merge_rules(merged[field], value)
-        elif field in ("files", "texts"):
-            continue
-        elif field == "abstract":
-            # abstract is never inherited: a file is abstract only if it says so
-            merged["abstract"] = value
-        else:
+            other = "checks" if field == "rules" else "rules"
+            taken = {_rid(it) for it in merged[other]}
+            merged[field] = _merge_rules(merged[field], value, taken, field[:-1], other[:-1])
+        elif field not in ("files", "texts"):
             merged[field] = value
 
 
@@ -351,39 +457,64 @@ def _entry(item: tuple[str, Any, int]) -> Any:
     return seq[i]
 
 
-def _merge_rules(base: list, layer: list) -> list:
+def _merge_rules(base: list, layer: list, taken: set[str], what: str, other: str) -> list:
+    """One file's rule entries over the inherited list: override, replace, disable, add."""
     out = list(base)
     for item in layer:
         spath, seq, i = item
         raw = seq[i]
         if not isinstance(raw, MarkedDict):
-            _err(spath, seq, i, "each rule must be a mapping with at least id")
-        rid = raw.get("id")
+            _err(spath, seq, i, f"each {what} must be a mapping with at least id")
+        if "id" not in raw:
+            _err(spath, raw, None, f"{what} id is missing: every {what} needs an id such as team/drop-title")
+        rid = raw["id"]
         if not isinstance(rid, str) or not _RULE_ID.match(rid):
-            _err(spath, raw, "id" if "id" in raw else None, f"rule id must match {_RULE_ID.pattern}, got {rid!r}")
+            _err(spath, raw, "id", f"{what} id must match {_RULE_ID.pattern}, got {rid!r}")
+        if rid in taken:
+            _err(spath, raw, "id", f"duplicate rule id {rid!r}: a {other} already has it")
         idx = next((k for k, it in enumerate(out) if _rid(it) == rid), None)
-        if raw.get("disabled") is True:
+        disabled = raw.get("disabled", False)
+        if not isinstance(disabled, bool):
+            _err(spath, raw, "disabled", f"disabled must be true or false, got {disabled!r}")
+        if disabled:
             if idx is None:
-                _err(spath, raw, "disabled", f"cannot disable {rid!r}: no inherited rule has that id")
+                _err(spath, raw, "disabled", f"cannot disable {rid!r}: no inherited {what} has that id")
+            extra = [k for k in raw if k not in ("id", "disabled", "why")]
+            if extra:
+                # options beside `disabled: true` would be silently dropped
+                _err(spath, raw, extra[0], f"{what} {rid!r} is disabled: {extra[0]!r} has no effect", of_key=True)
             del out[idx]
             continue
         placement = [k for k in ("before", "after") if k in raw]
-        if idx is not None and "kind" not in raw:
-            # an override: the inherited rule with some fields replaced
-            out[idx] = ("override", out[idx], item)
-            continue
+        if len(placement) > 1:
+            _err(spath, raw, "after", f"{what} {rid!r}: give before or after, not both", of_key=True)
         if idx is not None:
-            out[idx] = item
-            continue
-        if placement:
-            anchor = raw[placement[0]]
-            pos = next((k for k, it in enumerate(out) if _rid(it) == anchor), None)
-            if pos is None:
-                _err(spath, raw, placement[0], f"{placement[0]}: no rule with id {anchor!r} to place against")
-            out.insert(pos if placement[0] == "before" else pos + 1, item)
+            # without kind: an override, the inherited rule with some fields replaced
+            entry = ("override", out[idx], item) if "kind" not in raw else item
+            if not placement:
+                out[idx] = entry
+                continue
+            del out[idx]
         else:
-            out.append(item)
+            entry = item
+        if placement:
+            _place(out, entry, spath, raw, placement[0], what)
+        else:
+            out.append(entry)
     return out
+
+
+def _place(out: list, entry: Any, spath: str, raw: MarkedDict, field: str, what: str) -> None:
+    anchor = raw[field]
+    pos = next((k for k, it in enumerate(out) if _rid(it) == anchor), None)
+    if pos is None:
+        _err(spath, raw, field, f"{field}: no {what} with id {anchor!r} to place against")
+    out.insert(pos if field == "before" else pos + 1, entry)
+
+
+def _origin(item: Any) -> str:
+    """The file that last wrote this rule (the override's, for an override)."""
+    return item[2][0] if item[0] == "override" else item[0]
 
 
 def _rid(item: Any) -> str:
@@ -425,35 +556,43 @@ def _compile(spec: dict[str, Any], path: Path, registry: Registry) -> Target:
             _err(fpath, container, key, f"{field} must be a string")
         if kind == "bool" and not isinstance(value, bool):
             _err(fpath, container, key, f"{field} must be true or false")
-        if kind == "name" and (not isinstance(value, str) or not _NAME.match(value)):
-            _err(fpath, container, key, f"{field} must name a target")
+        if kind == "name":
+            if not _valid_name(value):
+                _err(fpath, container, key, f"{field} must name a target (not a path), got {value!r}")
+            if not registry.knows(value):
+                # checked now: at request time a missing sibling would be skipped silently
+                _err(fpath, container, key, f"{field}: no target named {value!r}")
         if kind == "spill":
             value = _check_fields(fpath, container, key, value, _SPILL_FIELDS)
+            _templates(fpath, container[key])
         if kind == "names-rule":
             value = _check_fields(fpath, container, key, value, _NAME_FIELDS)
             for rk in ("allowed", "first"):
                 if rk in value:
-                    _regex(value[rk], fpath, value, rk)
+                    _regex(value[rk], fpath, container[key], rk)
         if kind == "locate":
-            if not isinstance(value, dict):
-                _err(fpath, container, key, "locate must map a place (tool, request, ...) to JSONPaths")
-            for place, paths in value.items():
-                plist = paths if isinstance(paths, list) else [paths]
-                for j, p in enumerate(plist):
-                    _jsonpath(p, fpath, paths if isinstance(paths, list) else value, j if isinstance(paths, list) else place)
-            value = {k: tuple(v if isinstance(v, list) else [v]) for k, v in value.items()}
+            value = _locate(fpath, container, key, value)
+        if kind == "json":
+            if not isinstance(value, (dict, bool)):
+                _err(fpath, container, key, f"{field} must be a JSON Schema (a mapping or true/false)")
+            value = _freeze_json(value)
         return value
 
     name = top("target", path.stem)
+    if "target" in spec and (not _valid_name(name) or name.startswith("_")):
+        _err(*spec["target"], f"target must be a name like my-gemini, got {name!r}")
     spill = dict(_DEFAULT_SPILL)
-    spill.update(top("spill", {}) or {})
+    spill.update(top("spill", {}))
     rules = tuple(_compile_rule(item, KINDS, vocab, "rule") for item in spec["rules"])
     checks = tuple(_compile_rule(item, CHECKS, vocab, "check") for item in spec["checks"])
-    seen: dict[str, str] = {}
-    for r in rules + checks:
-        if r.id in seen:
-            raise RuleFileError(r.source.rsplit(":", 2)[0], None, None, f"rule id {r.id!r} is used twice")
-        seen[r.id] = r.source
+    seen: set[str] = set()
+    for item in spec["rules"] + spec["checks"]:
+        # a safety net: ids are unique per file and per list already, but parents may clash
+        rid = _rid(item)
+        if rid in seen:
+            fpath, raw = _flatten(item)[1]["id"]
+            _err(fpath, raw, "id", f"duplicate rule id {rid!r}: used by a rule and a check")
+        seen.add(rid)
     digest = hashlib.sha256(
         "\0".join([vocab.text, *spec["texts"]]).encode("utf-8")
     ).hexdigest()
@@ -462,22 +601,49 @@ def _compile(spec: dict[str, Any], path: Path, registry: Registry) -> Target:
         description=top("description", ""),
         path=spath,
         files=tuple(spec["files"]),
-        abstract=bool(spec.get("abstract") and top("abstract", False)),
+        abstract=top("abstract", False),
         strict=top("strict", False),
         fail_open=top("fail_open"),
         non_strict=top("non_strict"),
         strict_variant=top("strict_variant"),
         spill=MappingProxyType(spill),
         fallback=top("fallback", {"type": "object", "properties": {}}),
-        locate=MappingProxyType(top("locate", {}) or {}),
-        names=MappingProxyType(top("names", {}) or {}),
+        locate=MappingProxyType(top("locate", {})),
+        names=MappingProxyType(top("names", {})),
         rules=rules,
         checks=checks,
         stages=_stages(rules, KINDS),
         check_stages=_stages(checks, CHECKS),
         digest=digest,
         registry=registry,
+        name_at=mark_of(*spec["target"][1:]) if "target" in spec else (None, None),
     )
+
+
+def _templates(fpath: str, spill: Any) -> None:
+    # the templates are filled per spilled keyword: a stray {name} would fail mid-request
+    for field, names in (("template", ("key", "value")), ("skip_if", ("key",))):
+        if field in spill:
+            try:
+                spill[field].format(**{n: n for n in names})
+            except (KeyError, IndexError, ValueError, AttributeError) as exc:
+                known = ", ".join("{" + n + "}" for n in names)
+                _err(fpath, spill, field, f"spill.{field} is not a valid template ({known} only): {exc!r}")
+
+
+def _locate(fpath: str, container: Any, key: str, value: Any) -> dict[str, tuple[str, ...]]:
+    if not isinstance(value, dict):
+        _err(fpath, container, key, "locate must map a place (tool, request, ...) to JSONPaths")
+    out = {}
+    for place, paths in value.items():
+        if isinstance(paths, list):
+            for j, p in enumerate(paths):
+                _jsonpath(p, fpath, paths, j, f"locate.{place}")
+            out[place] = tuple(paths)
+        else:
+            _jsonpath(paths, fpath, value, place, f"locate.{place}")
+            out[place] = (paths,)
+    return out
 
 
 def _check_fields(fpath: str, container: Any, key: str, value: Any, fields: dict[str, type]) -> dict:
@@ -485,7 +651,7 @@ def _check_fields(fpath: str, container: Any, key: str, value: Any, fields: dict
         _err(fpath, container, key, f"{key} must be a mapping")
     for k, v in value.items():
         if k not in fields:
-            _err(fpath, value, k, f"unknown {key} field {k!r} (known: {', '.join(fields)})")
+            _err(fpath, value, k, f"unknown {key} field {k!r} (known: {', '.join(fields)})", of_key=True)
         if not isinstance(v, fields[k]) or isinstance(v, bool) and fields[k] is int:
             _err(fpath, value, k, f"{key}.{k} must be {fields[k].__name__}")
     return dict(value)
@@ -505,14 +671,17 @@ def _compile_rule(item: Any, table: dict[str, Kind], vocab: Vocabulary, what: st
     fields, where = _flatten(item)
     rid = fields["id"]
 
-    def err(field: str | None, message: str) -> None:
+    def err(field: str | None, message: str, sub: Any = None, of_key: bool = False) -> None:
+        # at the field's value (or its key), or at item `sub` inside that value
         fpath, raw = where.get(field, where["id"]) if field else where["id"]
-        _err(fpath, raw, field if field in raw else None, f"{what} {rid!r}: {message}")
+        if field in raw and sub is not None and isinstance(raw[field], (MarkedDict, MarkedList)):
+            _err(fpath, raw[field], sub, f"{what} {rid!r}: {message}")
+        _err(fpath, raw, field if field in raw else None, f"{what} {rid!r}: {message}", of_key=of_key)
 
     kname = fields.get("kind")
     if kname is None:
-        err("id", "kind is missing")
-    if kname not in table:
+        err("id", f"kind is missing (and no inherited {what} has this id to override)")
+    if not isinstance(kname, str) or kname not in table:
         err("kind", f"unknown {what} kind {kname!r} (known: {', '.join(sorted(table))})")
     kind = table[kname]
     why = fields.get("why")
@@ -524,18 +693,23 @@ def _compile_rule(item: Any, table: dict[str, Kind], vocab: Vocabulary, what: st
             continue
         if field not in kind.options:
             known = ", ".join(sorted(kind.options)) or "none"
-            err(field, f"unknown option {field!r} for kind {kname!r} (known: {known})")
-        options[field] = _option(kind.options[field], value, vocab, lambda m, f=field: err(f, m))
+            err(field, f"unknown option {field!r} for kind {kname!r} (known: {known})", of_key=True)
+        options[field] = _option(
+            kind.options[field], value, vocab, lambda m, sub=None, f=field: err(f, f"{f}: {m}", sub)
+        )
     for oname, opt in kind.options.items():
         if oname not in options:
             if opt.required:
                 err("kind", f"option {oname!r} is required for kind {kname!r}")
-            options[oname] = _option(opt, opt.default, vocab, lambda m: err("kind", m)) if opt.default is not None else None
+            default = opt.default
+            options[oname] = None if default is None else _option(
+                opt, default, vocab, lambda m, sub=None, o=oname: err("kind", f"default of {o}: {m}")
+            )
     where_text = fields.get("where")
     expr = None
     if where_text is not None:
         fpath, raw = where["where"]
-        expr = _jsonpath(where_text, fpath, raw, "where")
+        expr = _jsonpath(where_text, fpath, raw, "where", "where")
     fpath, raw = where["id"]
     line, col = raw.mark
     return Rule(
@@ -549,7 +723,18 @@ def _compile_rule(item: Any, table: dict[str, Kind], vocab: Vocabulary, what: st
     )
 
 
+def _strings(value: Any, err: Any, message: str) -> list[str]:
+    # YAML gives lists; a kind's default may be a tuple
+    if not isinstance(value, (list, tuple)):
+        err(message)
+    for i, v in enumerate(value):
+        if not isinstance(v, str):
+            err(f"{message}, got {v!r}", i)
+    return list(value)
+
+
 def _option(opt: Opt, value: Any, vocab: Vocabulary, err: Any) -> Any:
+    """The option's value, checked against its type; `err(message, sub=None)` raises."""
     t = opt.type
     if t == "str":
         if not isinstance(value, str):
@@ -564,40 +749,37 @@ def _option(opt: Opt, value: Any, vocab: Vocabulary, err: Any) -> Any:
             err(f"must be true or false, got {value!r}")
         return value
     if t == "choice":
-        if value not in opt.choices:
+        if not isinstance(value, str) or value not in opt.choices:
             err(f"must be one of {', '.join(opt.choices)}, got {value!r}")
         return value
     if t == "keys":
-        if isinstance(value, str):
-            value = [value]
-        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-            err("must be a list of keywords or group:NAME references")
+        words = [value] if isinstance(value, str) else _strings(
+            value, err, "must be a list of keywords or group:NAME references"
+        )
         out: list[str] = []
-        for v in value:
+        for i, v in enumerate(words):
             if v.startswith("group:"):
                 if v[6:] not in vocab.groups:
-                    err(f"unknown keyword group {v[6:]!r} (known: {', '.join(sorted(vocab.groups))})")
+                    err(f"unknown keyword group {v[6:]!r} (known: {', '.join(sorted(vocab.groups))})", i)
                 out.extend(vocab.groups[v[6:]])
             else:
                 out.append(v)
         return frozenset(out)
     if t == "strlist":
-        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-            err("must be a list of strings")
-        return tuple(value)
+        return tuple(_strings(value, err, "must be a list of strings"))
     if t == "map":
         if isinstance(value, str) and value.startswith("map:"):
             if value[4:] not in vocab.maps:
                 err(f"unknown map {value[4:]!r} (known: {', '.join(sorted(vocab.maps))})")
-            return MappingProxyType(dict(vocab.maps[value[4:]]))
+            return MappingProxyType(_freeze_json(vocab.maps[value[4:]]))
         if not isinstance(value, dict):
             err("must be a mapping or map:NAME")
-        return MappingProxyType(dict(value))
+        return MappingProxyType(_freeze_json(value))
     if t == "typemap":
-        if not isinstance(value, dict) or not all(
-            isinstance(v, list) and all(isinstance(x, str) for x in v) for v in value.values()
-        ):
+        if not isinstance(value, dict):
             err("must map a type name to a list of strings")
+        for k, v in value.items():
+            _strings(v, lambda m, sub=None, k=k: err(m, k), f"{k} must be a list of strings")
         return MappingProxyType({k: frozenset(v) for k, v in value.items()})
     if t == "regex":
         if not isinstance(value, str):
