@@ -219,7 +219,11 @@ def _path_tokens(datum: Any) -> list[Any]:
         if isinstance(p, Fields):
             tokens.append(p.fields[0])
         elif isinstance(p, Index):
-            tokens.append(p.index)
+            # jsonpath-ng 1.8 names it `indices` (a slice may select several)
+            idx = getattr(p, "index", None)
+            if idx is None:
+                idx = p.indices[0] if getattr(p, "indices", None) else None
+            tokens.append(idx)
         elif isinstance(p, (Root, This)):
             pass
         datum = datum.context
@@ -581,6 +585,9 @@ def _compile(spec: dict[str, Any], path: Path, registry: Registry) -> Target:
     name = top("target", path.stem)
     if "target" in spec and (not _valid_name(name) or name.startswith("_")):
         _err(*spec["target"], f"target must be a name like my-gemini, got {name!r}")
+    if "target" in spec and name != path.stem:
+        # targets are found by file name; a different name could never be looked up
+        _err(*spec["target"], f"target must match the file name {path.stem!r}, got {name!r}")
     spill = dict(_DEFAULT_SPILL)
     spill.update(top("spill", {}))
     rules = tuple(_compile_rule(item, KINDS, vocab, "rule") for item in spec["rules"])
@@ -709,6 +716,8 @@ def _compile_rule(item: Any, table: dict[str, Kind], vocab: Vocabulary, what: st
     expr = None
     if where_text is not None:
         fpath, raw = where["where"]
+        if kind.order == "tree":
+            err("where", f"kind {kname!r} works on the whole tree; where: cannot narrow it")
         expr = _jsonpath(where_text, fpath, raw, "where", "where")
     fpath, raw = where["id"]
     line, col = raw.mark

@@ -7,6 +7,7 @@ names the check and the JSON Pointer.
 
 from __future__ import annotations
 
+import fnmatch
 import re
 
 from ..positions import child_slots
@@ -146,13 +147,13 @@ def typed(rule, node, run):
         run.fail(rule, node, "schema has no type", "type")
 
 
-@check("ref-alone", siblings=Opt("strlist", [], doc="keywords (prefixes) allowed beside $ref"))
+@check("ref-alone", siblings=Opt("strlist", [], doc="keywords (glob patterns) allowed beside $ref"))
 def ref_alone(rule, node, run):
     """A `$ref` stands alone (but for the allowed siblings)."""
     if "$ref" in node:
         allowed = rule.options["siblings"]
         for k in node:
-            if k != "$ref" and not any(k.startswith(p) for p in allowed):
+            if k != "$ref" and not any(fnmatch.fnmatchcase(k, p) for p in allowed):
                 run.fail(rule, node, f"$ref cannot have sibling {k}", k)
 
 

@@ -69,9 +69,14 @@ def merge_all_of(rule, node, run):
         return None
     if len(branches) == 1:
         b = branches[0]
-        if any(k in b for k in ("allOf",)) and "allOf" in b:
-            return None
         outer = {k: v for k, v in node.items() if k != "allOf"}
+        if "$ref" in b and outer:
+            # folding would put keywords beside $ref; a one-branch anyOf says the same
+            node["anyOf"] = node.pop("allOf") if "anyOf" not in node else node["anyOf"]
+            if "allOf" in node:
+                return None
+            run.report(rule, node, "rewritten", "one-branch allOf around a $ref -> one-branch anyOf", "allOf")
+            return None
         if rule.options["single_wins"] == "branch":
             merged = {**outer, **b}
         else:

@@ -37,3 +37,31 @@ def keep_only(rule, node, run):
         else:
             del node[k]
             run.report(rule, node, "dropped", f"{k} is not accepted by this wire", k)
+
+
+@kind(
+    "place-keys",
+    keys=Opt("strlist", required=True, doc="keywords to move, in this order"),
+    follow=Opt("str", "", doc="the keyword they follow; empty: the end of the schema"),
+)
+def place_keys(rule, node, run):
+    """Put keywords at a fixed place, whatever order earlier rules left.
+
+    Output then has one key order however it was reached, so normalizing the output
+    again gives the same bytes.
+    """
+    anchor = rule.options["follow"]
+    moving = [k for k in rule.options["keys"] if k in node]
+    if not moving or (anchor and anchor not in node):
+        return None
+    keys = list(node)
+    at = keys.index(anchor) + 1 if anchor else len(keys) - len(moving)
+    if keys[at : at + len(moving)] == moving:
+        return None
+    values = {m: node.pop(m) for m in moving}
+    items = list(node.items())
+    at = [k for k, _ in items].index(anchor) + 1 if anchor else len(items)
+    items[at:at] = list(values.items())
+    node.clear()
+    node.update(items)
+    return None

@@ -32,8 +32,12 @@ def ensure_properties(rule, node, run):
 
 @kind("ensure-items", schema=Opt("json", {}, doc="the items schema an array gets when it has none"))
 def ensure_items(rule, node, run):
-    """An array schema without `items` gets the rule's items schema."""
-    if _is_array(node) and "items" not in node and "prefixItems" not in node:
+    """An array schema without `items` gets the rule's items schema.
+
+    Beside `prefixItems`, `items` covers the items after the prefix, where no items
+    schema already means "anything": `{}` there says the same thing out loud.
+    """
+    if _is_array(node) and "items" not in node:
         node["items"] = run.adopt(dict(rule.options["schema"] or {}), node)
         run.report(rule, node, "rewritten", "items added", "items")
 
@@ -90,8 +94,9 @@ def accepts_null(schema: Any) -> bool:
 def require_all(rule, node, run):
     """Every property is required; an optional one becomes "T or null" instead.
 
-    The model can then send null where it would have left the property out;
-    `Result.restore` turns such nulls back into omissions.
+    The model can then send null where it would have left the property out; the
+    pointers of such properties are kept in `Result.notes["nulled_optionals"]` so the
+    nulls can be turned back into omissions.
     """
     props = node.get("properties")
     if not isinstance(props, dict) or not is_object(node):
@@ -170,8 +175,14 @@ def root_object(rule, run):
         root["type"] = "object"
         run.report(rule, root, "rewritten", f"root type {t!r} -> 'object'", "type")
     elif t is None:
-        root["type"] = "object"
+        items = list(root.items())
+        root.clear()
+        root.update([("type", "object"), *items])
         run.report(rule, root, "rewritten", "root type: object added", "type")
+    if "nullable" in root:
+        # arguments are always an object: "or null" says nothing at the root
+        del root["nullable"]
+        run.report(rule, root, "dropped", "nullable removed: the root is always an object", "nullable")
     elif t != "object":
         raise _fail(rule, run, f"the root must describe an object, not {t!r}")
     for k in [k for k in root if k in rule.options["forbid"]]:
@@ -182,3 +193,37 @@ def _fail(rule, run, reason):
     from ..run import Unrepresentable
 
     return Unrepresentable(rule.id, "", reason)
+
+
+# top-down: it reads `items: false` before that boolean is respelled
+@kind("tuple-to-items", order="pre", open=Opt("choice", "close", choices=("close", "keep")))
+def tuple_to_items(rule, node, run):
+    """`prefixItems` (a tuple) becomes `items: {anyOf: [each position's schema]}`.
+
+    Positions are lost, so the original tuple is spilled for the model to read. A
+    tuple open at the end (no `items`) is closed with `open: close` (the model is
+    told the positions; extra items rarely matter) or left open with `keep`.
+    """
+    prefix = node.get("prefixItems")
+    if not isinstance(prefix, list):
+        return None
+    rest = node.get("items", None)
+    closed = rest is False or (rest is None and rule.options["open"] == "close")
+    branches: list[Any] = []
+    for b in [*prefix, *([rest] if isinstance(rest, dict) else [])]:
+        if b not in branches:
+            branches.append(b)
+    if rest is True or (rest is None and not closed):
+        branches.append({})
+    run.spill(rule, node, "prefixItems", prefix)
+    if not branches:
+        items: Any = False
+    elif len(branches) == 1:
+        items = branches[0]
+    else:
+        items = run.adopt({"anyOf": branches}, node)
+    node["items"] = items
+    if closed and isinstance(node.get("maxItems"), int) is False:
+        node["maxItems"] = len(prefix)
+    run.report(rule, node, "rewritten", "tuple -> items: anyOf of its positions" + (f", at most {len(prefix)} items" if closed else ""), "prefixItems")
+    return None

@@ -203,7 +203,7 @@ def _up_nullable(rule, node, run):
     elif isinstance(t, list):
         if "null" not in t:
             node["type"] = [*t, "null"]
-    elif isinstance(node.get("anyOf"), list) and len(node) == 1 + ("description" in node):
+    elif isinstance(node.get("anyOf"), list) and not any(k in node for k in ("enum", "const")):
         node["anyOf"] = [*node["anyOf"], {"type": "null"}]
     elif "enum" in node and len(node) == 1 + ("description" in node):
         pass  # handled below with the enum

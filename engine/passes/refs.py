@@ -45,7 +45,7 @@ def _index(root: Any) -> tuple[dict[str, Any], list[tuple[dict, str]]]:
             continue
         nid = node.get("$id")
         if isinstance(nid, str) and node is not root:
-            uri, frag = urldefrag(urljoin(base, nid))
+            uri, frag = urldefrag(_join(base, nid))
             if frag and not uri.rstrip("#"):
                 uri = base
             if frag and not frag.startswith("/"):
@@ -92,8 +92,16 @@ def _follow(resource: Any, fragment: str) -> Any:
     return cur
 
 
+def _join(base: str, ref: str) -> str:
+    # urljoin does not know non-hierarchical schemes such as urn:, where "#..." still
+    # means "in this document"
+    if ref.startswith("#"):
+        return urldefrag(base)[0] + ref
+    return urljoin(base, ref)
+
+
 def _resolve(ref: str, base: str, resources: dict[str, Any]) -> Any:
-    uri, fragment = urldefrag(urljoin(base, ref))
+    uri, fragment = urldefrag(_join(base, ref))
     resource = resources.get(uri)
     if resource is None:
         return _Unresolved(f"external $ref {ref!r} is never fetched")
@@ -133,13 +141,15 @@ def resolve_refs(rule, run):
     if not isinstance(root, dict):
         return
     resources, sites = _index(root)
+    root_base = urljoin(_BASE, root["$id"]) if isinstance(root.get("$id"), str) else _BASE
     if not sites and not any(k in root for k in _DEFS) and not _has_nested_defs(root):
         return
     links: dict[int, Any] = {id(node): _resolve(node["$ref"], base, resources) for node, base in sites}
     opts = rule.options
     keep = opts["mode"] == "keep-defs"
     root_defs = root.get("$defs") if keep and isinstance(root.get("$defs"), dict) else {}
-    def_names = {id(v): k for k, v in root_defs.items()} if root_defs else {}
+    # only object definitions can be kept by name: every `true` is the same object
+    def_names = {id(v): k for k, v in root_defs.items() if isinstance(v, dict)} if root_defs else {}
     allowed = opts["siblings_allowed"] or ()
     kept_targets: list[tuple[Any, Any]] = []  # (from node chain owner, target)
 
@@ -161,6 +171,10 @@ def resolve_refs(rule, run):
         if not isinstance(node, dict):
             continue
         target = links.get(id(node))
+        if target is None and isinstance(node.get("$ref"), str):
+            # a $ref the index did not reach: inside a copy of something that is not a
+            # schema position (`#/$defs/group/member`); it resolves against the document
+            target = links[id(node)] = _resolve(node["$ref"], root_base, resources)
         if target is not None:
             run.at = None
             if isinstance(target, _Unresolved):
@@ -177,7 +191,7 @@ def resolve_refs(rule, run):
                     run.report(rule, node, "rewritten", f"$ref {node['$ref']} -> {canonical}", "$ref")
                     node["$ref"] = canonical
                 kept_targets.append((owner, target))
-                continue
+                # siblings the wire allows beside $ref may hold subschemas: walk on
             else:
                 seen = chain.count(id(target))
                 if seen and keep and (target is root or id(target) in def_names):
@@ -258,8 +272,10 @@ def _prune_defs(rule, run, root, root_defs, def_names, kept_targets):
     if rule.options["recursion"] == "fallback":
         if id(root) in reachable or _cyclic(edges, reachable):
             raise Unrepresentable(rule.id, "/$defs", "recursive $ref (the wire refuses recursion)")
+    # by name: a definition that was itself a $ref with siblings now holds a new copy
+    used = {def_names[t] for t in reachable if t in def_names}
     for name in list(root_defs):
-        if id(root_defs[name]) not in reachable:
+        if name not in used:
             del root_defs[name]
             run.report(rule, root, "dropped", f"unused definition {name}", "$defs")
     if not root_defs:

@@ -175,8 +175,8 @@ def optional_if_nullable(rule, node, run):
 def type_array(rule, node, run):
     """Rewrite `type: [A, B]` as one `anyOf` branch per type, or keep the first type."""
     t = node.get("type")
-    if not isinstance(t, list):
-        return None
+    if not isinstance(t, list) or not all(isinstance(x, str) for x in t):
+        return None  # not a JSON type list (draft-03 schemas in it): the checks judge it
     if len(t) == 0:
         del node["type"]
         run.report(rule, node, "dropped", "empty type list removed", "type")

@@ -1,0 +1,490 @@
+"""Generate CONSTRAINTS.md, the operational contract, from the rule files and kind tables.
+
+    python -m wireschema.docgen                            # print the document
+    python -m wireschema.docgen --write CONSTRAINTS.md     # write it (default path: ./CONSTRAINTS.md)
+    python -m wireschema.docgen --check CONSTRAINTS.md     # exit 1 if the file is stale
+
+Everything below the hand-written language reference is read from the shipped rule
+files (`rules/`), the vocabulary and the `KINDS` / `CHECKS` tables, so the document
+cannot drift from what the engine does. The output is deterministic: no absolute
+paths, no dates, sets sorted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import inspect
+import re
+import sys
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any, Sequence
+
+import attrs
+import yaml
+
+from .passes import CHECKS, KINDS, Kind
+from .ruletable import Registry, Rule, Target, Vocabulary, _shipped_dir
+
+REGENERATE = "python -m wireschema.docgen --write CONSTRAINTS.md"
+
+# ids the engine reports itself, not declared in any rule file: (id, what triggers it)
+ENGINE_IDS: tuple[tuple[str, str], ...] = (
+    (
+        "budget/depth",
+        "JSON objects and arrays nest deeper than `Options.max_depth` (default 96), counted while "
+        "the input is copied and again after `$ref` expansion. Action `fallback`: the target's "
+        "fallback schema, never fail-open (the non-strict sibling would fail the same way).",
+    ),
+    (
+        "budget/nodes",
+        "More than `Options.max_nodes` (default 32,768) JSON objects and arrays, counted while the "
+        "input is copied and again for every subtree that `$ref` expansion copies. Fallback, never fail-open.",
+    ),
+    (
+        "budget/literal",
+        "More than `Options.max_literal_bytes` (default 8 MiB) of object keys and strings, counted "
+        "in characters (not UTF-8 bytes), while copying and after `$ref` expansion. Fallback, never "
+        "fail-open.",
+    ),
+    (
+        "input/not-a-schema",
+        "The input is JSON but neither an object nor a boolean (an array, a string, a number, null). "
+        "Fallback, never fail-open. Input that is not JSON at all raises `SchemaInputError` instead.",
+    ),
+    (
+        "bypass",
+        "`Options(bypass=True)` or the environment variable `WIRESCHEMA_NO_NORMALIZATION=1`: the "
+        "input is returned as a validated copy, untouched, with `strict=False` and this one change "
+        "(action `kept`).",
+    ),
+)
+
+_ORDER_TEXT = {
+    "pre": "pre (top-down, before the node's children)",
+    "post": "post (bottom-up, after the node's children)",
+    "tree": "tree (once, on the whole tree)",
+}
+
+INTRO = f"""\
+# CONSTRAINTS
+
+The operational contract of wireschema: every rule the shipped targets apply, what it
+does, which targets use it, and why the wire needs it, together with the language the
+rule files are written in.
+
+This file is generated from the rule files in `rules/`, the vocabulary and the kind
+tables in `engine/passes/`; do not edit it by hand. Regenerate it with
+
+    {REGENERATE}
+
+`tests/test_constraints.py` fails while the committed file differs from what the rule
+files and kinds say.
+"""
+
+LANGUAGE = """\
+## The rule-file language
+
+A target is one YAML file in `rules/` (or a user's file given to `wireschema.load_rules`).
+It says what to rewrite, in which order, and what the output must satisfy. Every mistake
+is a `RuleFileError` naming file, line and column, raised when the file is compiled.
+
+### Top-level fields
+
+| field | value | meaning |
+| --- | --- | --- |
+| `target` | name | The target's name (default: the file name without `.yaml`). Letters, digits, `_ . -`; not starting with `_`. Never inherited. Two files of a directory given to `load_rules` naming the same target are an error. |
+| `description` | string | One line shown by `wireschema targets`. |
+| `extends` | name or list of names | Files this one builds on, by name only (`gemini`, `_base`), never a path. A name is looked up next to the file first, then in the shipped `rules/`; a user's `gemini.yaml` saying `extends: gemini` gets the shipped one. Cycles are an error. |
+| `abstract` | bool | `true`: a building block (like `_base`), not a target; it cannot be normalized to and is not listed. Never inherited. |
+| `strict` | bool | The target's output is strict (OpenAI Structured Outputs); `Result.strict` says so. Default `false`. |
+| `fail_open` | target name | For a `strict: true` file: the non-strict target that normalizes the input again when the strict pipeline finds it unrepresentable. |
+| `non_strict` | target name | For a `strict: true` file: the target used when the caller asks `strict=False` (or sets `WIRESCHEMA_NO_STRICT=1`); `fail_open` if unset. |
+| `strict_variant` | target name | For a non-strict file: the target used when the caller asks `strict=True`. |
+| `spill` | mapping | How a spilled keyword reads in `description`: `template` (default `" ({key}: {value})"`, only `{key}` and `{value}`), appended to the description; `skip_if` (default `"({key}:"`, only `{key}`): when the description already contains it, the keyword is dropped instead of stated twice. `Options(spill=False)` drops instead of spilling. |
+| `fallback` | JSON Schema (mapping or boolean) | What the tool gets when its schema is unrepresentable. Default `{"type": "object", "properties": {}}`. |
+| `locate` | mapping of place to JSONPath(s) | Where the schema sits in a tool definition (`tool`) or a whole request (`request`), e.g. `$.function.parameters`. Validated and exposed as `Target.locate` for callers that extract schemas; `normalize` itself takes the schema directly. |
+| `names` | mapping | The wire's tool-name rule: `max_bytes` (int), `allowed` (regex of one allowed character), `first` (regex of an allowed first character), `replacement` (string for a refused character). Validated and exposed as `Target.names`. |
+| `rules` | list of rules | The rewrite pipeline, run in listed order (rule kinds below). |
+| `checks` | list of rules | The residual checks, run after every rule (check kinds below). |
+
+Merging with `extends`: the parents are merged first, in listed order, a later parent
+over an earlier one; then the file's own fields over the result. A field other than
+`rules`/`checks` is taken whole from the last file that sets it (a `spill`, `names` or
+`locate` mapping is replaced, not merged key by key; unset `spill` keys take the
+defaults above). Rules and checks are merged by id:
+
+- a new id is appended (or placed with `before:` / `after:`);
+- an inherited id **without** `kind:` is a partial override: the fields given replace the
+  inherited ones, the others (kind, options, `why`, `where`) stay;
+- an inherited id **with** `kind:` replaces the inherited rule entirely (unset options
+  take the kind's defaults);
+- `disabled: true` removes the inherited rule (only `why` may stand beside it);
+- an overridden or replaced rule keeps its place unless it says `before:` / `after:`.
+
+Of two parents that both carry an id, the later parent's version wins, unless it comes
+unchanged from a file the earlier parent also extends (a shared ancestor cannot undo an
+override); a rule only the later parent has goes right after the rule it follows there.
+Ids are unique within a file, and across the rules and checks of a target.
+
+### Fields of a rule or check
+
+| field | meaning |
+| --- | --- |
+| `id` | Required. Lower case, matching `^[a-z0-9][a-z0-9._/-]*$`; by convention `file/what` (`gemini/nullable`). Every change and failure is reported under it. |
+| `kind` | Required for a new rule: a rule kind in `rules:`, a check kind in `checks:`. |
+| `why` | Required, non-empty: in one line, why the wire needs this (the error message the provider gives, where there is one). |
+| `where` | Optional JSONPath starting with `$`: the rule visits only the object schema nodes it selects. Only schema positions count: a path into a literal payload (`enum`, `const`, `default`, `examples`, ...) selects nothing, and with recursive descent the last step must be a keyword (`$..items`), so a property named like a keyword is not taken for it (and `$..properties.*` selects nothing). The selection is made when the rule's walk starts: nodes created during that walk are not selected. `tree` kinds ignore it. |
+| `before` / `after` | Optional id of a rule in the same list (as merged so far): put this one just before / after it. One of the two at most. |
+| `disabled` | `true` removes the inherited rule of that id. |
+| any other field | An option of the kind, checked against the kind's option table. |
+
+### Option types
+
+| type | value |
+| --- | --- |
+| `keys` | A keyword or list of keywords; `group:NAME` stands for a vocabulary group. A set: order and repeats do not matter. |
+| `map` | A mapping, or `map:NAME` for a vocabulary map. |
+| `typemap` | A mapping from a type name to a list of strings (`string: [date-time, uuid]`). |
+| `strlist` | A list of strings, order kept. |
+| `choice` | One of the listed strings. |
+| `json` | Any YAML value, taken as JSON (usually a schema). |
+| `regex` | A Python regular expression, compiled when the file is compiled. |
+| `int` | A non-negative integer. |
+| `bool` | `true` or `false`. |
+| `str` | A string. |
+
+### How a target runs
+
+1. The input is copied and validated (JSON only; budgets counted: see Engine ids).
+2. The rules run in listed order. Consecutive node rules are fused into one iterative
+   walk of the schema tree: at each node the walk's `pre` rules run top-down, before the
+   node's children are found, and its `post` rules bottom-up, after them; each may
+   replace the node. A `pre` rule listed after a `post` rule starts a new walk, so that
+   listed order is kept. A `tree` kind runs once on the whole tree, between walks.
+   Subschemas created during a walk (a new `anyOf` branch, a replaced node) are walked
+   too, by every rule of that walk; finished nodes are not visited twice. A node kind
+   sees boolean subschemas only if the table below says so; otherwise only objects.
+3. The checks run last, fused the same way. A check never rewrites: it fails.
+4. A failed check, or a rule that finds the schema unrepresentable, stops the run. A
+   `strict: true` file with `fail_open` normalizes the original input again with that
+   non-strict target (`Result.strict` false, `strict_reason` says why, the first change
+   is the failure); budget and input failures skip this step. Otherwise the result is
+   the file's `fallback` schema with `used_fallback` true and `fallback_reason` naming
+   the rule.
+"""
+
+
+# ---------------------------------------------------------------------------
+# the shipped rule files, compiled
+
+
+@attrs.frozen
+class Shipped:
+    """Every shipped rule file compiled: the targets, and every file of their chains."""
+
+    registry: Registry
+    targets: tuple[Target, ...]  # the non-abstract targets, in `wireschema.targets()` order
+    files: tuple[Target, ...]  # abstract files first (by name), then the targets
+
+
+def shipped(rules_dir: Path | None = None) -> Shipped:
+    """Compile the rule files afresh from `rules_dir` (default: the shipped ones)."""
+    d = rules_dir or _shipped_dir()
+    registry = Registry([d], Vocabulary(d / "_vocabulary.yaml"))
+    targets = tuple(t for t in (registry.get(n) for n in registry.names()) if t is not None and not t.abstract)
+    chain_names = sorted({Path(f).stem for t in targets for f in t.files})
+    abstract = tuple(
+        t for t in (registry.get(n) for n in chain_names) if t is not None and t.abstract
+    )
+    return Shipped(registry, targets, abstract + targets)
+
+
+def _file_of(rule: Rule) -> str:
+    """The rule file (name only) that last wrote this rule."""
+    return Path(rule.source.rsplit(":", 2)[0]).name
+
+
+def _all_rules(target: Target) -> tuple[Rule, ...]:
+    return target.rules + target.checks
+
+
+def _is_check(target: Target, rid: str) -> bool:
+    return any(r.id == rid for r in target.checks)
+
+
+def _rule(target: Target, rid: str) -> Rule | None:
+    return next((r for r in _all_rules(target) if r.id == rid), None)
+
+
+# ---------------------------------------------------------------------------
+# rendering values
+
+
+def _plain(value: Any, vocab: Vocabulary | None = None) -> Any:
+    """A compiled option value as plain YAML data (sets sorted, vocabulary names restored)."""
+    if isinstance(value, frozenset):
+        if vocab is not None:
+            for name, words in vocab.groups.items():
+                if value == frozenset(words):
+                    return f"group:{name}"
+        return sorted(value)
+    if isinstance(value, re.Pattern):
+        return value.pattern
+    if isinstance(value, (dict, MappingProxyType)):
+        if vocab is not None:
+            for name, mapping in vocab.maps.items():
+                if dict(value) == mapping:
+                    return f"map:{name}"
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    return value
+
+
+def _flow(value: Any) -> str:
+    """One line of YAML flow style."""
+    text = yaml.safe_dump(value, default_flow_style=True, width=10**9, allow_unicode=True, sort_keys=False)
+    text = text.strip()
+    if text.endswith("\n..."):
+        text = text[: -len("\n...")].strip()
+    elif text.endswith("..."):
+        text = text[:-3].strip()
+    return text
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", " ")
+
+
+def _code(text: str) -> str:
+    return f"`{text}`" if "`" not in text else f"`` {text} ``"
+
+
+def _option_lines(rule: Rule, table: dict[str, Kind], vocab: Vocabulary) -> list[str]:
+    """`name: value` per option, in the kind's declared order; `where:` first."""
+    lines = []
+    if rule.where is not None:
+        lines.append(f"where: {_flow(rule.where)}")
+    declared = list(table[rule.kind].options) if rule.kind in table else []
+    names = sorted(rule.options, key=lambda n: (declared.index(n) if n in declared else len(declared), n))
+    for name in names:
+        lines.append(f"{name}: {_flow(_plain(rule.options[name], vocab))}")
+    return lines
+
+
+def _options_block(lines: list[str], base: list[str] | None = None) -> list[str]:
+    """A YAML block of option lines; with `base`, the lines that differ from it are marked."""
+    if not lines:
+        return ["No options."]
+    if base is not None:
+        lines = [line if line in base else f"{line}  # overridden" for line in lines]
+    return ["```yaml", *lines, "```"]
+
+
+# ---------------------------------------------------------------------------
+# sections
+
+
+def _kinds_section(title: str, table: dict[str, Kind]) -> list[str]:
+    out = [f"## {title}", ""]
+    for name in sorted(table):
+        k = table[name]
+        out += [f"### `{name}`", ""]
+        bools = "" if k.order == "tree" else f" Sees boolean schemas: {'yes' if k.bools else 'no'}."
+        out.append(f"Order: {_ORDER_TEXT.get(k.order, k.order)}.{bools}")
+        out.append("")
+        doc = inspect.cleandoc(k.fn.__doc__ or "") or k.doc
+        if doc:
+            out += [doc, ""]
+        if not k.options:
+            out += ["No options.", ""]
+            continue
+        out += ["| option | type | default | choices | doc |", "| --- | --- | --- | --- | --- |"]
+        for oname, opt in k.options.items():
+            if opt.required:
+                default = "required"
+            elif opt.default is None:
+                default = "none"
+            else:
+                default = _code(_flow(_plain(opt.default)))
+            choices = ", ".join(_code(c) for c in opt.choices)
+            out.append(
+                f"| `{oname}` | {opt.type} | {_cell(default)} | {_cell(choices)} | {_cell(opt.doc)} |"
+            )
+        out.append("")
+    return out
+
+
+def _vocabulary_section(vocab: Vocabulary) -> list[str]:
+    out = [
+        "## Vocabulary",
+        "",
+        "From `rules/_vocabulary.yaml`. A `keys` option may say `group:NAME`, a `map` option `map:NAME`.",
+        "",
+        "### Groups",
+        "",
+        "| group | keywords (expanded) |",
+        "| --- | --- |",
+    ]
+    for name, words in vocab.groups.items():
+        out.append(f"| `{name}` | {_cell(', '.join(_code(w) for w in words))} |")
+    out += ["", "### Maps", ""]
+    for name, mapping in vocab.maps.items():
+        out += [f"#### `map:{name}`", "", "| from | to |", "| --- | --- |"]
+        for k, v in mapping.items():
+            out.append(f"| {_code(_flow(k))} | {_cell(_code(_flow(_plain(v))))} |")
+        out.append("")
+    return out
+
+
+def _rules_section(s: Shipped) -> list[str]:
+    vocab = s.registry.vocabulary
+    order = {Path(f.path).name: i for i, f in enumerate(s.files)}
+    # which files write each id (a file writes an id when its own entry is the last word)
+    writers: dict[str, list[Target]] = {}
+    for f in s.files:
+        for r in _all_rules(f):
+            if _file_of(r) == Path(f.path).name:
+                writers.setdefault(r.id, []).append(f)
+    # the defining file: the writer nearest the root of the extends chains
+    defined_in: dict[str, Target] = {
+        rid: min(ws, key=lambda f: (len(f.files), order[Path(f.path).name])) for rid, ws in writers.items()
+    }
+    out = [
+        "## Rules",
+        "",
+        "Every rule and check of the shipped targets, grouped by the file that defines it, in",
+        "pipeline order. Options are shown as compiled (defaults filled in). Where a target",
+        "overrides an inherited rule, its own kind, options and reason follow.",
+        "",
+    ]
+    for f in s.files:
+        fname = Path(f.path).name
+        ids = [r.id for r in _all_rules(f) if defined_in.get(r.id) is f]
+        if not ids:
+            continue
+        out += [f"### From `{fname}`", ""]
+        for rid in ids:
+            base = _rule(f, rid)
+            assert base is not None
+            table = CHECKS if _is_check(f, rid) else KINDS
+            what = "Check" if table is CHECKS else "Rule"
+            base_lines = _option_lines(base, table, vocab)
+            users = [t for t in s.targets if _rule(t, rid) is not None]
+            used = ", ".join(_code(t.name) for t in users) or "no shipped target"
+            out += [f"#### `{rid}`", ""]
+            out += [f"{what} kind `{base.kind}`. Used by: {used}.", ""]
+            out += [f"Why: {base.why}", ""]
+            out += _options_block(base_lines)
+            out.append("")
+            for t in users:
+                mine = _rule(t, rid)
+                assert mine is not None
+                lines = _option_lines(mine, table, vocab)
+                if (mine.kind, mine.why, lines) == (base.kind, base.why, base_lines):
+                    continue
+                kind_note = f" (kind `{mine.kind}`)" if mine.kind != base.kind else ""
+                out += [f"In `{t.name}`{kind_note}: {mine.why}", ""]
+                out += _options_block(lines, base_lines if mine.kind == base.kind else None)
+                out.append("")
+    return out
+
+
+def _engine_section() -> list[str]:
+    out = [
+        "## Engine ids",
+        "",
+        "Reported by the engine itself, in no rule file.",
+        "",
+        "| id | when |",
+        "| --- | --- |",
+    ]
+    for rid, text in ENGINE_IDS:
+        out.append(f"| `{rid}` | {_cell(text)} |")
+    out.append("")
+    return out
+
+
+def _stage_text(target: Target, checks: bool) -> list[str]:
+    lines = []
+    for stage in target.check_stages if checks else target.stages:
+        if stage.tree is not None:
+            lines.append(f"tree: `{stage.tree[0].id}`")
+            continue
+        parts = []
+        if stage.pre:
+            parts.append("pre " + ", ".join(f"`{r.id}`" for r, _, _ in stage.pre))
+        if stage.post:
+            parts.append("post " + ", ".join(f"`{r.id}`" for r, _, _ in stage.post))
+        lines.append("walk: " + "; ".join(parts))
+    return lines
+
+
+def _targets_section(s: Shipped) -> list[str]:
+    out = [
+        "## Targets",
+        "",
+        "| target | description | strict | fail_open / non_strict / strict_variant | extends chain | fallback |",
+        "| --- | --- | --- | --- | --- | --- |",
+    ]
+    for t in s.targets:
+        related = [
+            f"{label}: `{value}`"
+            for label, value in (("fail_open", t.fail_open), ("non_strict", t.non_strict), ("strict_variant", t.strict_variant))
+            if value
+        ]
+        chain = " → ".join(_code(Path(f).name) for f in t.files)
+        fallback = _code(_flow(_plain(t.fallback)))
+        out.append(
+            f"| `{t.name}` | {_cell(t.description)} | {'yes' if t.strict else 'no'} | "
+            f"{_cell(', '.join(related)) or '—'} | {chain} | {_cell(fallback)} |"
+        )
+    out += ["", "### Pipelines", "", "The stages each target runs, in order (see How a target runs).", ""]
+    for t in s.targets:
+        out += [f"#### `{t.name}`", "", "Rules:", ""]
+        out += [f"{i}. {line}" for i, line in enumerate(_stage_text(t, False), 1)] or ["none"]
+        out += ["", "Checks:", ""]
+        out += [f"{i}. {line}" for i, line in enumerate(_stage_text(t, True), 1)] or ["none"]
+        out.append("")
+    return out
+
+
+def render(rules_dir: Path | None = None) -> str:
+    """The whole CONSTRAINTS.md text, from the shipped rule files (or `rules_dir`)."""
+    s = shipped(rules_dir)
+    parts: list[str] = [INTRO, LANGUAGE]
+    parts.append("\n".join(_kinds_section("Rule kinds", KINDS)))
+    parts.append("\n".join(_kinds_section("Check kinds", CHECKS)))
+    parts.append("\n".join(_vocabulary_section(s.registry.vocabulary)))
+    parts.append("\n".join(_rules_section(s)))
+    parts.append("\n".join(_engine_section()))
+    parts.append("\n".join(_targets_section(s)))
+    text = "\n".join(p.rstrip("\n") + "\n" for p in parts)
+    # one blank line between blocks, one newline at the end
+    return re.sub(r"\n{3,}", "\n\n", text).rstrip("\n") + "\n"
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m wireschema.docgen", description="Generate CONSTRAINTS.md.")
+    group = parser.add_mutually_exclusive_group()
+    group.add_argument("--write", nargs="?", const="CONSTRAINTS.md", metavar="PATH", help="write the document to PATH (default: ./CONSTRAINTS.md)")
+    group.add_argument("--check", nargs="?", const="CONSTRAINTS.md", metavar="PATH", help="exit 1 if PATH differs from the generated document")
+    args = parser.parse_args(argv)
+    text = render()
+    if args.write:
+        Path(args.write).write_text(text, encoding="utf-8", newline="\n")
+        return 0
+    if args.check:
+        path = Path(args.check)
+        current = path.read_text(encoding="utf-8") if path.is_file() else None
+        if current != text:
+            print(f"{path} is stale: run {REGENERATE}", file=sys.stderr)
+            return 1
+        return 0
+    sys.stdout.write(text)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,251 @@
+"""Each rule kind on its own: a one-rule target (extending nothing) applied to one input.
+
+These pin down what a kind does, independent of any provider's rule file; the
+provider files are covered by their own snapshots.
+"""
+
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+
+import wireschema
+from conftest import describe
+
+# kind case id -> (rule entries as YAML, input schema)
+CASES = {
+    "rename-keys": ("""
+      - id: t/rename
+        kind: rename-keys
+        map: {x-desc: description, min_items: minItems}
+        collision: target-wins
+        why: test
+    """, {"type": "object", "x-desc": "d", "description": "kept",
+          "properties": {"xs": {"type": "array", "min_items": 1}, "x-desc": {"type": "string"}}}),
+    "type-alias": ("""
+      - id: t/alias
+        kind: type-alias
+        map: map:type-aliases
+        why: test
+    """, {"type": "dict", "properties": {"f": {"type": "float"}, "a": {"type": "any"}, "l": {"type": ["str", "null"]}}}),
+    "boolean-schemas": ("""
+      - id: t/booleans
+        kind: boolean-schemas
+        true_as: {}
+        false_as: {not: {}}
+        why: test
+    """, {"type": "object", "properties": {"yes": True, "no": False}, "additionalProperties": False}),
+    "drop": ("""
+      - id: t/drop
+        kind: drop
+        keys: [group:annotations]
+        why: test
+    """, {"type": "object", "title": "T", "description": "D", "properties": {"title": {"type": "string", "title": "x"}}}),
+    "spill": ("""
+      - id: t/spill
+        kind: spill
+        keys: [group:string-constraints, default]
+        why: test
+    """, {"type": "object", "properties": {
+        "a": {"type": "string", "pattern": "^a+$", "minLength": 2, "description": "letters"},
+        "b": {"type": "string", "default": "x", "description": "has (default: y) already"}}}),
+    "keep-only": ("""
+      - id: t/keep
+        kind: keep-only
+        keys: [type, properties, description]
+        spill: [minimum]
+        why: test
+    """, {"type": "object", "$comment": "c", "properties": {"n": {"type": "integer", "minimum": 1, "x-extra": True}}}),
+    "infer-type": ("""
+      - id: t/infer
+        kind: infer-type
+        why: test
+    """, {"properties": {"e": {"enum": ["a", "b"]}, "m": {"enum": [1, "x"]}, "c": {"const": 2.5},
+                         "arr": {"items": {"type": "string"}}, "any": {"description": "anything"}}}),
+    "infer-type-strict": ("""
+      - id: t/infer
+        kind: infer-type
+        strict: true
+        why: test
+    """, {"type": "object", "properties": {"any": {"description": "anything"}}}),
+    "nullable-marker": ("""
+      - id: t/nullable
+        kind: nullable
+        style: marker
+        why: test
+    """, {"type": "object", "properties": {
+        "t": {"type": ["string", "null"]}, "u": {"anyOf": [{"type": "integer", "minimum": 0}, {"type": "null"}], "description": "n"},
+        "e": {"type": "string", "enum": ["a", None]}, "c": {"const": None}, "only": {"type": "null"}}}),
+    "nullable-remove-and-optional": ("""
+      - id: t/nullable
+        kind: nullable
+        style: remove
+        why: test
+      - id: t/optional
+        kind: optional-if-nullable
+        why: test
+    """, {"type": "object", "required": ["a", "b"], "properties": {
+        "a": {"type": ["string", "null"]}, "b": {"type": "integer"}}}),
+    "type-array-any-of": ("""
+      - id: t/types
+        kind: type-array
+        mode: any-of
+        why: test
+    """, {"type": "object", "properties": {"v": {
+        "type": ["string", "object", "null"], "description": "d", "minLength": 1,
+        "properties": {"k": {"type": "string"}}, "enum": ["a", None, {"k": "v"}]}}}),
+    "type-array-first": ("""
+      - id: t/types
+        kind: type-array
+        mode: first
+        why: test
+    """, {"type": "object", "properties": {"v": {"type": ["integer", "string"], "minimum": 1, "maxLength": 3, "enum": [1, "two"]}}}),
+    "one-of-to-any-of": ("""
+      - id: t/oneof
+        kind: one-of-to-any-of
+        why: test
+    """, {"type": "object", "properties": {"a": {"oneOf": [{"type": "string"}, {"type": "integer"}]},
+                                           "both": {"oneOf": [{"type": "string"}], "anyOf": [{"minLength": 1}]}}}),
+    "merge-all-of": ("""
+      - id: t/allof
+        kind: merge-all-of
+        mode: compatible
+        single_wins: branch
+        why: test
+    """, {"type": "object", "properties": {
+        "one": {"allOf": [{"type": "string", "description": "inner"}], "description": "outer"},
+        "objs": {"allOf": [{"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a"]},
+                           {"properties": {"b": {"type": "integer"}}, "required": ["b"]}]},
+        "clash": {"allOf": [{"type": "string"}, {"type": "integer"}]},
+        "ref": {"allOf": [{"$ref": "#/$defs/R"}], "description": "kept beside"}},
+        "$defs": {"R": {"type": "string"}}}),
+    "const-to-enum": ("""
+      - id: t/const
+        kind: const-to-enum
+        values: strings
+        otherwise: spill
+        why: test
+    """, {"type": "object", "properties": {"s": {"const": "on"}, "n": {"type": "integer", "const": 3}}}),
+    "enum-values": ("""
+      - id: t/enum
+        kind: enum-values
+        values: strings
+        types: [string]
+        otherwise: spill
+        why: test
+    """, {"type": "object", "properties": {"dup": {"type": "string", "enum": ["a", "a", "b"]},
+                                           "num": {"type": "integer", "enum": [1, 2]}, "empty": {"type": "string", "enum": []}}}),
+    "enum-values-stringify": ("""
+      - id: t/enum
+        kind: enum-values
+        values: strings
+        otherwise: stringify
+        why: test
+    """, {"type": "object", "properties": {"num": {"type": "integer", "enum": [1, 2]}}}),
+    "format-allow": ("""
+      - id: t/format
+        kind: format-allow
+        allowed: {string: [date-time], integer: [int64]}
+        why: test
+    """, {"type": "object", "properties": {"d": {"type": "string", "format": "date-time"}, "u": {"type": "string", "format": "uri"},
+                                           "i": {"type": "integer", "format": "int64"}, "f": {"type": "number", "format": "float"}}}),
+    "ensure-properties-and-items": ("""
+      - id: t/props
+        kind: ensure-properties
+        why: test
+      - id: t/items
+        kind: ensure-items
+        schema: {type: string}
+        why: test
+    """, {"type": "object", "properties": {"o": {"type": "object"}, "a": {"type": "array"}, "t": {"type": "array", "prefixItems": [{"type": "integer"}]}}}),
+    "close-objects": ("""
+      - id: t/close
+        kind: close-objects
+        open: close
+        why: test
+    """, {"type": "object", "properties": {"o": {"type": "object", "properties": {"x": {"type": "string"}}},
+                                           "dict": {"type": "object", "additionalProperties": {"type": "string"}}}}),
+    "close-objects-fail": ("""
+      - id: t/close
+        kind: close-objects
+        open: fail
+        why: test
+    """, {"type": "object", "properties": {"dict": {"type": "object", "additionalProperties": {"type": "string"}}}}),
+    "require-all": ("""
+      - id: t/required
+        kind: require-all
+        why: test
+    """, {"type": "object", "required": ["a"], "properties": {
+        "a": {"type": "string"}, "b": {"type": "integer", "description": "count"},
+        "c": {"anyOf": [{"type": "string"}, {"type": "integer"}]}, "d": {"type": ["string", "null"]},
+        "r": {"$ref": "#/$defs/R"}}, "$defs": {"R": {"type": "string"}}}),
+    "required-exists": ("""
+      - id: t/required
+        kind: required-exists
+        why: test
+    """, {"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a", "a", "ghost", 7]}),
+    "root-object": ("""
+      - id: t/root
+        kind: root-object
+        forbid: [anyOf]
+        why: test
+    """, {"properties": {"a": {"type": "string"}}, "anyOf": [{"required": ["a"]}]}),
+    "root-object-refused": ("""
+      - id: t/root
+        kind: root-object
+        why: test
+    """, {"type": "string"}),
+    "tuple-to-items": ("""
+      - id: t/tuple
+        kind: tuple-to-items
+        open: keep
+        why: test
+    """, {"type": "object", "properties": {"closed": {"type": "array", "prefixItems": [{"type": "number"}, {"type": "string"}], "items": False},
+                                           "open": {"type": "array", "prefixItems": [{"type": "number"}]}}}),
+    "resolve-refs-fallback-on-recursion": ("""
+      - id: t/refs
+        kind: resolve-refs
+        mode: keep-defs
+        recursion: fallback
+        why: test
+    """, {"type": "object", "properties": {"n": {"$ref": "#/$defs/N"}},
+          "$defs": {"N": {"type": "object", "properties": {"next": {"$ref": "#/$defs/N"}}}}}),
+    "resolve-refs-external-any": ("""
+      - id: t/refs
+        kind: resolve-refs
+        mode: inline
+        external: any
+        why: test
+    """, {"type": "object", "properties": {"x": {"$ref": "https://example.test/x.json", "description": "remote"}}}),
+    "where-selector": ("""
+      - id: t/root-title
+        kind: drop
+        keys: [title]
+        where: "$"
+        why: only the root loses its title
+      - id: t/items-only
+        kind: drop
+        keys: [description]
+        where: "$..items"
+        why: only schemas in an items keyword lose their description
+    """, {"title": "root", "type": "object", "properties": {
+        "items": {"type": "string", "title": "a property called items", "description": "kept: a property name"},
+        "xs": {"type": "array", "title": "kept", "items": {"type": "string", "description": "dropped"}}}}),
+}
+
+
+@pytest.fixture(scope="module")
+def kind_targets(tmp_path_factory):
+    d = tmp_path_factory.mktemp("kinds")
+    for case, (rules, _schema) in CASES.items():
+        text = f"description: {case}\nrules:\n" + textwrap.indent(textwrap.dedent(rules).strip("\n"), "  ") + "\n"
+        (d / f"{case}.yaml").write_text(text)
+    return wireschema.load_rules(d)
+
+
+@pytest.mark.parametrize("case", list(CASES))
+def test_kind(case, kind_targets, snap):
+    schema = CASES[case][1]
+    result = wireschema.normalize(schema, kind_targets[case])
+    assert describe(schema, result) == snap
