@@ -20,6 +20,7 @@ from .model import Change, Options, Result, TargetInfo
 
 __all__ = [
     "normalize",
+    "check",
     "targets",
     "load_rules",
     "Options",
@@ -154,6 +155,19 @@ def normalize(schema: Any, target: Any, *, strict: bool | None = None, options: 
         if variant is not None:
             t = variant
     return run_target(value, t, opts)
+
+
+def check(schema: Any, target: Any, *, options: Options | None = None) -> tuple[Change, ...]:
+    """The target's residual checks that `schema`, taken as it stands, breaks.
+
+    Empty means the wire takes it as is. Nothing is rewritten; budgets still apply
+    (a schema beyond them raises nothing here: it is judged as far as it was read).
+    """
+    from .pipeline import residual_violations
+    from .prepare import parse_input
+
+    opts = options or Options()
+    return residual_violations(parse_input(schema, opts), _target(target), opts)
 
 
 def _bypassed(value: Any, target: Any, opts: Options) -> Result:

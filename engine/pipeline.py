@@ -92,6 +92,33 @@ def _recover(value: Any, target: Target, options: Options, run: Run, exc: Unrepr
     )
 
 
+class _Collecting(Run):
+    """A run whose failed checks are collected instead of ending the run."""
+
+    __slots__ = ("violations",)
+
+    def fail(self, rule: Any, node: Any, reason: str, key: Any = None) -> None:
+        self.violations.append(Change(rule.id, self.pointer(node, key), "fallback", reason))
+
+
+def residual_violations(value: Any, target: Target, options: Options) -> tuple[Change, ...]:
+    """Every residual check of `target` that `value`, taken as wire output, breaks.
+
+    Nothing is rewritten: this judges a schema as it stands (for example one a user
+    wrote by hand for this wire, or wireschema's own output).
+    """
+    run = _Collecting(target, options)
+    run.violations = []
+    root = copy_input(value, run)
+    run.holder[0] = root
+    for stage in target.check_stages:
+        try:
+            _run_stage(stage, run)
+        except Unrepresentable as exc:  # whole-tree checks stop at their first finding
+            run.violations.append(Change(exc.rule, exc.pointer, "fallback", exc.reason))
+    return tuple(run.violations)
+
+
 def _json_kind(value: Any) -> str:
     if value is None:
         return "null"

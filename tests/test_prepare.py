@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+import wireschema
 from conftest import document
 
 # (case id, target, input). The target is the one that shows the step most plainly:
@@ -113,3 +114,32 @@ CASES = [
 @pytest.mark.parametrize("case_id,target,schema", CASES, ids=[c[0] for c in CASES])
 def test_preparation(case_id, target, schema, snap):
     assert document(schema, target) == snap
+
+
+def _deep(levels):
+    node = {"type": "string"}
+    for _ in range(levels):
+        node = {"type": "object", "properties": {"a": node}}
+    return node
+
+
+def _ref_bomb(levels):
+    # each definition refers to the previous one twice: 2**levels copies once inlined
+    defs = {"D0": {"type": "string"}}
+    for i in range(1, levels):
+        defs[f"D{i}"] = {"type": "object", "properties": {"l": {"$ref": f"#/$defs/D{i - 1}"}, "r": {"$ref": f"#/$defs/D{i - 1}"}}}
+    return {"type": "object", "properties": {"x": {"$ref": f"#/$defs/D{levels - 1}"}}, "$defs": defs}
+
+
+BUDGETS = [
+    ("depth-10000-levels", _deep(10_000), wireschema.Options()),
+    ("nodes-ref-bomb", _ref_bomb(40), wireschema.Options()),
+    ("literal-characters", {"type": "object", "description": "x" * 2_000}, wireschema.Options(max_literal_bytes=1_000)),
+]
+
+
+@pytest.mark.parametrize("case_id,schema,options", BUDGETS, ids=[b[0] for b in BUDGETS])
+def test_budget_exceeded_is_a_reported_fallback(case_id, schema, options, snap):
+    doc = document(schema, "gemini", options=options, deep=True)
+    doc["input"] = f"<{case_id}>"  # the input itself is too big to keep in a snapshot
+    assert doc == snap

@@ -205,6 +205,11 @@ def keyword_shapes(rule, node, run):
     for k in ("items", "additionalProperties", "not", "if", "then", "else", "contains", "propertyNames"):
         if k in node and not isinstance(node[k], (dict, bool)):
             run.fail(rule, node, f"{k} must be a schema", k)
+    req = node.get("required")
+    if req is not None and (not isinstance(req, list) or not all(isinstance(n, str) for n in req) or len(set(req)) != len(req)):
+        run.fail(rule, node, "required must be a list of distinct names", "required")
+    if "enum" in node and not isinstance(node["enum"], list):
+        run.fail(rule, node, "enum must be a list", "enum")
     if "type" in node:
         t = node["type"]
         ok = t in _JSON_TYPES if isinstance(t, str) else isinstance(t, list) and t and all(x in _JSON_TYPES for x in t)

@@ -5,7 +5,9 @@ from __future__ import annotations
 from . import Opt, kind
 
 
-@kind("drop", keys=Opt("keys", required=True))
+# drop and spill run top-down: what they remove is never walked, and a spilled
+# subschema reads as the author wrote it
+@kind("drop", order="pre", keys=Opt("keys", required=True))
 def drop(rule, node, run):
     """Remove keywords the wire rejects and that carry nothing worth keeping."""
     keys = rule.options["keys"]
@@ -14,7 +16,7 @@ def drop(rule, node, run):
         run.report(rule, node, "dropped", f"{k} removed", k)
 
 
-@kind("spill", keys=Opt("keys", required=True))
+@kind("spill", order="pre", keys=Opt("keys", required=True))
 def spill(rule, node, run):
     """Remove keywords the wire rejects, keeping their meaning as text in `description`."""
     keys = rule.options["keys"]
@@ -64,4 +66,6 @@ def place_keys(rule, node, run):
     items[at:at] = list(values.items())
     node.clear()
     node.update(items)
+    where = f"after {anchor}" if anchor else "to the end"
+    run.report(rule, node, "rewritten", f"{', '.join(moving)} moved {where}", moving[0])
     return None

@@ -179,12 +179,12 @@ def root_object(rule, run):
         root.clear()
         root.update([("type", "object"), *items])
         run.report(rule, root, "rewritten", "root type: object added", "type")
+    elif t != "object":
+        raise _fail(rule, run, f"the root must describe an object, not {t!r}")
     if "nullable" in root:
         # arguments are always an object: "or null" says nothing at the root
         del root["nullable"]
         run.report(rule, root, "dropped", "nullable removed: the root is always an object", "nullable")
-    elif t != "object":
-        raise _fail(rule, run, f"the root must describe an object, not {t!r}")
     for k in [k for k in root if k in rule.options["forbid"]]:
         run.spill(rule, root, k, root[k])
 
