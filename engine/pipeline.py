@@ -43,8 +43,14 @@ def run_target(value: Any, target: Target, options: Options, *, _hop: int = 0) -
         if not isinstance(root, (dict, bool)):
             raise Unrepresentable("input/not-a-schema", "", f"{_json_kind(root)} is not a JSON Schema")
         run.draft = _detect_draft(root)
-        for stage in target.stages:
+        for i, stage in enumerate(target.stages):
             _run_stage(stage, run)
+            if run.notes.pop("prepare-again", False):
+                # a $ref brought in content from outside schema positions, which the
+                # walks before this stage never saw; they are idempotent, so run them again
+                for earlier in target.stages[:i]:
+                    if earlier.tree is None:
+                        _run_stage(earlier, run)
         for stage in target.check_stages:
             _run_stage(stage, run)
     except Unrepresentable as exc:

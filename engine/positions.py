@@ -106,3 +106,28 @@ def pointer_of(chain: Any) -> str:
         tokens.append(escape(str(token)))
     tokens.reverse()
     return "".join("/" + t for t in tokens)
+
+
+def is_schema_path(tokens: list[Any], last_is_keyword: bool = False) -> bool:
+    """True if `tokens` (keys and indexes) lead from a schema through schema positions only.
+
+    With `last_is_keyword` (a selector written `..name`), the final token must be a
+    keyword, not a property name that happens to be spelled like one.
+    """
+    i = 0
+    ended_on_keyword = True
+    while i < len(tokens):
+        kw = tokens[i]
+        if kw in SUBSCHEMA:
+            i += 1
+            ended_on_keyword = True
+            if kw == "items" and i < len(tokens) and isinstance(tokens[i], int):
+                i += 1
+        elif kw in SUBSCHEMA_MAP or kw in SUBSCHEMA_ARRAY:
+            if i + 1 >= len(tokens):
+                return False
+            i += 2
+            ended_on_keyword = kw in SUBSCHEMA_ARRAY
+        else:
+            return False
+    return ended_on_keyword or not last_is_keyword

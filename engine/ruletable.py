@@ -20,7 +20,7 @@ import yaml
 
 from .errors import RuleFileError
 from .passes import CHECKS, KINDS, Kind, Opt
-from .positions import SUBSCHEMA, SUBSCHEMA_ARRAY, SUBSCHEMA_MAP
+from .positions import is_schema_path
 from .yamlsource import MarkedDict, MarkedList, empty_mapping, load_marked, mark_of
 
 # a rule file is named, never addressed by path: names are looked up in the rule dirs only
@@ -231,35 +231,10 @@ def _path_tokens(datum: Any) -> list[Any]:
     return tokens
 
 
-def _is_schema_path(tokens: list[Any], last_is_keyword: bool) -> bool:
-    """True if `tokens` walk from the root through schema positions only.
-
-    With recursive descent (`..name`) the final token must be a keyword, not a
-    property name that happens to be spelled like one.
-    """
-    i = 0
-    ended_on_keyword = True
-    while i < len(tokens):
-        kw = tokens[i]
-        if kw in SUBSCHEMA:
-            i += 1
-            ended_on_keyword = True
-            if kw == "items" and i < len(tokens) and isinstance(tokens[i], int):
-                i += 1
-        elif kw in SUBSCHEMA_MAP or kw in SUBSCHEMA_ARRAY:
-            if i + 1 >= len(tokens):
-                return False
-            i += 2
-            ended_on_keyword = kw in SUBSCHEMA_ARRAY
-        else:
-            return False
-    return ended_on_keyword or not last_is_keyword
-
-
 def _select(expr: Any, root: Any, recursive: bool) -> set[int]:
     out: set[int] = set()
     for datum in expr.find(root):
-        if isinstance(datum.value, dict) and _is_schema_path(_path_tokens(datum), recursive):
+        if isinstance(datum.value, dict) and is_schema_path(_path_tokens(datum), recursive):
             out.add(id(datum.value))
     return out
 

@@ -12,7 +12,7 @@ import re
 from typing import Any
 from urllib.parse import quote, unquote, urldefrag, urljoin
 
-from ..positions import SLOT_SINGLE, child_slots, escape, unescape
+from ..positions import SLOT_SINGLE, child_slots, escape, is_schema_path, unescape
 from ..prepare import copy_subtree
 from ..run import BudgetExceeded, Unrepresentable
 from . import Opt, kind
@@ -109,11 +109,24 @@ def _resolve(ref: str, base: str, resources: dict[str, Any]) -> Any:
         return resource
     if fragment.startswith("/"):
         target = _follow(resource, fragment)
+        tokens = [unescape(unquote(t)) for t in fragment.split("/")[1:]]
+        if isinstance(target, dict) and not is_schema_path([int(t) if t.isdigit() else t for t in tokens]):
+            # found outside schema positions: no walk has prepared it yet
+            return _Raw(target)
     else:
         target = resources.get(f"{uri}#{unquote(fragment)}")
     if not isinstance(target, (dict, bool)):
         return _Unresolved(f"$ref {ref!r} does not resolve to a schema")
     return target
+
+
+class _Raw:
+    """A target reached through keywords that hold no schema (`#/$things/x`)."""
+
+    __slots__ = ("node",)
+
+    def __init__(self, node: Any):
+        self.node = node
 
 
 def _as_schema(target: Any) -> Any:
@@ -175,6 +188,9 @@ def resolve_refs(rule, run):
             # a $ref the index did not reach: inside a copy of something that is not a
             # schema position (`#/$defs/group/member`); it resolves against the document
             target = links[id(node)] = _resolve(node["$ref"], root_base, resources)
+        if isinstance(target, _Raw):
+            run.notes["prepare-again"] = True
+            target = links[id(node)] = target.node
         if target is not None:
             run.at = None
             if isinstance(target, _Unresolved):
@@ -229,6 +245,10 @@ def resolve_refs(rule, run):
                 chain = chain + (id(target),)
                 stack.append((container, key, chain, depth, owner))
                 continue
+        if keep and node is not root and isinstance(node.get("$id"), str):
+            # kept refs are rewritten relative to the root; a nested $id would rebase them
+            del node["$id"]
+            run.report(rule, node, "dropped", "nested $id removed: every $ref now points into the root", "$id")
         for kw, slot, cont, ckey in reversed(list(child_slots(node))):
             if kw in _DEFS:
                 if node is root and keep and kw == "$defs":
@@ -240,8 +260,8 @@ def resolve_refs(rule, run):
                 del node[kw]
                 run.report(rule, node, "dropped", f"{kw} removed after inlining", kw)
 
-    if keep and root_defs:
-        _prune_defs(rule, run, root, root_defs, def_names, kept_targets)
+    if keep and opts["recursion"] == "fallback":
+        _refuse_recursion(rule, run, root, kept_targets)
 
 
 def _has_nested_defs(root: dict) -> bool:
@@ -255,8 +275,8 @@ def _has_nested_defs(root: dict) -> bool:
     return False
 
 
-def _prune_defs(rule, run, root, root_defs, def_names, kept_targets):
-    """Drop definitions nothing uses; refuse recursion where the rule says so."""
+def _refuse_recursion(rule, run, root, kept_targets):
+    """With `recursion: fallback`, a kept $ref cycle is unrepresentable."""
     edges: dict[Any, set[Any]] = {}
     for owner, target in kept_targets:
         src = None if owner is None else id(owner)
@@ -269,17 +289,8 @@ def _prune_defs(rule, run, root, root_defs, def_names, kept_targets):
             continue
         reachable.add(t)
         todo.extend(edges.get(t, ()))
-    if rule.options["recursion"] == "fallback":
-        if id(root) in reachable or _cyclic(edges, reachable):
-            raise Unrepresentable(rule.id, "/$defs", "recursive $ref (the wire refuses recursion)")
-    # by name: a definition that was itself a $ref with siblings now holds a new copy
-    used = {def_names[t] for t in reachable if t in def_names}
-    for name in list(root_defs):
-        if name not in used:
-            del root_defs[name]
-            run.report(rule, root, "dropped", f"unused definition {name}", "$defs")
-    if not root_defs:
-        del root["$defs"]
+    if id(root) in reachable or _cyclic(edges, reachable):
+        raise Unrepresentable(rule.id, "/$defs", "recursive $ref (the wire refuses recursion)")
 
 
 def _cyclic(edges: dict[Any, set[Any]], nodes: set[int]) -> bool:
@@ -301,3 +312,35 @@ def _cyclic(edges: dict[Any, set[Any]], nodes: set[int]) -> bool:
                 state[nxt] = 1
                 stack.append((nxt, iter(edges.get(nxt, ()))))
     return False
+
+
+@kind("prune-defs", order="tree")
+def prune_defs(rule, run):
+    """Remove root `$defs` entries that no `$ref` reaches any more (run it last).
+
+    Rules after reference resolution may spill or drop the only schema that used a
+    definition; pruning at the end sees the tree as it goes on the wire.
+    """
+    root = run.root
+    defs = root.get("$defs") if isinstance(root, dict) else None
+    if not isinstance(defs, dict):
+        return
+    prefix = "#/$defs/"
+    used: set[str] = set()
+    todo: list[Any] = [(c[k]) for kw, _s, c, k in child_slots(root) if kw != "$defs"]
+    while todo:
+        node = todo.pop()
+        if not isinstance(node, dict):
+            continue
+        ref = node.get("$ref")
+        if isinstance(ref, str) and ref.startswith(prefix):
+            name = unescape(unquote(ref[len(prefix):]))
+            if name not in used and name in defs:
+                used.add(name)
+                todo.append(defs[name])
+        todo.extend(c[k] for _kw, _s, c, k in child_slots(node))
+    for name in [n for n in defs if n not in used]:
+        del defs[name]
+        run.report(rule, root, "dropped", f"unused definition {name}", "$defs")
+    if not defs:
+        del root["$defs"]
