@@ -118,6 +118,10 @@ OPENAI_CHAT = [
         "$schema": "http://json-schema.org/draft-07/schema#", "$id": "Parameters Schema",
         "type": "object", "properties": {"o": {"type": "object"}, "xs": {"type": "array"},
                                          "t": {"type": "array", "items": [{"type": "string"}]}}}),
+    # the root union is spilled as written; the definition only it used is then pruned
+    ("definition-used-only-by-a-spilled-union-pruned", {
+        "type": "object", "properties": {"a": {"$ref": "#/$defs/A"}},
+        "anyOf": [{"$ref": "#/$defs/B"}], "$defs": {"A": {"type": "string"}, "B": {"type": "object"}}}),
     ("nested-unions-kept", {
         "type": "object", "properties": {"v": {"oneOf": [{"type": "string", "format": "uri"}, {"type": "integer", "minimum": 1}]}}}),
 ]
@@ -131,6 +135,8 @@ MCP = [
                        "r": {"$ref": "#/definitions/R", "description": "kept beside the ref"}},
         "definitions": {"R": {"type": "string"}}}),
     ("not-an-object-falls-back", {"type": "array"}),
+    ("unused-definitions-pruned", {"type": "object", "properties": {"a": {"$ref": "#/$defs/A"}},
+                                   "$defs": {"A": {"type": "string"}, "Unused": {"type": "integer"}}}),
 ]
 
 CASES = (

@@ -7,6 +7,7 @@ from typing import Any
 from . import Opt, kind
 
 _JSON_TYPES = frozenset({"object", "array", "string", "number", "integer", "boolean", "null"})
+_ANNOTATIONS = frozenset({"description", "title", "default", "examples", "example", "$comment", "deprecated", "readOnly", "writeOnly"})
 
 
 def _rebuild(node: dict, items: list[tuple[str, Any]]) -> None:
@@ -195,6 +196,10 @@ def _up_nullable(rule, node, run):
         return
     if v is not True:
         return
+    if all(k in _ANNOTATIONS or k == "nullable" for k in node):
+        # no type and no constraint: it accepts any value, null included already, and
+        # rewriting it would only move the marker around
+        return
     del node["nullable"]
     t = node.get("type")
     if isinstance(t, str):
@@ -207,6 +212,7 @@ def _up_nullable(rule, node, run):
         node["anyOf"] = [*node["anyOf"], {"type": "null"}]
     elif "enum" in node and len(node) == 1 + ("description" in node):
         pass  # handled below with the enum
+
     else:
         # no type to extend: the node becomes a union of itself and null (same object, so
         # refs to it still see the union)
