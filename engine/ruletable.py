@@ -750,7 +750,11 @@ def _option(opt: Opt, value: Any, vocab: Vocabulary, err: Any) -> Any:
                 out.append(v)
         return frozenset(out)
     if t == "strlist":
-        return tuple(_strings(value, err, "must be a list of strings"))
+        items = tuple(_strings(value, err, "must be a list of strings"))
+        bad = [v for v in items if opt.choices and v not in opt.choices]
+        if bad:
+            err(f"{bad[0]!r} is not one of {', '.join(opt.choices)}")
+        return items
     if t == "map":
         if isinstance(value, str) and value.startswith("map:"):
             if value[4:] not in vocab.maps:

@@ -120,6 +120,24 @@ CASES = {
         "clash": {"allOf": [{"type": "string"}, {"type": "integer"}]},
         "ref": {"allOf": [{"$ref": "#/$defs/R"}], "description": "kept beside"}},
         "$defs": {"R": {"type": "string"}}}),
+    "collapse-any-of": ("""
+      - id: t/collapse
+        kind: collapse-any-of
+        modes: [object-merge, same-type, mixed-type]
+        why: test
+    """, {"type": "object", "properties": {
+        "objects": {"anyOf": [{"type": "object", "properties": {"id": {"type": "string"}, "name": {"type": "string"}}, "required": ["id", "name"]},
+                              {"type": "object", "properties": {"id": {"type": "string"}, "age": {"type": "number"}}, "required": ["id", "age"]}]},
+        "enums": {"anyOf": [{"type": "string", "enum": ["A", "B"]}, {"type": "string", "enum": ["C"]}], "description": "letters"},
+        "loosened": {"anyOf": [{"type": "string", "maxLength": 3}, {"type": "string", "maxLength": 5, "pattern": "^x"}]},
+        "mixed": {"anyOf": [{"type": "array", "items": {"type": "string"}}, {"type": "string"}], "description": "lines"}}}),
+    "collapse-any-of-keep": ("""
+      - id: t/collapse
+        kind: collapse-any-of
+        modes: [object-merge]
+        otherwise: spill
+        why: test
+    """, {"type": "object", "properties": {"mixed": {"anyOf": [{"type": "integer"}, {"type": "string"}]}}}),
     "const-to-enum": ("""
       - id: t/const
         kind: const-to-enum

@@ -99,3 +99,116 @@ def merge_all_of(rule, node, run):
     node.update(merged)
     run.report(rule, node, "rewritten", f"allOf of {len(branches)} compatible branches merged", "allOf")
     return None
+
+
+_OBJECT_KEYS = frozenset({"properties", "required", "additionalProperties"})
+
+
+def _is_object_branch(b: Any) -> bool:
+    if not isinstance(b, dict):
+        return False
+    t = b.get("type")
+    return t == "object" or (t is None and any(k in b for k in _OBJECT_KEYS))
+
+
+def _merge_objects(branches: list[dict]) -> dict | None:
+    """One object that any branch's instance satisfies: properties unioned, a property
+    required only if every branch requires it."""
+    props: dict[str, Any] = {}
+    for b in branches:
+        for name, sub in (b.get("properties") or {}).items():
+            if name in props and props[name] != sub:
+                props[name] = {"anyOf": [props[name], sub]} if "anyOf" not in props[name] else {
+                    "anyOf": [*props[name]["anyOf"], sub]}
+            else:
+                props[name] = sub
+    required_sets = [set(b.get("required") or []) for b in branches]
+    common = set.intersection(*required_sets) if required_sets else set()
+    out: dict[str, Any] = {"type": "object", "properties": props}
+    req = [n for n in props if n in common]
+    if req:
+        out["required"] = req
+    if all(b.get("additionalProperties") is False for b in branches):
+        out["additionalProperties"] = False
+    for b in branches:
+        for k, v in b.items():
+            if k in ("type", "properties", "required", "additionalProperties"):
+                continue
+            if k in _TEXT:
+                out.setdefault(k, v)
+            elif k in out and out[k] != v:
+                return None
+            else:
+                out.setdefault(k, v)
+    return out
+
+
+def _merge_same_type(branches: list[dict]) -> dict | None:
+    """Branches of one type become one schema of that type; keywords that differ are
+    loosened away (the merged schema accepts every branch's values)."""
+    t = branches[0].get("type")
+    if not isinstance(t, str) or any(b.get("type") != t for b in branches):
+        return None
+    out: dict[str, Any] = {"type": t}
+    enums = [b.get("enum") for b in branches]
+    if all(isinstance(e, list) for e in enums):
+        merged: list[Any] = []
+        for e in enums:
+            merged.extend(v for v in e if v not in merged)
+        out["enum"] = merged
+    keys = {k for b in branches for k in b} - {"type", "enum"}
+    for k in sorted(keys, key=lambda k: min(list(b).index(k) if k in b else 99 for b in branches)):
+        values = [b.get(k, _MISSING) for b in branches]
+        if k in _TEXT:
+            out[k] = next(v for v in values if v is not _MISSING)
+        elif all(v == values[0] for v in values):
+            out[k] = values[0]
+    return out
+
+
+_MISSING = object()
+
+
+@kind(
+    "collapse-any-of",
+    modes=Opt("strlist", ["object-merge", "same-type"], choices=("object-merge", "same-type", "mixed-type"), doc="tried in order"),
+    otherwise=Opt("choice", "keep", choices=("keep", "spill")),
+)
+def collapse_any_of(rule, node, run):
+    """Turn an `anyOf` into one schema, for wires without unions.
+
+    `object-merge`: all branches are objects; properties are unioned and a property is
+    required only if every branch requires it. `same-type`: all branches have one type;
+    enums are unioned and keywords that differ are loosened away. `mixed-type` (lossy):
+    the first branch's type wins and the whole union is spilled into the description.
+    Branch descriptions give way to the node's own.
+    """
+    branches = node.get("anyOf")
+    if not isinstance(branches, list) or not branches or not all(isinstance(b, dict) for b in branches):
+        return None
+    merged = None
+    used = None
+    for mode in rule.options["modes"]:
+        if mode == "object-merge" and all(_is_object_branch(b) for b in branches):
+            merged = _merge_objects(branches)
+        elif mode == "same-type":
+            merged = _merge_same_type(branches)
+        elif mode == "mixed-type":
+            merged = dict(next((b for b in branches if b.get("type") != "null"), branches[0]))
+        if merged is not None:
+            used = mode
+            break
+    if merged is None:
+        if rule.options["otherwise"] == "spill":
+            run.spill(rule, node, "anyOf", branches)
+        return None
+    if used == "mixed-type":
+        run.spill(rule, node, "anyOf", branches)
+    else:
+        del node["anyOf"]
+    for k, v in merged.items():
+        if k in _TEXT and k in node:
+            continue
+        node[k] = v
+    run.report(rule, node, "rewritten", f"anyOf of {len(branches)} collapsed ({used})", "anyOf")
+    return None
