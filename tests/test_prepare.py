@@ -102,6 +102,14 @@ CASES = [
         "properties": {"cfg": {"type": "object", "default": {"$ref": "#/nowhere", "any_of": [1], "definitions": {}},
                                "example": {"oneOf": []}},
                        "mode": {"type": "string", "enum": ["$ref", "anyOf", "any_of"]}}}),
+    # -- real-world quirks ------------------------------------------------------------
+    ("bfcl-optional-keyword-and-python-types", "mcp", {
+        "type": "dict", "required": ["location"],
+        "properties": {"location": {"type": "string"}, "radius": {"type": "integer", "optional": "true", "default": 1},
+                       "ratio": {"type": "float"}, "anything": {"type": "any"}}}),
+    ("enum-duplicates-and-empty", "mcp", {
+        "type": "object", "properties": {"a": {"type": "string", "enum": ["x", "y", "x"]}, "b": {"type": "string", "enum": []},
+                                         "c": {"enum": [1, 1.0, True]}}}),
     # -- boolean and JSON-text inputs -----------------------------------------------
     ("boolean-true-root", "gemini", True),
     ("boolean-false-root", "gemini", False),

@@ -11,9 +11,13 @@ _PRIMITIVE = frozenset({"string", "integer", "number", "boolean", "null"})
 
 
 def _identity(value) -> object:
-    # 1 and 1.0 and True are different enum values to a validator reading JSON
+    # JSON Schema compares numbers by value (1 equals 1.0) but never a number with true
     if isinstance(value, (dict, list)):
         return ("json", json.dumps(value, sort_keys=True))
+    if value.__class__ is bool:
+        return ("boolean", value)
+    if isinstance(value, (int, float)):
+        return ("number", value)
     return (type(value).__name__, value)
 
 
@@ -61,6 +65,27 @@ def const_to_enum(rule, node, run):
         run.report(rule, node, "rewritten", f"const -> one-value enum", "const")
     elif rule.options["otherwise"] == "spill":
         run.spill(rule, node, "const", value)
+    return None
+
+
+@kind("dedupe-enum", order="pre")
+def dedupe_enum(rule, node, run):
+    """An enum lists each value once; an empty enum (nothing is valid) is removed.
+
+    An empty enum would make the tool impossible to call, and every draft but 2020-12
+    forbids it; without it the schema says what its other keywords say.
+    """
+    enum = node.get("enum")
+    if not isinstance(enum, list):
+        return None
+    if not enum:
+        del node["enum"]
+        run.report(rule, node, "dropped", "empty enum removed (it would accept nothing)", "enum")
+        return None
+    unique = dedupe(enum)
+    if len(unique) != len(enum):
+        node["enum"] = unique
+        run.report(rule, node, "rewritten", "duplicate enum values removed", "enum")
     return None
 
 
