@@ -154,115 +154,163 @@ def resolve_refs(rule, run):
     if not isinstance(root, dict):
         return
     resources, sites = _index(root)
-    root_base = urljoin(_BASE, root["$id"]) if isinstance(root.get("$id"), str) else _BASE
     if not sites and not any(k in root for k in _DEFS) and not _has_nested_defs(root):
         return
-    links: dict[int, Any] = {id(node): _resolve(node["$ref"], base, resources) for node, base in sites}
-    opts = rule.options
-    keep = opts["mode"] == "keep-defs"
-    root_defs = root.get("$defs") if keep and isinstance(root.get("$defs"), dict) else {}
-    # only object definitions can be kept by name: every `true` is the same object
-    def_names = {id(v): k for k, v in root_defs.items() if isinstance(v, dict)} if root_defs else {}
-    allowed = opts["siblings_allowed"] or ()
-    kept_targets: list[tuple[Any, Any]] = []  # (from node chain owner, target)
+    expander = _Expander(rule, run, root, resources, sites)
+    expander.walk()
+    if expander.keep and rule.options["recursion"] == "fallback":
+        _refuse_recursion(rule, run, expander.root, expander.kept)
 
-    def keepable(node: dict, target: Any) -> bool:
-        if not keep or node is root:
-            return False
-        if target is not root and id(target) not in def_names:
-            return False
-        return all(k == "$ref" or any(fnmatch.fnmatchcase(k, p) for p in allowed) for k in node)
 
-    # (container, key, chain of targets being expanded, depth, owning def or None)
-    stack: list[tuple[Any, Any, tuple, int, Any]] = [(run.holder, 0, (), 0, None)]
-    max_depth = run.options.max_depth
-    while stack:
-        container, key, chain, depth, owner = stack.pop()
-        node = container[key]
-        if depth > max_depth:
-            raise BudgetExceeded("budget/depth", run.pointer(node), f"nesting deeper than {max_depth} after $ref expansion")
-        if not isinstance(node, dict):
-            continue
-        target = links.get(id(node))
-        if target is None and isinstance(node.get("$ref"), str):
-            # a $ref the index did not reach: inside a copy of something that is not a
-            # schema position (`#/$defs/group/member`); it resolves against the document
-            target = links[id(node)] = _resolve(node["$ref"], root_base, resources)
-        if isinstance(target, _Raw):
-            run.notes["prepare-again"] = True
-            target = links[id(node)] = target.node
-        if target is not None:
-            run.at = None
-            if isinstance(target, _Unresolved):
-                if opts["external"] == "fallback":
-                    raise Unrepresentable(rule.id, run.pointer(node, "$ref"), target.reason)
-                new = {k: v for k, v in node.items() if k != "$ref"}
-                run.adopt(new, node)
-                run.report(rule, node, "dropped", f"{target.reason}: any value accepted here", "$ref")
-                container[key] = node = new
-            elif keepable(node, target):
-                name = def_names.get(id(target))
-                canonical = "#" if target is root else "#/$defs/" + quote(escape(name), safe="~!$&'()*+,;=:@/")
-                if node["$ref"] != canonical:
-                    run.report(rule, node, "rewritten", f"$ref {node['$ref']} -> {canonical}", "$ref")
-                    node["$ref"] = canonical
-                kept_targets.append((owner, target))
-                # siblings the wire allows beside $ref may hold subschemas: walk on
-            else:
-                seen = chain.count(id(target))
-                if seen and keep and (target is root or id(target) in def_names):
-                    # recursion through an inlined ref: keep the bare ref, its siblings cannot stay
-                    extra = [k for k in node if k != "$ref"]
-                    for k in extra:
-                        del node[k]
-                    name = def_names.get(id(target))
-                    node["$ref"] = "#" if target is root else "#/$defs/" + quote(escape(name), safe="~!$&'()*+,;=:@/")
-                    run.report(rule, node, "dropped", f"{', '.join(extra)} beside a recursive $ref dropped", "$ref")
-                    kept_targets.append((owner, target))
-                    continue
-                if seen and (opts["recursion"] != "unroll" or seen > opts["max_unroll"]):
-                    if opts["recursion"] != "unroll":
-                        raise Unrepresentable(rule.id, run.pointer(node, "$ref"), f"recursive $ref {node['$ref']!r}")
-                    new = dict(opts["cut"] or {})
-                    note = opts["cut_note"].format(name=node["$ref"], depth=opts["max_unroll"] + 1)
-                    desc = node.get("description")
-                    new["description"] = (desc + note) if isinstance(desc, str) else note.strip()
-                    run.adopt(new, node)
-                    run.report(rule, node, "dropped", f"recursion through {node['$ref']} cut after {opts['max_unroll'] + 1} levels", "$ref")
-                    container[key] = new
-                    continue
-                new = copy_subtree(_as_schema(target), run, links)
-                siblings = [(k, v) for k, v in node.items() if k != "$ref"]
-                detail = f"$ref {node['$ref']} inlined" + (f"; {', '.join(k for k, _ in siblings)} beside it override the target's" if siblings else "")
-                run.report(rule, node, "rewritten", detail, "$ref")
-                for k, v in siblings:
-                    new[k] = v
-                if id(new) not in run.origins:
-                    run.adopt(new, node)
-                container[key] = node = new
-                if container is run.holder:
-                    root = new  # the root was a $ref: its $defs sibling now sits on the copy
-                chain = chain + (id(target),)
-                stack.append((container, key, chain, depth, owner))
+_POINTER_SAFE = "~!$&'()*+,;=:@/"
+
+
+class _Expander:
+    """One iterative walk that resolves every `$ref` by the rule's policy."""
+
+    def __init__(self, rule, run, root, resources, sites):
+        self.rule = rule
+        self.run = run
+        self.opts = rule.options
+        self.root = root
+        self.resources = resources
+        self.base = urljoin(_BASE, root["$id"]) if isinstance(root.get("$id"), str) else _BASE
+        self.links: dict[int, Any] = {id(n): _resolve(n["$ref"], base, resources) for n, base in sites}
+        self.keep = self.opts["mode"] == "keep-defs"
+        defs = root.get("$defs") if self.keep and isinstance(root.get("$defs"), dict) else {}
+        # only object definitions can be kept by name: every `true` is the same object
+        self.def_names = {id(v): k for k, v in defs.items() if isinstance(v, dict)}
+        self.kept: list[tuple[Any, Any]] = []  # (owning definition or None, target)
+
+    # -- the walk ----------------------------------------------------------------
+    def walk(self) -> None:
+        run = self.run
+        max_depth = run.options.max_depth
+        # (container, key, targets being expanded on this path, depth, owning definition)
+        stack: list[tuple[Any, Any, tuple, int, Any]] = [(run.holder, 0, (), 0, None)]
+        while stack:
+            container, key, chain, depth, owner = stack.pop()
+            node = container[key]
+            if depth > max_depth:
+                raise BudgetExceeded("budget/depth", run.pointer(node), f"nesting deeper than {max_depth} after $ref expansion")
+            if not isinstance(node, dict):
                 continue
-        if keep and node is not root and isinstance(node.get("$id"), str):
+            target = self._target_of(node)
+            if target is not None:
+                run.at = None
+                if isinstance(target, _Unresolved):
+                    node = container[key] = self._unresolved(node, target)
+                elif self._keepable(node, target):
+                    self._keep_ref(node, target, owner)
+                elif chain.count(id(target)) and self.keep and self._named(target):
+                    self._keep_recursive(node, target, owner)
+                    continue
+                elif chain.count(id(target)) > self._unroll():
+                    container[key] = self._cut(node)
+                    continue
+                else:
+                    container[key] = self._inline(node, target)
+                    if container is run.holder:
+                        self.root = container[key]  # the root was a $ref: its $defs sibling moved with it
+                    stack.append((container, key, chain + (id(target),), depth, owner))
+                    continue
+            self._children(node, stack, chain, depth, owner)
+
+    def _children(self, node: dict, stack: list, chain: tuple, depth: int, owner: Any) -> None:
+        is_root = node is self.root
+        if self.keep and not is_root and isinstance(node.get("$id"), str):
             # kept refs are rewritten relative to the root; a nested $id would rebase them
             del node["$id"]
-            run.report(rule, node, "dropped", "nested $id removed: every $ref now points into the root", "$id")
+            self.run.report(self.rule, node, "dropped", "nested $id removed: every $ref now points into the root", "$id")
         for kw, slot, cont, ckey in reversed(list(child_slots(node))):
             if kw in _DEFS:
-                if node is root and keep and kw == "$defs":
+                if is_root and self.keep and kw == "$defs":
                     stack.append((cont, ckey, chain, depth + 2, cont[ckey]))
                 continue
             stack.append((cont, ckey, chain, depth + (1 if slot == SLOT_SINGLE else 2), owner))
         for kw in _DEFS:
-            if kw in node and not (keep and node is root and kw == "$defs"):
+            if kw in node and not (self.keep and is_root and kw == "$defs"):
                 del node[kw]
-                run.report(rule, node, "dropped", f"{kw} removed after inlining", kw)
+                self.run.report(self.rule, node, "dropped", f"{kw} removed after inlining", kw)
 
-    if keep and opts["recursion"] == "fallback":
-        _refuse_recursion(rule, run, root, kept_targets)
+    # -- one $ref ----------------------------------------------------------------
+    def _target_of(self, node: dict) -> Any:
+        target = self.links.get(id(node))
+        if target is None and isinstance(node.get("$ref"), str):
+            # a $ref the index did not reach: inside a copy of something that is not a
+            # schema position (`#/$defs/group/member`); it resolves against the document
+            target = self.links[id(node)] = _resolve(node["$ref"], self.base, self.resources)
+        if isinstance(target, _Raw):
+            self.run.notes["prepare-again"] = True
+            target = self.links[id(node)] = target.node
+        return target
 
+    def _named(self, target: Any) -> bool:
+        return target is self.root or id(target) in self.def_names
+
+    def _canonical(self, target: Any) -> str:
+        if target is self.root:
+            return "#"
+        return "#/$defs/" + quote(escape(self.def_names[id(target)]), safe=_POINTER_SAFE)
+
+    def _keepable(self, node: dict, target: Any) -> bool:
+        if not self.keep or node is self.root or not self._named(target):
+            return False
+        allowed = self.opts["siblings_allowed"] or ()
+        return all(k == "$ref" or any(fnmatch.fnmatchcase(k, p) for p in allowed) for k in node)
+
+    def _unresolved(self, node: dict, target: _Unresolved) -> dict:
+        if self.opts["external"] == "fallback":
+            raise Unrepresentable(self.rule.id, self.run.pointer(node, "$ref"), target.reason)
+        new = self.run.adopt({k: v for k, v in node.items() if k != "$ref"}, node)
+        self.run.report(self.rule, node, "dropped", f"{target.reason}: any value accepted here", "$ref")
+        return new
+
+    def _keep_ref(self, node: dict, target: Any, owner: Any) -> None:
+        canonical = self._canonical(target)
+        if node["$ref"] != canonical:
+            self.run.report(self.rule, node, "rewritten", f"$ref {node['$ref']} -> {canonical}", "$ref")
+            node["$ref"] = canonical
+        self.kept.append((owner, target))
+        # siblings the wire allows beside $ref may hold subschemas: the walk goes on into them
+
+    def _keep_recursive(self, node: dict, target: Any, owner: Any) -> None:
+        # recursion through an inlined ref: keep the bare ref, its siblings cannot stay
+        extra = [k for k in node if k != "$ref"]
+        for k in extra:
+            del node[k]
+        node["$ref"] = self._canonical(target)
+        self.run.report(self.rule, node, "dropped", f"{', '.join(extra)} beside a recursive $ref dropped", "$ref")
+        self.kept.append((owner, target))
+
+    def _unroll(self) -> int:
+        """How often a schema may already be on the path and still be inlined again."""
+        return self.opts["max_unroll"] if self.opts["recursion"] == "unroll" else 0
+
+    def _cut(self, node: dict) -> dict:
+        opts = self.opts
+        if opts["recursion"] != "unroll":
+            raise Unrepresentable(self.rule.id, self.run.pointer(node, "$ref"), f"recursive $ref {node['$ref']!r}")
+        levels = opts["max_unroll"] + 1
+        new = dict(opts["cut"] or {})
+        note = opts["cut_note"].format(name=node["$ref"], depth=levels)
+        desc = node.get("description")
+        new["description"] = (desc + note) if isinstance(desc, str) else note.strip()
+        self.run.report(self.rule, node, "dropped", f"recursion through {node['$ref']} cut after {levels} levels", "$ref")
+        return self.run.adopt(new, node)
+
+    def _inline(self, node: dict, target: Any) -> dict:
+        new = copy_subtree(_as_schema(target), self.run, self.links)
+        siblings = [(k, v) for k, v in node.items() if k != "$ref"]
+        detail = f"$ref {node['$ref']} inlined"
+        if siblings:
+            detail += f"; {', '.join(k for k, _ in siblings)} beside it override the target's"
+        self.run.report(self.rule, node, "rewritten", detail, "$ref")
+        for k, v in siblings:
+            new[k] = v
+        if id(new) not in self.run.origins:
+            self.run.adopt(new, node)
+        return new
 
 def _has_nested_defs(root: dict) -> bool:
     stack = [root]
