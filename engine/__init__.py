@@ -15,6 +15,9 @@ import threading
 from pathlib import Path
 from typing import Any, Union
 
+import attrs
+
+from .cache import CacheInfo, Memo
 from .errors import RuleFileError, SchemaInputError, UnknownTargetError, WireschemaError
 from .model import Change, Options, Result, TargetInfo
 
@@ -22,6 +25,10 @@ __all__ = [
     "normalize",
     "check",
     "targets",
+    "cache_info",
+    "clear_cache",
+    "configure_cache",
+    "CacheInfo",
     "load_rules",
     "Options",
     "Result",
@@ -37,6 +44,7 @@ __version__ = "0.1.0"
 
 _lock = threading.Lock()
 _shipped = None
+_memo = Memo()
 
 
 def _registry():
@@ -154,7 +162,25 @@ def normalize(schema: Any, target: Any, *, strict: bool | None = None, options: 
         variant = t.related(t.strict_variant)
         if variant is not None:
             t = variant
-    return run_target(value, t, opts)
+    if _env("WIRESCHEMA_NO_CACHE"):
+        return run_target(value, t, opts)
+    key = (t.digest, t.name, t.path, attrs.astuple(opts))
+    return _memo.lookup(key, value, lambda: run_target(value, t, opts))
+
+
+def cache_info() -> CacheInfo:
+    """Hits, misses, entries and estimated bytes of the process-local memo."""
+    return _memo.info()
+
+
+def clear_cache() -> None:
+    """Forget every memoized result."""
+    _memo.clear()
+
+
+def configure_cache(*, max_entries: int = 512, max_bytes: int = 16 * 1024 * 1024) -> None:
+    """Resize the memo (this also empties it)."""
+    _memo.configure(max_entries, max_bytes)
 
 
 def check(schema: Any, target: Any, *, options: Options | None = None) -> tuple[Change, ...]:

@@ -1,0 +1,90 @@
+"""Process-local memo of normalization results, keyed by exact schema content.
+
+A hit needs the stored input to be equal to the new one as JSON text, which keeps key
+order, `1` versus `1.0`, `-0.0` and `true` versus `1` apart, and every resolved option;
+the text is the key itself, so two inputs can never share an entry by a hash collision.
+Results come out as fresh objects (the wire schema is parsed from stored JSON text), so
+mutating one never changes a later one. The walk runs outside the lock.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from typing import Any, Callable
+
+import attrs
+from cachetools import LRUCache
+
+from .model import Result
+
+
+@attrs.frozen
+class CacheInfo:
+    hits: int
+    misses: int
+    entries: int
+    bytes: int
+    max_entries: int
+    max_bytes: int
+
+
+@attrs.frozen
+class _Entry:
+    schema_text: str
+    result: Result  # with schema=None; the schema is parsed from schema_text on each hit
+    size: int
+
+
+class Memo:
+    """LRU by entry count and by estimated bytes (key text + output text)."""
+
+    def __init__(self, max_entries: int = 512, max_bytes: int = 16 * 1024 * 1024):
+        self._lock = threading.Lock()
+        self.configure(max_entries, max_bytes)
+
+    def configure(self, max_entries: int, max_bytes: int) -> None:
+        with self._lock:
+            self.max_entries = max_entries
+            self.max_bytes = max_bytes
+            self._store: LRUCache = LRUCache(maxsize=max_bytes, getsizeof=lambda e: e.size)
+            self.hits = self.misses = 0
+
+    def clear(self) -> None:
+        with self._lock:
+            self._store.clear()
+            self.hits = self.misses = 0
+
+    def info(self) -> CacheInfo:
+        with self._lock:
+            return CacheInfo(self.hits, self.misses, len(self._store), self._store.currsize, self.max_entries, self.max_bytes)
+
+    def lookup(self, key: tuple, value: Any, compute: Callable[[], Result]) -> Result:
+        text = _key_text(value, self.max_bytes)
+        if text is None:
+            return compute()  # beyond what key work may cost: the plain, uncached path
+        full = (*key, text)
+        with self._lock:
+            entry = self._store.get(full)
+            if entry is not None:
+                self.hits += 1
+        if entry is not None:
+            return attrs.evolve(entry.result, schema=json.loads(entry.schema_text), notes=dict(entry.result.notes))
+        result = compute()
+        schema_text = json.dumps(result.schema, ensure_ascii=False, separators=(",", ":"))
+        size = len(text) + len(schema_text) + 256
+        with self._lock:
+            self.misses += 1
+            if size <= self.max_bytes:
+                self._store[full] = _Entry(schema_text, attrs.evolve(result, schema=None), size)
+                while len(self._store) > self.max_entries:
+                    self._store.popitem()
+        return result
+
+
+def _key_text(value: Any, limit: int) -> str | None:
+    try:
+        text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    except (TypeError, ValueError, RecursionError):
+        return None  # not JSON or too deep: normalize itself reports it
+    return text if len(text) <= limit // 4 else None

@@ -1,0 +1,146 @@
+"""The process-local memo: exact-content keys, independent results, bounded, thread-safe."""
+
+from __future__ import annotations
+
+import json
+import random
+import threading
+
+import pytest
+
+import wireschema
+
+SCHEMA = {"type": "object", "properties": {"n": {"type": "number", "default": 1}, "s": {"type": ["string", "null"]}}}
+
+
+@pytest.fixture(autouse=True)
+def fresh_cache(monkeypatch):
+    monkeypatch.delenv("WIRESCHEMA_NO_CACHE", raising=False)
+    wireschema.configure_cache()
+    yield
+    wireschema.configure_cache()
+
+
+def test_second_call_is_a_hit_with_the_same_result():
+    first = wireschema.normalize(SCHEMA, "openai-strict")
+    second = wireschema.normalize(SCHEMA, "openai-strict")
+    info = wireschema.cache_info()
+    assert (info.hits, info.misses, info.entries) == (1, 1, 1)
+    assert second == first  # attrs equality: schema, flags and changes
+
+
+def test_a_hit_hands_out_an_independent_copy():
+    first = wireschema.normalize(SCHEMA, "openai-strict")
+    first.schema["properties"]["n"]["type"] = "string"
+    first.schema["injected"] = True
+    second = wireschema.normalize(SCHEMA, "openai-strict")
+    assert second.schema["properties"]["n"] == {"anyOf": [{"type": "number"}, {"type": "null"}], "description": "(default: 1)"}
+    assert "injected" not in second.schema
+
+
+@pytest.mark.parametrize(
+    "a,b",
+    [
+        ({"type": "object", "properties": {"a": {"type": "string"}, "b": {"type": "integer"}}},
+         {"type": "object", "properties": {"b": {"type": "integer"}, "a": {"type": "string"}}}),
+        ({"type": "object", "properties": {"n": {"type": "number", "maximum": 1}}},
+         {"type": "object", "properties": {"n": {"type": "number", "maximum": 1.0}}}),
+        ({"type": "object", "properties": {"n": {"type": "number", "minimum": 0.0}}},
+         {"type": "object", "properties": {"n": {"type": "number", "minimum": -0.0}}}),
+        ({"type": "object", "properties": {"e": {"enum": [1]}}},
+         {"type": "object", "properties": {"e": {"enum": [True]}}}),
+    ],
+    ids=["key-order", "1-vs-1.0", "0.0-vs--0.0", "1-vs-true"],
+)
+def test_equal_as_python_values_but_different_json_never_share_an_entry(a, b):
+    assert a == b  # Python calls them equal; JSON (and a validator) may not
+    wireschema.normalize(a, "gemini")
+    wireschema.normalize(b, "gemini")
+    info = wireschema.cache_info()
+    assert (info.entries, info.hits) == (2, 0)
+
+
+def test_options_and_targets_are_part_of_the_key():
+    wireschema.normalize(SCHEMA, "openai-strict")
+    wireschema.normalize(SCHEMA, "openai-strict", strict=False)
+    wireschema.normalize(SCHEMA, "gemini")
+    wireschema.normalize(SCHEMA, "gemini", options=wireschema.Options(spill=False))
+    assert wireschema.cache_info().entries == 4
+
+
+def test_fallback_results_are_cached_too():
+    wireschema.normalize({"type": "string"}, "gemini")
+    again = wireschema.normalize({"type": "string"}, "gemini")
+    assert again.used_fallback and wireschema.cache_info().hits == 1
+
+
+def test_bounded_by_entries_with_least_recently_used_eviction():
+    wireschema.configure_cache(max_entries=3)
+    schemas = [{"type": "object", "properties": {f"p{i}": {"type": "string"}}} for i in range(5)]
+    for s in schemas:
+        wireschema.normalize(s, "gemini")
+    assert wireschema.cache_info().entries == 3
+    wireschema.normalize(schemas[0], "gemini")  # evicted long ago: a miss
+    assert wireschema.cache_info().hits == 0
+
+
+def test_bounded_by_bytes():
+    wireschema.configure_cache(max_bytes=4000)
+    for i in range(20):
+        wireschema.normalize({"type": "object", "description": "x" * 200 + str(i), "properties": {}}, "gemini")
+    assert wireschema.cache_info().bytes <= 4000
+
+
+def test_inputs_beyond_the_key_budget_take_the_uncached_path():
+    wireschema.configure_cache(max_bytes=1000)
+    big = {"type": "object", "description": "x" * 5000, "properties": {}}
+    assert not wireschema.normalize(big, "gemini").used_fallback
+    assert wireschema.cache_info().entries == 0
+
+
+def test_clear_and_the_no_cache_switch(monkeypatch):
+    wireschema.normalize(SCHEMA, "gemini")
+    wireschema.clear_cache()
+    assert wireschema.cache_info().entries == 0
+    monkeypatch.setenv("WIRESCHEMA_NO_CACHE", "1")
+    wireschema.normalize(SCHEMA, "gemini")
+    assert wireschema.cache_info().entries == 0
+
+
+def test_env_switches_apply_before_the_lookup(monkeypatch):
+    strict = wireschema.normalize(SCHEMA, "openai-strict")
+    monkeypatch.setenv("WIRESCHEMA_NO_STRICT", "1")
+    assert wireschema.normalize(SCHEMA, "openai-strict").strict is False
+    monkeypatch.setenv("WIRESCHEMA_NO_NORMALIZATION", "1")
+    bypassed = wireschema.normalize(SCHEMA, "openai-strict")
+    assert bypassed.schema == SCHEMA and bypassed.strict is False
+    monkeypatch.delenv("WIRESCHEMA_NO_STRICT")
+    monkeypatch.delenv("WIRESCHEMA_NO_NORMALIZATION")
+    assert wireschema.normalize(SCHEMA, "openai-strict") == strict
+
+
+def test_threads_hammering_mixed_targets_get_what_an_uncached_run_gets(monkeypatch):
+    schemas = [{"type": "object", "properties": {f"p{i}": {"type": ["string", "null"], "minLength": i}}} for i in range(25)]
+    targets = [t.name for t in wireschema.targets()]
+    monkeypatch.setenv("WIRESCHEMA_NO_CACHE", "1")
+    expected = {(i, t): json.dumps(wireschema.normalize(s, t).schema) for i, s in enumerate(schemas) for t in targets}
+    monkeypatch.delenv("WIRESCHEMA_NO_CACHE")
+    wireschema.configure_cache(max_entries=40)  # small, so threads also race evictions
+    errors: list[str] = []
+
+    def worker(seed: int) -> None:
+        rng = random.Random(seed)
+        for _ in range(300):
+            i, t = rng.randrange(len(schemas)), rng.choice(targets)
+            got = wireschema.normalize(schemas[i], t).schema
+            if json.dumps(got) != expected[(i, t)]:
+                errors.append(f"{i} {t}")
+            got["mutated"] = seed  # must never leak into another caller's result
+
+    threads = [threading.Thread(target=worker, args=(n,)) for n in range(8)]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join()
+    assert not errors
+    assert wireschema.cache_info().hits > 0
