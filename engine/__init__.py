@@ -10,6 +10,7 @@ Provider behaviour lives in YAML rule files (`rules/`); this package only interp
 
 from __future__ import annotations
 
+import json
 import os
 import threading
 from pathlib import Path
@@ -163,9 +164,20 @@ def normalize(schema: Any, target: Any, *, strict: bool | None = None, options: 
         if variant is not None:
             t = variant
     if _env("WIRESCHEMA_NO_CACHE"):
-        return run_target(value, t, opts)
-    key = (t.digest, t.name, t.path, attrs.astuple(opts))
-    return _memo.lookup(key, value, lambda: run_target(value, t, opts))
+        result = run_target(value, t, opts)
+    else:
+        key = (t.digest, t.name, t.path, attrs.astuple(opts))
+        result = _memo.lookup(key, value, lambda: run_target(value, t, opts))
+    if result.source is None:
+        result = attrs.evolve(result, source=_source_text(value))
+    return result
+
+
+def _source_text(value: Any) -> str | None:
+    try:
+        return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    except (TypeError, ValueError, RecursionError):
+        return None
 
 
 def cache_info() -> CacheInfo:

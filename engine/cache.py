@@ -70,7 +70,7 @@ class Memo:
                 self.hits += 1
         if entry is not None:
             return attrs.evolve(entry.result, schema=json.loads(entry.schema_text), notes=dict(entry.result.notes))
-        result = compute()
+        result = attrs.evolve(compute(), source=text)
         schema_text = json.dumps(result.schema, ensure_ascii=False, separators=(",", ":"))
         size = len(text) + len(schema_text) + 256
         with self._lock:

@@ -57,6 +57,36 @@ class Result:
     notes: dict[str, Any] = attrs.field(factory=dict, eq=False)
     """Facts later steps need, e.g. `nulled_optionals`: pointers of optional properties
     that strict mode turned into "required, or null"."""
+    wrapped: bool = False
+    """An output schema whose non-object root was wrapped as `{"response": ...}`."""
+    source: str | None = attrs.field(default=None, eq=False, repr=False)
+    """The input as JSON text: what `restore` and `validate` read the original from."""
+
+    def unwrap(self, value: Any) -> Any:
+        """Undo the output wrapper: the `response` member (None if absent), else `value`."""
+        if not self.wrapped:
+            return value
+        return value.get("response") if isinstance(value, dict) else None
+
+    def restore(self, value: Any) -> Any:
+        """A model's arguments or output, back in the original schema's shape.
+
+        Unwraps `response`, and drops the nulls a strict wire forced onto optional
+        properties whose original schema does not accept null. `value` is not mutated.
+        """
+        from .restore import restore
+
+        return restore(self, value)
+
+    def validate(self, value: Any) -> tuple["Issue", ...]:
+        """Problems of the restored `value` against the ORIGINAL schema (empty: valid).
+
+        Local only, nothing is fetched. Needs the `jsonschema` package
+        (`pip install 'wireschema[validate]'`).
+        """
+        from .restore import validate
+
+        return validate(self, value)
 
     def explain(self) -> str:
         """The change report, one line per change."""
@@ -66,6 +96,20 @@ class Result:
         if self.strict_reason:
             head += f" (not strict: {self.strict_reason})"
         return "\n".join([head, *(f"  {c}" for c in self.changes)])
+
+
+@attrs.frozen
+class Issue:
+    """One reason a value does not match the original schema."""
+
+    pointer: str
+    """RFC 6901 pointer into the value."""
+    message: str
+    schema_pointer: str = ""
+    """Where in the original schema the failing keyword sits."""
+
+    def __str__(self) -> str:
+        return f"{self.pointer or '/'}: {self.message}"
 
 
 @attrs.frozen

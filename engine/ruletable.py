@@ -39,6 +39,9 @@ _TOP_FIELDS = {
     "fallback": "json",
     "locate": "locate",
     "names": "names-rule",
+    "tool": "tool-shape",
+    "request_limits": "request-limits",
+    "output": "output",
     "rules": "rules",
     "checks": "rules",
 }
@@ -112,6 +115,9 @@ class Target:
     fallback: Any
     locate: MappingProxyType
     names: MappingProxyType
+    tool: MappingProxyType
+    request_limits: MappingProxyType
+    output: MappingProxyType
     rules: tuple[Rule, ...]
     checks: tuple[Rule, ...]
     stages: tuple[Stage, ...]
@@ -551,6 +557,12 @@ def _compile(spec: dict[str, Any], path: Path, registry: Registry) -> Target:
                     _regex(value[rk], fpath, container[key], rk)
         if kind == "locate":
             value = _locate(fpath, container, key, value)
+        if kind == "tool-shape":
+            value = _tool_shape(fpath, container, key, value)
+        if kind == "request-limits":
+            value = _check_fields(fpath, container, key, value, _LIMIT_FIELDS)
+        if kind == "output":
+            value = _check_fields(fpath, container, key, value, _OUTPUT_FIELDS)
         if kind == "json":
             if not isinstance(value, (dict, bool)):
                 _err(fpath, container, key, f"{field} must be a JSON Schema (a mapping or true/false)")
@@ -591,6 +603,9 @@ def _compile(spec: dict[str, Any], path: Path, registry: Registry) -> Target:
         spill=MappingProxyType(spill),
         fallback=top("fallback", {"type": "object", "properties": {}}),
         locate=MappingProxyType(top("locate", {})),
+        tool=MappingProxyType(top("tool", {})),
+        request_limits=MappingProxyType(top("request_limits", {})),
+        output=MappingProxyType(top("output", {})),
         names=MappingProxyType(top("names", {})),
         rules=rules,
         checks=checks,
@@ -625,6 +640,40 @@ def _locate(fpath: str, container: Any, key: str, value: Any) -> dict[str, tuple
         else:
             _jsonpath(paths, fpath, value, place, f"locate.{place}")
             out[place] = (paths,)
+    return out
+
+
+_TOOL_FIELDS = ("name", "description", "schema", "strict")
+_LIMIT_FIELDS = {
+    "max_tools": int,
+    "max_strict_tools": int,
+    "max_optional_params": int,
+    "max_union_params": int,
+    "max_total_properties": int,
+}
+_OUTPUT_FIELDS = {"wrap_non_object": bool}
+_FIELD_PATH = re.compile(r"^\$(\.[A-Za-z_][A-Za-z0-9_]*)+$")
+
+
+def _tool_shape(fpath: str, container: Any, key: str, value: Any) -> dict:
+    """`tool:` says where a tool's name, description, schema and strict flag sit."""
+    if not isinstance(value, dict):
+        _err(fpath, container, key, "tool must be a mapping of name/description/schema/strict paths and fixed keys")
+    out: dict[str, Any] = {}
+    for k, v in value.items():
+        if k == "fixed":
+            if not isinstance(v, dict):
+                _err(fpath, value, k, "tool.fixed must be a mapping of constant keys")
+            out[k] = _freeze_json(v)
+        elif k in _TOOL_FIELDS:
+            if not isinstance(v, str) or not _FIELD_PATH.match(v):
+                _err(fpath, value, k, f"tool.{k} must be a path of plain fields like $.function.name, got {v!r}")
+            out[k] = tuple(v.split(".")[1:])
+        else:
+            _err(fpath, value, k, f"unknown tool field {k!r} (known: fixed, {', '.join(_TOOL_FIELDS)})")
+    for required in ("name", "schema"):
+        if required not in out:
+            _err(fpath, container, key, f"tool.{required} is required")
     return out
 
 

@@ -202,7 +202,9 @@ class _Expander:
                     node = container[key] = self._unresolved(node, target)
                 elif self._keepable(node, target):
                     self._keep_ref(node, target, owner)
-                elif chain.count(id(target)) and self.keep and self._named(target):
+                elif chain.count(id(target)) and self.keep:
+                    if not self._named(target):
+                        self._hoist(target, node, stack, depth)
                     self._keep_recursive(node, target, owner)
                     continue
                 elif chain.count(id(target)) > self._unroll():
@@ -274,14 +276,27 @@ class _Expander:
         self.kept.append((owner, target))
         # siblings the wire allows beside $ref may hold subschemas: the walk goes on into them
 
+    def _hoist(self, target: Any, node: dict, stack: list, depth: int) -> None:
+        """Recursion into a schema outside `$defs`: give it a definition so a ref can stay."""
+        defs = self.root.setdefault("$defs", {})
+        base = unescape(unquote(node["$ref"].rstrip("/").rsplit("/", 1)[-1])) or "Root"
+        name, n = base, 2
+        while name in defs:
+            name, n = f"{base}{n}", n + 1
+        copy = copy_subtree(_as_schema(target), self.run, self.links)
+        defs[name] = copy
+        self.def_names[id(target)] = name
+        self.run.report(self.rule, node, "rewritten", f"recursive {node['$ref']} kept as $defs/{name}", "$ref")
+        stack.append((defs, name, (id(target),), depth, copy))
+
     def _keep_recursive(self, node: dict, target: Any, owner: Any) -> None:
         # recursion through an inlined ref: keep the bare ref, its siblings cannot stay
         extra = [k for k in node if k != "$ref"]
         for k in extra:
             del node[k]
-        node["$ref"] = self._canonical(target)
-        self.run.report(self.rule, node, "dropped", f"{', '.join(extra)} beside a recursive $ref dropped", "$ref")
-        self.kept.append((owner, target))
+        if extra:
+            self.run.report(self.rule, node, "dropped", f"{', '.join(extra)} beside a recursive $ref dropped", "$ref")
+        self._keep_ref(node, target, owner)
 
     def _unroll(self) -> int:
         """How often a schema may already be on the path and still be inlined again."""
