@@ -7,6 +7,7 @@ rule file is a `RuleFileError` naming file, line and column.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
 import re
@@ -203,6 +204,14 @@ def _err(path: str, container: Any, key: Any, message: str, *, of_key: bool = Fa
 
 # ---------------------------------------------------------------------------
 # JSONPath selection limited to schema positions
+
+
+@functools.lru_cache(maxsize=256)
+def jsonpath(text: str) -> Any:
+    """A parsed JSONPath (rule files validated it at load time), parsed once per process."""
+    from jsonpath_ng import parse
+
+    return parse(text)
 
 
 def _jsonpath(text: Any, path: str, container: Any, key: Any, field: str) -> Any:
@@ -628,11 +637,17 @@ def _templates(fpath: str, spill: Any) -> None:
                 _err(fpath, spill, field, f"spill.{field} is not a valid template ({known} only): {exc!r}")
 
 
+# where, in a request body, the tool lists and the output schemas sit
+_LOCATE_PLACES = ("tools", "outputs")
+
+
 def _locate(fpath: str, container: Any, key: str, value: Any) -> dict[str, tuple[str, ...]]:
     if not isinstance(value, dict):
-        _err(fpath, container, key, "locate must map a place (tool, request, ...) to JSONPaths")
+        _err(fpath, container, key, "locate must map tools/outputs to JSONPaths")
     out = {}
     for place, paths in value.items():
+        if place not in _LOCATE_PLACES:
+            _err(fpath, value, place, f"unknown locate field {place!r} (known: {', '.join(_LOCATE_PLACES)})", of_key=True)
         if isinstance(paths, list):
             for j, p in enumerate(paths):
                 _jsonpath(p, fpath, paths, j, f"locate.{place}")
