@@ -20,7 +20,7 @@ import attrs
 
 from .cache import CacheInfo, Memo
 from .errors import RuleFileError, SchemaInputError, UnknownTargetError, WireschemaError
-from .model import Change, Options, Result, TargetInfo
+from .model import Change, Issue, Options, Result, TargetInfo
 
 __all__ = [
     "normalize",
@@ -30,6 +30,14 @@ __all__ = [
     "clear_cache",
     "configure_cache",
     "CacheInfo",
+    "normalize_tool",
+    "normalize_tools",
+    "normalize_request",
+    "normalize_mcp_tool",
+    "normalize_output",
+    "NameMap",
+    "NameRule",
+    "Issue",
     "load_rules",
     "Options",
     "Result",
@@ -223,3 +231,9 @@ def _bypassed(value: Any, target: Any, opts: Options) -> Result:
         strict=False,
         changes=(Change("bypass", "", "kept", "normalization bypassed: schema returned as given"),),
     )
+
+
+# the services around the walk; imported last, they call back into normalize()
+from .names import NameMap, NameRule  # noqa: E402
+from .outputs import normalize_output  # noqa: E402
+from .tools import normalize_mcp_tool, normalize_request, normalize_tool, normalize_tools  # noqa: E402

@@ -11,6 +11,7 @@ import math
 from typing import Any
 
 from .errors import SchemaInputError
+from .native import is_native, to_schema
 from .positions import pointer_of
 from .run import BudgetExceeded, Run
 
@@ -18,7 +19,10 @@ _SCALARS = (str, int, float, bool, type(None))
 
 
 def parse_input(schema: Any, options: Any) -> Any:
-    """JSON text (str or bytes) is parsed; anything else is taken as a Python JSON value."""
+    """JSON text (str or bytes) is parsed; pydantic models, dataclasses, TypedDicts and
+    typed functions go through pydantic; anything else is taken as a Python JSON value."""
+    if is_native(schema):
+        return to_schema(schema)
     if isinstance(schema, (bytes, bytearray, memoryview)):
         try:
             schema = bytes(schema).decode("utf-8")
