@@ -36,14 +36,27 @@ class ToolResult:
 
 @attrs.frozen
 class ToolsResult:
-    """A list of tools for one target; `names` maps wire names back to original ones."""
+    """A list of tools for one target; `names` maps wire names back to original ones.
+
+    `results[i]` says how `tools[i]` was made; it is None for entries that are not
+    function tools (server tools, cache points), which pass through as given.
+    """
 
     tools: tuple[dict[str, Any], ...]
-    results: tuple[Result, ...]
+    results: tuple[Result | None, ...]
     names: NameMap
 
     def __iter__(self):
         return iter(self.tools)
+
+    def result_for(self, wire_name: str) -> Result:
+        """The Result of the tool the model called by this wire name."""
+        original = self.names.original(wire_name)
+        wires = [w for w, o in self.names.items() if o == original]
+        for tool, result in zip(self.tools, self.results):
+            if result is not None and _name_of(tool) in wires:
+                return result
+        raise ToolShapeError(f"no tool named {wire_name!r} in this list")
 
 
 @attrs.frozen
@@ -81,6 +94,15 @@ def _shapes(registry: Any) -> list[Any]:
             shapes.append(t.tool)
     shapes.sort(key=lambda s: (-len(s["schema"]), -len(s.get("fixed", {})), -len(s)))
     return shapes
+
+
+# tool entries that carry no schema of the caller's: server tools (Anthropic's
+# web_search_..., code_execution_...), Bedrock cache points; they pass through as given
+_FUNCTION_TYPES = (None, "function", "custom")
+
+
+def is_function_tool(tool: Any) -> bool:
+    return isinstance(tool, dict) and tool.get("type") in _FUNCTION_TYPES and "cachePoint" not in tool
 
 
 def parse_tool(tool: Any, registry: Any) -> _Parsed:
@@ -170,7 +192,10 @@ def normalize_tools(
 
     t = _target(target)
     registry = t.registry if t.registry is not None else _registry()
-    items = list(tools)
+    given = list(tools)
+    # entries that are not function tools stay where they are, untouched
+    keep = [i for i, tool in enumerate(given) if isinstance(tool, dict) and not is_function_tool(tool)]
+    items = [tool for i, tool in enumerate(given) if i not in keep]
     parsed: list[_Parsed | None] = []
     for i, tool in enumerate(items):
         try:
@@ -196,10 +221,20 @@ def normalize_tools(
         out_tools.append((p, i))
     _check_tool_count(t, len(items))
     results = _strict_budget(t, [p for p, _ in out_tools], results, options)
-    built = tuple(
-        build_tool(p, t, r.schema, r.strict, names.wire(originals[i]), items[i]) for (p, i), r in zip(out_tools, results)
-    )
-    return ToolsResult(built, tuple(results), names)
+    built = [build_tool(p, t, r.schema, r.strict, names.wire(originals[i]), items[i]) for (p, i), r in zip(out_tools, results)]
+    aligned: list[Result | None] = list(results)
+    for i in keep:
+        built.insert(i, copy.deepcopy(given[i]))
+        aligned.insert(i, None)
+    return ToolsResult(tuple(built), tuple(aligned), names)
+
+
+def _name_of(tool: dict) -> Any:
+    for path in (("name",), ("function", "name"), ("toolSpec", "name")):
+        value = _get(tool, path)
+        if isinstance(value, str):
+            return value
+    return None
 
 
 _BUDGETS = (

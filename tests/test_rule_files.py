@@ -161,10 +161,18 @@ def test_jsonpath_without_root(tmp_path):
 def test_bad_jsonpath_in_locate(tmp_path):
     path = _write(tmp_path, "mine.yaml", """
         locate:
-          tool: "$.parameters"
-          request: ["$.tools[*]", "$.x[?"]
+          tools: ["$.tools"]
+          outputs: ["$.response", "$.x[?"]
         """)
-    _assert_at(_error(path), path, 3, 27, "bad JSONPath '$.x[?' in locate.request")
+    _assert_at(_error(path), path, 3, 27, "bad JSONPath '$.x[?' in locate.outputs")
+
+
+def test_unknown_locate_place(tmp_path):
+    path = _write(tmp_path, "mine.yaml", """
+        locate:
+          request: ["$.tools"]
+        """)
+    _assert_at(_error(path), path, 2, 3, "unknown locate field 'request'")
 
 
 def test_bad_regex(tmp_path):

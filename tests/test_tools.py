@@ -160,3 +160,15 @@ def test_restore_and_validate_strict_arguments_with_nulls_for_optional_fields():
     issues = result.validate({"city": "Lyon", "days": 0, "note": None, "where": {"lat": "north", "zone": None}})
     assert [(i.pointer, i.schema_pointer) for i in issues] == [("/days", "/properties/days/minimum"),
                                                              ("/where/lat", "/properties/where/properties/lat/type")]
+
+
+def test_entries_that_are_not_function_tools_pass_through():
+    tools = [
+        {"type": "web_search_20250305", "name": "web_search", "max_uses": 3},
+        {"name": "lookup", "input_schema": WEATHER},
+    ]
+    out = normalize_tools(tools, "anthropic")
+    assert out.tools[0] == tools[0] and out.results[0] is None
+    assert out.results[1] is out.result_for("lookup")
+    bedrock = normalize_request({"toolConfig": {"tools": [SHAPES["bedrock"], {"cachePoint": {"type": "default"}}]}}, "bedrock")
+    assert bedrock.body["toolConfig"]["tools"][1] == {"cachePoint": {"type": "default"}}

@@ -57,4 +57,4 @@ def check(name: str, *, order: str = "post", **options: Opt):
 
 
 # importing the modules fills the tables
-from . import checks, combiners, keys, literals, objects, prepare, refs, types  # noqa: E402,F401
+from . import checks, combiners, counts, cycles, defs, keys, literals, objects, patterns, prepare, refs, spelling, types, values  # noqa: E402,F401

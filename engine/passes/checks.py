@@ -62,7 +62,7 @@ def type_values(rule, node, run):
 
 @check(
     "enum-values",
-    values=Opt("choice", "primitives", choices=("strings", "primitives", "any")),
+    values=Opt("choice", "primitives", choices=("strings", "strings-and-numbers", "primitives", "any")),
     types=Opt("strlist", []),
 )
 def enum_values(rule, node, run):
@@ -285,7 +285,7 @@ def root_object(rule, run):
             raise _unrepresentable(rule, f"{k} is not accepted at the root")
 
 
-@check("const-values", values=Opt("choice", "primitives", choices=("strings", "primitives", "any")))
+@check("const-values", values=Opt("choice", "primitives", choices=("strings", "strings-and-numbers", "primitives", "any")))
 def const_values(rule, node, run):
     """`const` holds an accepted kind of value."""
     if "const" in node and not _allowed(node["const"], rule.options["values"]):

@@ -169,6 +169,23 @@ def _merge_same_type(branches: list[dict]) -> dict | None:
 _MISSING = object()
 
 
+def _keep_own(node: dict, merged: dict) -> None:
+    """The node's own properties and required hold beside its union (both apply): a
+    property both sides define becomes an allOf of the two, for merge-all-of to fold."""
+    own = node.get("properties")
+    if isinstance(own, dict):
+        props = dict(own)
+        for name, sub in merged["properties"].items():
+            if name not in props or props[name] == sub:
+                props[name] = sub
+            else:
+                props[name] = {"allOf": [props[name], sub]}
+        merged["properties"] = props
+    own_req = node.get("required")
+    if isinstance(own_req, list):
+        merged["required"] = [*own_req, *(n for n in merged.get("required", ()) if n not in own_req)]
+
+
 @kind(
     "collapse-any-of",
     modes=Opt("strlist", ["object-merge", "same-type"], choices=("object-merge", "same-type", "mixed-type"), doc="tried in order"),
@@ -178,7 +195,8 @@ def collapse_any_of(rule, node, run):
     """Turn an `anyOf` into one schema, for wires without unions.
 
     `object-merge`: all branches are objects; properties are unioned and a property is
-    required only if every branch requires it. `same-type`: all branches have one type;
+    required only if every branch requires it, beside the node's own properties and
+    required, which still apply. `same-type`: all branches have one type;
     enums are unioned and keywords that differ are loosened away. `mixed-type` (lossy):
     the first branch's type wins and the whole union is spilled into the description.
     Branch descriptions give way to the node's own.
@@ -206,6 +224,8 @@ def collapse_any_of(rule, node, run):
         run.spill(rule, node, "anyOf", branches)
     else:
         del node["anyOf"]
+    if used == "object-merge":
+        _keep_own(node, merged)
     for k, v in merged.items():
         if k in _TEXT and k in node:
             continue

@@ -38,12 +38,14 @@ def _allowed(value, values: str) -> bool:
         return True
     if values == "strings":
         return isinstance(value, str)
+    if values == "strings-and-numbers":
+        return isinstance(value, str) or json_type(value) in ("integer", "number")
     return json_type(value) in _PRIMITIVE
 
 
 @kind(
     "const-to-enum",
-    values=Opt("choice", "strings", choices=("strings", "primitives", "any")),
+    values=Opt("choice", "strings", choices=("strings", "strings-and-numbers", "primitives", "any")),
     otherwise=Opt("choice", "spill", choices=("spill", "keep")),
 )
 def const_to_enum(rule, node, run):
@@ -91,7 +93,7 @@ def dedupe_enum(rule, node, run):
 
 @kind(
     "enum-values",
-    values=Opt("choice", "primitives", choices=("strings", "primitives", "any")),
+    values=Opt("choice", "primitives", choices=("strings", "strings-and-numbers", "primitives", "any")),
     types=Opt("strlist", [], doc="the types an enum may sit on (empty: any type)"),
     otherwise=Opt("choice", "spill", choices=("spill", "stringify")),
 )

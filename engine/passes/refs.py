@@ -181,6 +181,11 @@ class _Expander:
         # only object definitions can be kept by name: every `true` is the same object
         self.def_names = {id(v): k for k, v in defs.items() if isinstance(v, dict)}
         self.kept: list[tuple[Any, Any]] = []  # (owning definition or None, target)
+        self.spent: list[tuple[dict, str]] = []  # definition keywords to remove at the end
+        # the root is rewritten while it is walked: a `#` ref copies it as it was
+        self.pristine = None
+        if any(t is root for t in self.links.values()):
+            self.pristine = copy_subtree(root, run, self.links)
 
     # -- the walk ----------------------------------------------------------------
     def walk(self) -> None:
@@ -188,6 +193,15 @@ class _Expander:
         max_depth = run.options.max_depth
         # (container, key, targets being expanded on this path, depth, owning definition)
         stack: list[tuple[Any, Any, tuple, int, Any]] = [(run.holder, 0, (), 0, None)]
+        self._walk(stack)
+        for node, kw in self.spent:
+            if kw in node:
+                del node[kw]
+                run.report(self.rule, node, "dropped", f"{kw} removed after inlining", kw)
+
+    def _walk(self, stack: list) -> None:
+        run = self.run
+        max_depth = run.options.max_depth
         while stack:
             container, key, chain, depth, owner = stack.pop()
             node = container[key]
@@ -232,8 +246,8 @@ class _Expander:
             stack.append((cont, ckey, chain, depth + (1 if slot == SLOT_SINGLE else 2), owner))
         for kw in _DEFS:
             if kw in node and not (self.keep and is_root and kw == "$defs"):
-                del node[kw]
-                self.run.report(self.rule, node, "dropped", f"{kw} removed after inlining", kw)
+                # removed after the walk: a ref met later may still resolve into them
+                self.spent.append((node, kw))
 
     # -- one $ref ----------------------------------------------------------------
     def _target_of(self, node: dict) -> Any:
@@ -287,7 +301,8 @@ class _Expander:
         defs[name] = copy
         self.def_names[id(target)] = name
         self.run.report(self.rule, node, "rewritten", f"recursive {node['$ref']} kept as $defs/{name}", "$ref")
-        stack.append((defs, name, (id(target),), depth, copy))
+        # owned by the target itself, so a cycle through it shows in the kept-ref graph
+        stack.append((defs, name, (id(target),), depth, target))
 
     def _keep_recursive(self, node: dict, target: Any, owner: Any) -> None:
         # recursion through an inlined ref: keep the bare ref, its siblings cannot stay
@@ -315,7 +330,8 @@ class _Expander:
         return self.run.adopt(new, node)
 
     def _inline(self, node: dict, target: Any) -> dict:
-        new = copy_subtree(_as_schema(target), self.run, self.links)
+        source = self.pristine if target is self.root and self.pristine is not None else target
+        new = copy_subtree(_as_schema(source), self.run, self.links)
         siblings = [(k, v) for k, v in node.items() if k != "$ref"]
         detail = f"$ref {node['$ref']} inlined"
         if siblings:

@@ -90,6 +90,7 @@ def _is_null_branch(b: Any) -> bool:
     "nullable",
     order="pre",
     style=Opt("choice", required=True, choices=("marker", "remove")),
+    null_type=Opt("bool", False, doc="marker: the wire also has type null, so a lone type null and the null branch of a union that does not fold into one schema stay"),
 )
 def nullable(rule, node, run):
     """Spell "or null" the wire's way: a `nullable: true` marker, or not at all.
@@ -98,6 +99,7 @@ def nullable(rule, node, run):
     its object's `required`), which is the nearest thing the wire can say.
     """
     marker = rule.options["style"] == "marker"
+    keep_null = marker and rule.options["null_type"]
     made: list[str] = []
     t = node.get("type")
     if isinstance(t, list) and "null" in t:
@@ -107,15 +109,18 @@ def nullable(rule, node, run):
         else:
             del node["type"]
         made.append("type")
-    elif t == "null":
+    elif t == "null" and not keep_null:
         del node["type"]
         made.append("type")
     for comb in ("anyOf", "oneOf"):
         branches = node.get(comb)
         if isinstance(branches, list) and any(_is_null_branch(b) for b in branches):
             rest = [b for b in branches if not _is_null_branch(b)]
+            folds = len(rest) == 1 and isinstance(rest[0], dict) and _mergeable(node, rest[0], comb)
+            if keep_null and rest and not folds:
+                continue
             made.append(comb)
-            if len(rest) == 1 and isinstance(rest[0], dict) and _mergeable(node, rest[0], comb):
+            if folds:
                 del node[comb]
                 for k, v in rest[0].items():
                     node.setdefault(k, v)
@@ -146,6 +151,9 @@ def nullable(rule, node, run):
 
 
 def _mergeable(node: dict, branch: dict, comb: str) -> bool:
+    if "$ref" in branch:
+        # flattened, the marker would stand beside $ref, where wires refuse siblings
+        return False
     shared = (set(node) - {comb}) & set(branch)
     return all(k in ("description", "title") or node[k] == branch[k] for k in shared)
 

@@ -1,0 +1,39 @@
+"""Checks that count properties, for wires that compile a schema into a grammar."""
+
+from __future__ import annotations
+
+from ..positions import child_slots
+from . import Opt, check
+
+
+@check(
+    "property-counts",
+    order="tree",
+    max_optional=Opt("int", 0, doc="properties not listed in their object's required, over the whole schema (0: no limit)"),
+    max_unions=Opt("int", 0, doc="properties whose schema is an anyOf or a type list (0: no limit)"),
+)
+def property_counts(rule, run):
+    """How many optional properties, and how many union-typed ones, the schema has.
+
+    Every object counts, nested ones and definitions included, each where it is written.
+    """
+    from ..run import Unrepresentable
+
+    optional = unions = 0
+    todo = [run.root]
+    while todo:
+        node = todo.pop()
+        if not isinstance(node, dict):
+            continue
+        props = node.get("properties")
+        if isinstance(props, dict):
+            req = node.get("required")
+            listed = {n for n in req if isinstance(n, str)} if isinstance(req, list) else set()
+            optional += sum(1 for n in props if n not in listed)
+            unions += sum(1 for s in props.values() if isinstance(s, dict) and (
+                isinstance(s.get("anyOf"), list) or isinstance(s.get("type"), list)))
+        todo.extend(c[k] for _kw, _s, c, k in child_slots(node))
+    o = rule.options
+    for limit, value, what in (("max_optional", optional, "optional properties"), ("max_unions", unions, "properties with anyOf or a type list")):
+        if o[limit] and value > o[limit]:
+            raise Unrepresentable(rule.id, "", f"{value} {what} (limit {o[limit]})")

@@ -1,0 +1,194 @@
+"""Kinds about kept definitions: refs the wire refuses in some places, cycles, and
+what may stand as the branches of a combiner.
+
+The ref kinds read the canonical references `resolve-refs` leaves when it keeps `$defs`: `#`
+(the root) and `#/$defs/<name>`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import unquote
+
+from ..positions import SLOT_SINGLE, child_slots, unescape
+from ..prepare import copy_subtree
+from . import Opt, check, kind
+from .objects import is_object
+
+_PREFIX = "#/$defs/"
+
+
+def def_name(ref: Any) -> str | None:
+    """The root definition a `$ref` names (`#/$defs/a~1b` -> `a/b`), or None."""
+    if not isinstance(ref, str) or not ref.startswith(_PREFIX):
+        return None
+    name, _, rest = ref[len(_PREFIX):].partition("/")
+    return None if rest else unescape(unquote(name))
+
+
+_DEFS = ("$defs", "definitions")
+
+
+def _refs_in(body: Any) -> list[str]:
+    """The `$ref`s that apply where `body` stands: definitions apply only when named."""
+    found = []
+    todo = [body]
+    while todo:
+        node = todo.pop()
+        if not isinstance(node, dict):
+            continue
+        if isinstance(node.get("$ref"), str):
+            found.append(node["$ref"])
+        todo.extend(c[k] for kw, _s, c, k in child_slots(node) if kw not in _DEFS)
+    return found
+
+
+def _local(root: dict, ref: str) -> Any:
+    """What a local `$ref` (`#`, `#/json/pointer`) points at in `root`, or None."""
+    if ref == "#":
+        return root
+    if not ref.startswith("#/"):
+        return None
+    cur: Any = root
+    for token in ref[2:].split("/"):
+        token = unescape(unquote(token))
+        if isinstance(cur, dict) and token in cur:
+            cur = cur[token]
+        elif isinstance(cur, list) and token.isdigit() and int(token) < len(cur):
+            cur = cur[int(token)]
+        else:
+            return None
+    return cur
+
+
+class _Graph:
+    """Which references each reference's target holds, drawn lazily: a schema is
+    recursive when expanding its references would never end, that is when one is
+    reached again from itself."""
+
+    __slots__ = ("root", "edges")
+
+    def __init__(self, root: dict):
+        self.root = root
+        self.edges: dict[str, list[str]] = {}
+
+    def out(self, ref: str) -> list[str]:
+        if ref not in self.edges:
+            target = _local(self.root, ref)
+            self.edges[ref] = _refs_in(target) if isinstance(target, dict) else []
+        return self.edges[ref]
+
+    def reaches_itself(self, ref: str) -> bool:
+        seen: set[str] = set()
+        todo = list(self.out(ref))
+        while todo:
+            nxt = todo.pop()
+            if nxt == ref:
+                return True
+            if nxt not in seen:
+                seen.add(nxt)
+                todo.extend(self.out(nxt))
+        return False
+
+    def cycle_from(self, starts: list[str]) -> str | None:
+        """A reference on a cycle reachable from `starts`, or None."""
+        state: dict[str, int] = {}  # 1: on the current path, 2: done
+        for start in starts:
+            if state.get(start):
+                continue
+            state[start] = 1
+            stack = [(start, iter(self.out(start)))]
+            while stack:
+                ref, it = stack[-1]
+                nxt = next(it, None)
+                if nxt is None:
+                    state[ref] = 2
+                    stack.pop()
+                elif state.get(nxt) == 1:
+                    return nxt
+                elif not state.get(nxt):
+                    state[nxt] = 1
+                    stack.append((nxt, iter(self.out(nxt))))
+        return None
+
+
+@kind("inline-refs", order="pre", within=Opt("keys", required=True, doc="keywords whose subschemas may not be a $ref"))
+def inline_refs(rule, node, run):
+    """A `$ref` where the wire refuses one (say, an `allOf` branch) becomes a copy of the
+    definition it names, its sibling keywords winning.
+
+    A definition that reaches itself is left as a reference: copying it would never
+    end, and the wire's own recursion rule decides about it.
+    """
+    root = run.root
+    defs = root.get("$defs") if isinstance(root, dict) else None
+    if not isinstance(defs, dict):
+        return None
+    for kw, slot, cont, key in list(child_slots(node)):
+        if kw not in rule.options["within"]:
+            continue
+        branch = cont[key]
+        name = def_name(branch.get("$ref")) if isinstance(branch, dict) else None
+        target = defs.get(name) if name is not None else None
+        if not isinstance(target, dict) or _recursive(rule, run, root, branch["$ref"]):
+            continue
+        copy = copy_subtree(target, run)
+        for k, v in branch.items():
+            if k != "$ref":
+                copy[k] = v
+        if id(copy) not in run.origins:
+            run.adopt(copy, branch)
+        cont[key] = copy
+        where = kw if slot == SLOT_SINGLE else f"{kw}[{key}]"
+        run.report(rule, node, "rewritten", f"$ref {branch['$ref']} in {where} inlined", kw)
+    return None
+
+
+def _recursive(rule, run, root: dict, ref: str) -> bool:
+    # one graph per rule and run: copies only repeat references the graph has seen
+    key = f"inline-refs:{rule.id}"
+    graph = run.notes.get(key)
+    if graph is None:
+        graph = run.notes[key] = _Graph(root)
+    return graph.reaches_itself(ref)
+
+
+@check(
+    "branches",
+    within=Opt("keys", required=True, doc="the keywords whose subschemas are judged"),
+    forbid=Opt("strlist", ["ref"], choices=("ref", "object"), doc="what may not stand there: a `$ref`, an object schema"),
+)
+def branches(rule, node, run):
+    """What may stand directly under these keywords (say, the branches of `allOf`).
+
+    `object`: on a wire that closes every object, an object branch of `allOf` is closed
+    on its own and refuses the other branches' properties, so it must have been merged.
+    """
+    forbid = rule.options["forbid"]
+    found: dict[tuple[str, str], str] = {}  # one finding per keyword and kind
+    for kw, _slot, cont, key in child_slots(node):
+        sub = cont[key]
+        if kw not in rule.options["within"] or not isinstance(sub, dict):
+            continue
+        if "ref" in forbid and "$ref" in sub:
+            found.setdefault((kw, "ref"), f"{kw} holds a $ref ({sub['$ref']})")
+        if "object" in forbid and is_object(sub):
+            found.setdefault((kw, "object"), f"{kw} holds an object schema that did not merge")
+    for (kw, _what), reason in found.items():
+        run.fail(rule, node, reason, kw)
+
+
+@check("refs-acyclic", order="tree")
+def refs_acyclic(rule, run):
+    """No `$ref` is reached again from itself: expanding the references ends, the schema
+    is not recursive (an unused recursive definition counts too: the wire reads it)."""
+    from ..positions import escape
+    from ..run import Unrepresentable
+
+    root = run.root
+    if not isinstance(root, dict):
+        return
+    defs = root.get("$defs") if isinstance(root.get("$defs"), dict) else {}
+    ref = _Graph(root).cycle_from([*_refs_in(root), *(_PREFIX + escape(n) for n in defs)])
+    if ref is not None:
+        raise Unrepresentable(rule.id, ref[1:] if ref.startswith("#/") else "", f"recursive $ref {ref}")

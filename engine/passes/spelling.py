@@ -1,0 +1,297 @@
+"""Kinds for how a wire spells what JSON Schema says: references, enum values, null.
+
+Some wires carry a JSON Schema meaning under other names (a reference keyword without
+`$`, integers as enum strings, null as a branch rather than an enum value). These
+kinds translate one spelling into the other and back, so a wire's own output can be
+read again.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import json
+from typing import Any
+from urllib.parse import quote, unquote
+
+from ..positions import child_slots, escape, unescape
+from ..prepare import copy_subtree
+from . import Opt, check, kind
+from .types import json_type, types_of
+
+_DEFS_PREFIX = "#/$defs/"
+_POINTER_SAFE = "~!$&'()*+,;=:@/"
+# keywords that describe a value rather than constrain it: they stay on a union wrapper
+_ANNOTATIONS = ("description", "title", "default", "examples", "$comment", "deprecated")
+
+
+def _rename(node: dict, old: str, new: str, value: Any) -> None:
+    """Replace key `old` by `new` (holding `value`) where it stands: key order is output."""
+    items = [(new, value) if k == old else (k, v) for k, v in node.items()]
+    node.clear()
+    node.update(items)
+
+
+def _schema_nodes(*starts: Any) -> list[dict]:
+    """Every schema object under `starts`, in document order (collected before any change)."""
+    out: list[dict] = []
+    seen: set[int] = set()
+    stack = list(reversed(starts))
+    while stack:
+        node = stack.pop()
+        if not isinstance(node, dict) or id(node) in seen:
+            continue
+        seen.add(id(node))
+        out.append(node)
+        stack.extend(reversed([c[k] for _kw, _s, c, k in child_slots(node)]))
+    return out
+
+
+@kind(
+    "spell-refs",
+    order="tree",
+    direction=Opt("choice", required=True, choices=("write", "read"), doc="write: to the wire's spelling; read: back to $ref/$defs"),
+    ref=Opt("str", required=True, doc="the wire's keyword for $ref"),
+    defs=Opt("str", required=True, doc="the wire's keyword for the root $defs"),
+    root_name=Opt("str", "Root", doc="write: the definition a reference to the root (#) becomes"),
+)
+def spell_refs(rule, run):
+    """Spell `$ref`/`$defs` the wire's way (`ref: "#/defs/Name"`, `defs` at the root), or read it back.
+
+    `write` runs after reference resolution kept root definitions: every reference then
+    names the root or a root definition. A wire whose references may only name a
+    definition gets a copy of the root as one. `read` turns the wire's spelling into
+    `$ref`/`$defs` before resolution, so the wire's own output normalizes to itself.
+    """
+    root = run.root
+    if not isinstance(root, dict):
+        return
+    if rule.options["direction"] == "read":
+        _read(rule, run, root)
+    else:
+        _write(rule, run, root)
+
+
+def _read(rule, run, root: dict) -> None:
+    ref_kw, defs_kw = rule.options["ref"], rule.options["defs"]
+    if isinstance(root.get(defs_kw), dict) and "$defs" not in root:
+        _rename(root, defs_kw, "$defs", root[defs_kw])
+        run.report(rule, root, "renamed", f"{defs_kw} -> $defs", defs_kw)
+    prefix = f"#/{defs_kw}/"
+    for node in _schema_nodes(root):
+        value = node.get(ref_kw)
+        # only a reference the wire itself could have written: `ref` is no keyword elsewhere
+        if isinstance(value, str) and value.startswith(prefix) and "$ref" not in node:
+            _rename(node, ref_kw, "$ref", _DEFS_PREFIX + value[len(prefix):])
+            run.report(rule, node, "renamed", f"{ref_kw} -> $ref", ref_kw)
+
+
+def _write(rule, run, root: dict) -> None:
+    ref_kw, defs_kw = rule.options["ref"], rule.options["defs"]
+    nodes = _schema_nodes(root)
+    if any(n.get("$ref") == "#" for n in nodes):
+        defs = root.get("$defs")
+        if not isinstance(defs, dict):
+            defs = root["$defs"] = {}
+        name = rule.options["root_name"]
+        n = 2
+        while name in defs:
+            name, n = f"{rule.options['root_name']}{n}", n + 1
+        body = {k: v for k, v in root.items() if k not in ("$defs", "$schema", "$id")}
+        defs[name] = run.adopt(copy_subtree(body, run), root)
+        run.report(rule, root, "rewritten", f"the root, which a $ref names, copied to {defs_kw}/{name}", "$defs")
+        nodes = _schema_nodes(root)
+        root_target = f"#/{defs_kw}/" + quote(escape(name), safe=_POINTER_SAFE)
+    else:
+        root_target = None
+    for node in nodes:
+        ref = node.get("$ref")
+        if not isinstance(ref, str):
+            continue
+        if ref == "#":
+            new = root_target
+        elif ref.startswith(_DEFS_PREFIX):
+            new = f"#/{defs_kw}/" + ref[len(_DEFS_PREFIX):]
+        else:
+            run.fail(rule, node, f"$ref {ref!r} names no root definition, the only kind of reference this wire has", "$ref")
+            continue
+        _rename(node, "$ref", ref_kw, new)
+        run.report(rule, node, "renamed", f"$ref {ref} -> {ref_kw} {new}", "$ref")
+    if "$defs" in root:
+        _rename(root, "$defs", defs_kw, root["$defs"])
+        run.report(rule, root, "renamed", f"$defs -> {defs_kw}", "$defs")
+
+
+@check(
+    "ref-targets",
+    order="tree",
+    ref=Opt("str", "$ref", doc="the keyword that holds a reference"),
+    defs=Opt("str", "$defs", doc="the keyword of the root definitions"),
+    siblings=Opt("strlist", [], doc="keywords (glob patterns) allowed beside a reference"),
+)
+def ref_targets(rule, run):
+    """Every reference names a root definition (`#/<defs>/<name>`); definitions sit at
+    the root only; beside a reference stand only the allowed siblings."""
+    root = run.root
+    if not isinstance(root, dict):
+        return
+    ref_kw, defs_kw = rule.options["ref"], rule.options["defs"]
+    defs = root.get(defs_kw)
+    names = defs if isinstance(defs, dict) else {}
+    prefix = f"#/{defs_kw}/"
+    # the walk knows `$defs`; a wire's own spelling of it is followed here
+    starts = [root, *(names.values() if defs_kw != "$defs" else ())]
+    for node in _schema_nodes(*starts):
+        if defs_kw in node and node is not root:
+            run.fail(rule, node, f"{defs_kw} is only accepted at the root", defs_kw)
+        if ref_kw not in node:
+            continue
+        ref = node[ref_kw]
+        if not isinstance(ref, str) or not ref.startswith(prefix) or unescape(unquote(ref[len(prefix):])) not in names:
+            run.fail(rule, node, f"{ref_kw} {ref!r} does not name an entry of the root {defs_kw}", ref_kw)
+        for k in node:
+            if k != ref_kw and not any(fnmatch.fnmatchcase(k, p) for p in rule.options["siblings"]):
+                run.fail(rule, node, f"{ref_kw} cannot have sibling {k}", k)
+
+
+def _of_type(value: Any, t: str) -> bool:
+    vt = json_type(value)
+    return vt == t or (t == "number" and vt == "integer")
+
+
+def _as_text(value: Any, t: str) -> str:
+    if isinstance(value, str):
+        return value
+    if t == "integer" and isinstance(value, float):
+        return str(int(value))  # 3.0 is the integer 3
+    return json.dumps(value)
+
+
+@kind(
+    "enum-as-strings",
+    types=Opt("strlist", required=True, doc="the types whose enum values are written as strings"),
+    format=Opt("str", "", doc="the format such a node then says (empty: format left alone)"),
+)
+def enum_as_strings(rule, node, run):
+    """Write the enum values of a node of the listed types as strings, with the format
+    that tells the wire how to read them back (`{type: integer, format: enum, enum:
+    ["101", "201"]}`), where enum is a list of strings but not only on strings."""
+    t = node.get("type")
+    enum = node.get("enum")
+    if not isinstance(t, str) or t not in rule.options["types"] or not isinstance(enum, list) or not enum:
+        return None
+    if not all(_of_type(v, t) for v in enum):
+        return None  # strings already, or values of another type: the enum rule judges
+    node["enum"] = [_as_text(v, t) for v in enum]
+    fmt = rule.options["format"]
+    if fmt and node.get("format") != fmt:
+        if "format" in node:
+            run.spill(rule, node, "format", node["format"])
+        node["format"] = fmt
+    run.report(rule, node, "rewritten", f"{t} enum values written as strings" + (f", format {fmt}" if fmt else ""), "enum")
+    return None
+
+
+@kind("null-enum-branch")
+def null_enum_branch(rule, node, run):
+    """A `null` among the enum values becomes a `{type: null}` branch of its own.
+
+    `{type: [string, null], enum: [a, null]}` reads `anyOf: [{type: string, enum: [a]},
+    {type: null}]`, which says the same where enum values may not be null but types
+    may. A null the node's type refuses was never valid and just leaves the enum.
+    """
+    enum = node.get("enum")
+    if not isinstance(enum, list) or None not in enum:
+        return None
+    rest = [v for v in enum if v is not None]
+    types = types_of(node)
+    if types and "null" not in types:
+        node["enum"] = rest
+        run.report(rule, node, "dropped", "null removed from enum: the type refuses it", "enum")
+        return None
+    if not rest:
+        del node["enum"]
+        node["type"] = "null"
+        run.report(rule, node, "rewritten", "enum [null] -> type null", "enum")
+        return None
+    inner = {k: v for k, v in node.items() if k not in _ANNOTATIONS}
+    inner["enum"] = rest
+    t = inner.get("type")
+    if isinstance(t, list):
+        kept = [x for x in t if x != "null"]
+        if len(kept) == 1:
+            inner["type"] = kept[0]
+        elif kept:
+            inner["type"] = kept
+        else:
+            del inner["type"]
+    out = {"anyOf": [run.adopt(inner, node), {"type": "null"}]}
+    out.update((k, v) for k, v in node.items() if k in _ANNOTATIONS)
+    run.report(rule, node, "rewritten", "null in enum -> its own {type: null} branch", "enum")
+    return run.adopt(out, node)
+
+
+@kind(
+    "any-of-alone",
+    ref_siblings=Opt("strlist", ["*"], doc="keywords (glob patterns) a `$ref` branch may take"),
+    by_type=Opt("map", "map:type-keywords", doc="which keywords belong to which type"),
+)
+def any_of_alone(rule, node, run):
+    """`anyOf` stands alone on its node: the keywords beside it move into every branch.
+
+    `S and anyOf [A, B]` says `anyOf [S and A, S and B]`, for wires that refuse any
+    other keyword beside anyOf. A branch keeps its own value of a keyword; it takes no
+    keyword of another type than its own, a `{type: null}` branch takes nothing, and a
+    `$ref` branch only the allowed siblings. The branches are new schemas, so the rest
+    of the walk visits them again.
+    """
+    branches = node.get("anyOf")
+    if not isinstance(branches, list) or len(node) == 1 or not all(isinstance(b, dict) for b in branches):
+        return None
+    if node is run.root:
+        return None  # the root's keywords ($defs, ...) belong to the root; root unions are judged there
+    beside = [(k, v) for k, v in node.items() if k != "anyOf"]
+    by_type = rule.options["by_type"]
+    owned = {k for ks in by_type.values() for k in ks}
+    out = []
+    taken: set[str] = set()
+    for b in branches:
+        if b.get("type") == "null":
+            out.append(b)
+            continue
+        new = dict(b)
+        if "type" not in new and "type" in node and "$ref" not in new:
+            new["type"] = node["type"]
+        mine = {k for t in types_of(new) for k in by_type.get(t, ())}
+        for k, v in beside:
+            if k in new:
+                taken.add(k)  # the branch says it already, its own way
+                continue
+            if "$ref" in new and not any(fnmatch.fnmatchcase(k, p) for p in rule.options["ref_siblings"]):
+                continue
+            if k in owned and types_of(new) and k not in mine:
+                continue
+            new[k] = v
+            taken.add(k)
+        out.append(run.adopt(new, b) if new != b else b)
+    node.clear()
+    node["anyOf"] = out
+    moved = [k for k, _ in beside if k in taken]
+    if moved:
+        run.report(rule, node, "rewritten", f"{', '.join(moved)} beside anyOf moved into its branches", "anyOf")
+    for k in (k for k, _ in beside if k not in taken):
+        run.report(rule, node, "dropped", f"{k} beside anyOf dropped: no branch can take it", k)
+    return None
+
+
+@check(
+    "stands-alone",
+    keys=Opt("keys", required=True, doc="keywords that must be the only one on their node"),
+    siblings=Opt("strlist", [], doc="keywords (glob patterns) allowed beside them after all"),
+)
+def stands_alone(rule, node, run):
+    """These keywords stand alone on their node (but for the allowed siblings)."""
+    for key in rule.options["keys"]:
+        if key in node:
+            for k in node:
+                if k != key and not any(fnmatch.fnmatchcase(k, p) for p in rule.options["siblings"]):
+                    run.fail(rule, node, f"{k} is not accepted beside {key}", k)

@@ -1,0 +1,76 @@
+"""Kinds about the values a wire takes for a keyword, and boolean subschemas."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..positions import child_slots
+from . import Opt, check, kind
+from .patterns import put_back
+from .types import json_type
+
+_SWITCHES = ["additionalProperties", "unevaluatedProperties", "unevaluatedItems"]
+
+
+def _listed(option: Any) -> list:
+    return option if isinstance(option, list) else [option]
+
+
+def _member(value: Any, allowed: list) -> bool:
+    # 1 and true are different values to a JSON reader, and 1 and 1.0 the same number
+    kind = json_type(value)
+    return any(json_type(a) == kind and a == value for a in allowed)
+
+
+def _number(v: Any) -> bool:
+    return isinstance(v, (int, float)) and v.__class__ is not bool
+
+
+@kind(
+    "keyword-values",
+    keys=Opt("keys", required=True),
+    allowed=Opt("json", required=True, doc="the values the wire takes (a list, or one value)"),
+    floor=Opt("bool", False, doc="a number above the allowed ones becomes the greatest allowed number below it"),
+)
+def keyword_values(rule, node, run):
+    """Keep a keyword only where its value is one the wire takes; spill it otherwise.
+
+    With `floor`, a lower bound the wire cannot take is loosened to the nearest one it
+    can (`minItems: 3` becomes `minItems: 1` where only 0 and 1 are taken): the schema
+    still accepts every value it accepted, and the description keeps the original.
+    """
+    allowed = _listed(rule.options["allowed"])
+    for k in [k for k in node if k in rule.options["keys"]]:
+        value = node[k]
+        if _member(value, allowed):
+            continue
+        keys = list(node)
+        run.spill(rule, node, k, value)
+        below = [a for a in allowed if _number(a) and _number(value) and a < value]
+        if rule.options["floor"] and below:
+            put_back(node, k, max(below), keys)
+            run.report(rule, node, "rewritten", f"{k} {value} loosened to {max(below)}", k)
+
+
+@check(
+    "keyword-values",
+    keys=Opt("keys", required=True),
+    allowed=Opt("json", required=True, doc="the values the wire takes (a list, or one value)"),
+)
+def keyword_values_check(rule, node, run):
+    """These keywords, where present, hold one of the allowed values."""
+    allowed = _listed(rule.options["allowed"])
+    for k in node:
+        if k in rule.options["keys"] and not _member(node[k], allowed):
+            run.fail(rule, node, f"{k} {node[k]!r} is not accepted (only {allowed})", k)
+
+
+@check(
+    "boolean-schemas",
+    keep_in=Opt("keys", _SWITCHES, doc="keywords whose boolean value is a plain switch, allowed"),
+)
+def boolean_schemas_check(rule, node, run):
+    """No subschema is a boolean, but for the switches the wire reads as flags."""
+    for kw, _slot, cont, key in child_slots(node):
+        if cont[key].__class__ is bool and kw not in rule.options["keep_in"]:
+            run.fail(rule, node, f"boolean subschema in {kw}", kw)

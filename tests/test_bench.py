@@ -1,0 +1,100 @@
+"""The benchmark runs end to end (smoke test) and reports missing or failing peers as such.
+
+The figures themselves are not asserted: they depend on the machine.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from wireschema import bench
+
+ROOT = Path(__file__).resolve().parent.parent
+CORPUS = ROOT.parent / "shared" / "corpus"
+
+HEADERS = (
+    "### (a) Tool lists",
+    "| tools | deepcopy ms | deepcopy tools/s | json round trip ms |",
+    "| target | tools | cold tools/s | cold ms | warm tools/s | warm ms | warm speedup |",
+    "### (b) Peers",
+    "| target | peer | version | peer schemas/s | wireschema schemas/s | wireschema ÷ peer |",
+    "### (c) Startup",
+    "`import wireschema` (wall clock",
+    "### (d) Nodes per second by schema size",
+    "| target | 10 nodes | 100 nodes | 1,000 nodes | max ÷ min | note |",
+)
+
+
+@pytest.mark.skipif(not (CORPUS / "mcp.jsonl").is_file(), reason="no shared corpus beside the repository")
+def test_quick_run_prints_every_table():
+    proc = subprocess.run(
+        [sys.executable, "-m", "wireschema.bench", "--quick", "--repeat", "1", "--corpus", str(CORPUS)],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=120,
+        stdin=subprocess.DEVNULL,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert "Traceback" not in proc.stderr + proc.stdout
+    for header in HEADERS:
+        assert header in proc.stdout, header
+    assert "- machine: " in proc.stdout and "- date: " in proc.stdout
+    # one row per (target, peer) whether the peer is installed or not
+    for peer in bench.PEERS:
+        assert peer.label in proc.stdout
+    for info in bench.wireschema.targets():
+        assert f"| `{info.name}` | 1 |" in proc.stdout
+
+
+def test_missing_corpus_is_a_usage_error(tmp_path):
+    proc = subprocess.run(
+        [sys.executable, "-m", "wireschema.bench", "--quick", "--corpus", str(tmp_path)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        stdin=subprocess.DEVNULL,
+    )
+    assert proc.returncode == 2
+    assert "mcp.jsonl" in proc.stderr and "Traceback" not in proc.stderr
+
+
+def _not_installed():
+    raise ImportError("no such peer")
+
+
+def _raises_on_every_schema():
+    def run(schema):
+        raise ValueError("refused")
+
+    return run
+
+
+def test_peer_rows_say_not_installed_and_count_errors(monkeypatch):
+    # in-process and tiny: whichever peers this environment has, both cases are shown
+    peers = (
+        bench.Peer("absent peer", "no-such-distribution", "gemini", _not_installed),
+        bench.Peer("refusing peer", "no-such-distribution", "gemini", _raises_on_every_schema),
+        bench.Peer("copying peer", "no-such-distribution", "gemini", lambda: dict),
+    )
+    monkeypatch.setattr(bench, "PEERS", peers)
+    tools = [bench.Tool(f"t{i}", "", {"type": "object", "properties": {"a": {"type": "string"}}}) for i in range(3)]
+    cfg = bench.Config(repeat=1, peer_schemas=3, min_sample_ns=0)
+    rows = bench.measure_peers(tools, cfg)
+    table = bench.table_peers(rows)
+    absent, refusing, copying = table.splitlines()[4:7]
+    assert "| absent peer | not installed |" in absent
+    assert "| 3 / 3 |" in refusing
+    assert "| 0 / 3 |" in copying
+    assert "no-such-distribution not installed" in bench.peer_versions(rows)
+
+
+def test_synthetic_schema_counts_its_nodes():
+    for size in (10, 100, 1000):
+        schema, nodes = bench.synthetic_schema(size)
+        assert size <= nodes < size + 6  # the last property may overshoot by its own subschemas
+        assert schema["type"] == "object"

@@ -1,0 +1,68 @@
+"""Residual checks of the Google targets, shown on schemas that break one check each (as
+a hand-written "wire" schema would). `wireschema.check` judges a schema as it stands;
+`normalize` turns any such finding into a rewrite or, failing that, the fallback."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+import wireschema
+
+CASES = [
+    # gemini-jsonschema
+    ("gemini-jsonschema", "ignored-keyword", {"type": "object", "properties": {"a": {"type": "string", "minLength": 1}}}),
+    ("gemini-jsonschema", "bad-type-name", {"type": "object", "properties": {"a": {"type": "float"}}}),
+    ("gemini-jsonschema", "boolean-enum", {"type": "object", "properties": {"a": {"type": "boolean", "enum": [True]}}}),
+    ("gemini-jsonschema", "uri-format", {"type": "object", "properties": {"a": {"type": "string", "format": "uri"}}}),
+    ("gemini-jsonschema", "ref-with-description", {
+        "type": "object", "properties": {"a": {"$ref": "#/$defs/A", "description": "d"}}, "$defs": {"A": {"type": "string"}}}),
+    ("gemini-jsonschema", "recursion-through-required", {
+        "type": "object", "properties": {"n": {"$ref": "#/$defs/N"}},
+        "$defs": {"N": {"type": "object", "required": ["next"], "properties": {"next": {"$ref": "#/$defs/N"}}}}}),
+    ("gemini-jsonschema", "required-undefined", {"type": "object", "properties": {}, "required": ["ghost"]}),
+    ("gemini-jsonschema", "array-without-items", {"type": "object", "properties": {"a": {"type": "array"}}}),
+    ("gemini-jsonschema", "root-union", {"type": "object", "properties": {}, "anyOf": [{"type": "object", "properties": {}}]}),
+    ("gemini-jsonschema", "bad-bound", {"type": "object", "properties": {"a": {"type": "integer", "minimum": "0"}}}),
+    # vertex: the gemini checks as vertex overrides them, and its own
+    ("vertex", "dollar-ref-spelling", {
+        "type": "object", "properties": {"a": {"$ref": "#/$defs/A"}}, "$defs": {"A": {"type": "string"}}}),
+    ("vertex", "type-list", {"type": "object", "properties": {"a": {"type": ["string", "null"]}}}),
+    ("vertex", "integer-enum-values", {"type": "object", "properties": {"a": {"type": "integer", "format": "enum", "enum": [1, 2]}}}),
+    ("vertex", "number-enum-format", {"type": "object", "properties": {"a": {"type": "number", "format": "enum"}}}),
+    ("vertex", "ref-to-nothing", {"type": "object", "properties": {"a": {"ref": "#/defs/B"}}, "defs": {"A": {"type": "string"}}}),
+    ("vertex", "ref-with-title", {"type": "object", "properties": {"a": {"ref": "#/defs/A", "title": "T"}}, "defs": {"A": {"type": "string"}}}),
+    ("vertex", "description-beside-any-of", {
+        "type": "object", "properties": {"a": {"anyOf": [{"type": "string"}, {"type": "null"}], "description": "d"}}}),
+    # cca-claude: only type, description, title, properties, required, items, enum
+    ("cca-claude", "nullable-marker", {"type": "object", "properties": {"a": {"type": "string", "nullable": True}}}),
+    ("cca-claude", "any-of", {"type": "object", "properties": {"a": {"anyOf": [{"type": "string"}, {"type": "integer"}]}}}),
+    ("cca-claude", "string-constraint", {"type": "object", "properties": {"a": {"type": "string", "maxLength": 5}}}),
+    ("cca-claude", "null-type", {"type": "object", "properties": {"a": {"type": "null"}}}),
+    ("cca-claude", "integer-enum", {"type": "object", "properties": {"a": {"type": "integer", "enum": [1]}}}),
+]
+
+
+@pytest.mark.parametrize("target,case,schema", CASES, ids=[f"{t}:{c}" for t, c, _ in CASES])
+def test_check(target, case, schema, snap):
+    violations = wireschema.check(schema, target)
+    # every case breaks something, and normalizing the same schema never raises
+    assert violations
+    json.dumps(wireschema.normalize(schema, target).schema)
+    assert {"target": target, "schema": schema, "violations": [str(v) for v in violations]} == snap
+
+
+@pytest.mark.parametrize("target", ["gemini-jsonschema", "vertex", "cca-claude"])
+def test_normalized_output_passes_its_own_checks(target):
+    schema = {
+        "type": "object",
+        "properties": {"a": {"type": ["string", "null"], "format": "uri"}, "n": {"$ref": "#/$defs/N"},
+                       "e": {"type": "integer", "enum": [1, 2, None]}, "u": {"oneOf": [{"type": "string"}, {"$ref": "#/$defs/N"}], "description": "u"}},
+        "required": ["n"],
+        "$defs": {"N": {"type": "object", "required": ["next"], "properties": {"next": {"$ref": "#/$defs/N"}, "v": {"const": 1}}}},
+    }
+    result = wireschema.normalize(schema, target)
+    assert not result.used_fallback
+    assert wireschema.check(result.schema, target) == ()
+    assert wireschema.normalize(result.schema, target).schema == result.schema

@@ -1,0 +1,186 @@
+"""The kinds of engine/passes/patterns.py, values.py, defs.py and counts.py on their own:
+a one-rule (or one-check) target extending nothing, applied to one input.
+
+These pin down what a kind does, independent of any provider's rule file; the provider
+files are covered by their own snapshots. A case with checks also records what
+`wireschema.check` finds in its input.
+"""
+
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+
+import wireschema
+from conftest import describe
+
+# kind case id -> (rule-file body as YAML, input schema)
+CASES = {
+    "pattern-features-lookarounds": ("""
+      rules:
+        - id: t/patterns
+          kind: pattern-features
+          remove: [lookaround]
+          why: test
+    """, {"type": "object", "properties": {
+        "ahead": {"type": "string", "pattern": "^(?=.*\\d)(?!.*\\s)\\w{8,}$", "description": "password"},
+        "behind": {"type": "string", "pattern": "(?<=\\$)\\d+(?<!0)"},
+        "named": {"type": "string", "pattern": "(?<year>\\d{4})-(?<m>\\d\\d)"},
+        "escaped": {"type": "string", "pattern": "\\(?=x\\)[(?!]"},
+        "only": {"type": "string", "pattern": "(?=a)+"},
+        "said": {"type": "string", "pattern": "^(?!x)", "description": "already says (pattern: ^(?!x))"}}}),
+    "pattern-features-word-boundary-and-backreference": ("""
+      rules:
+        - id: t/patterns
+          kind: pattern-features
+          remove: [lookaround, word-boundary]
+          spill: [backreference]
+          why: test
+    """, {"type": "object", "properties": {
+        "word": {"type": "string", "pattern": "\\Bin\\b{1,2}"},
+        "class": {"type": "string", "pattern": "[\\b\\B]\\\\b"},
+        "numbered": {"type": "string", "pattern": "(a)(b)\\2"},
+        "named": {"type": "string", "pattern": "(?<q>['\"]).*\\k<q>"},
+        "python": {"type": "string", "pattern": "(?P<q>a)(?P=q)"}}}),
+    "pattern-features-property-patterns": ("""
+      rules:
+        - id: t/patterns
+          kind: pattern-features
+          remove: [lookaround]
+          spill: [backreference]
+          why: test
+    """, {"type": "object", "additionalProperties": False, "patternProperties": {
+        "^(?!_)x": {"type": "string"}, "^x": {"type": "integer"}, "^(a)\\1$": {"type": "boolean"}, "^y$": {"type": "null"}}}),
+    "pattern-features-property-patterns-off": ("""
+      rules:
+        - id: t/patterns
+          kind: pattern-features
+          remove: [lookaround]
+          property_patterns: false
+          why: test
+    """, {"type": "object", "pattern": "(?=x)", "patternProperties": {"^(?!_)": {"type": "string"}}}),
+    "pattern-features-unreadable": ("""
+      rules:
+        - id: t/patterns
+          kind: pattern-features
+          remove: [lookaround]
+          why: test
+    """, {"type": "object", "properties": {
+        "open": {"type": "string", "pattern": "(?=a"}, "close": {"type": "string", "pattern": "a)"},
+        "klass": {"type": "string", "pattern": "[a-"}, "tail": {"type": "string", "pattern": "a\\"},
+        "number": {"type": "string", "pattern": 5}}}),
+    "keyword-values": ("""
+      rules:
+        - id: t/values
+          kind: keyword-values
+          keys: [minItems, uniqueItems]
+          allowed: [0, 1, false]
+          why: test
+    """, {"type": "object", "properties": {
+        "a": {"type": "array", "minItems": 1, "uniqueItems": False},
+        "b": {"type": "array", "minItems": 2, "uniqueItems": True, "description": "pairs"},
+        "c": {"type": "array", "minItems": True},
+        "d": {"type": "array", "minItems": 1.0}}}),
+    "keyword-values-floor": ("""
+      rules:
+        - id: t/values
+          kind: keyword-values
+          keys: [minItems, minLength]
+          allowed: [0, 1]
+          floor: true
+          why: test
+    """, {"type": "object", "properties": {
+        "a": {"type": "array", "minItems": 5, "maxItems": 9},
+        "s": {"type": "string", "minLength": 0.5},
+        "n": {"type": "string", "minLength": "3"}}}),
+    "inline-refs": ("""
+      rules:
+        - id: t/inline
+          kind: inline-refs
+          within: [allOf, not]
+          why: test
+    """, {"type": "object", "properties": {
+        "x": {"allOf": [{"$ref": "#/$defs/A", "description": "mine"}, {"$ref": "#/$defs/Tree"}, {"$ref": "#/$defs/a~1b"}]},
+        "n": {"not": {"$ref": "#/$defs/A"}},
+        "kept": {"anyOf": [{"$ref": "#/$defs/A"}]},
+        "far": {"allOf": [{"$ref": "#/$defs/A/properties/k"}, {"$ref": "other.json#/$defs/A"}]}},
+        "$defs": {"A": {"type": "object", "properties": {"k": {"type": "string"}}, "description": "theirs"},
+                  "Tree": {"type": "object", "properties": {"kids": {"items": {"$ref": "#/$defs/Tree"}}}},
+                  "a/b": {"type": "string"}}}),
+    "check-pattern-features": ("""
+      checks:
+        - id: t/check-patterns
+          kind: pattern-features
+          forbid: [word-boundary, backreference]
+          why: test
+    """, {"type": "object", "properties": {
+        "ok": {"type": "string", "pattern": "(?=x)[\\b]"}, "b": {"type": "string", "pattern": "\\b"},
+        "r": {"type": "string", "pattern": "(a)\\1"}, "u": {"type": "string", "pattern": "[a"}},
+        "patternProperties": {"\\Bx": {}}}),
+    "check-keyword-values": ("""
+      checks:
+        - id: t/check-values
+          kind: keyword-values
+          keys: [minItems]
+          allowed: [0, 1]
+          why: test
+    """, {"type": "object", "properties": {"a": {"type": "array", "minItems": 1}, "b": {"type": "array", "minItems": True},
+                                           "c": {"type": "array", "minItems": 2}}}),
+    "check-boolean-schemas": ("""
+      checks:
+        - id: t/check-booleans
+          kind: boolean-schemas
+          why: test
+    """, {"type": "object", "additionalProperties": False, "properties": {"a": True, "b": {"items": False}}}),
+    "check-branches": ("""
+      checks:
+        - id: t/check-branches
+          kind: branches
+          within: [allOf, anyOf]
+          forbid: [ref, object]
+          why: test
+    """, {"type": "object", "properties": {
+        "a": {"allOf": [{"$ref": "#/$defs/A"}, {"minLength": 1}]},
+        "b": {"anyOf": [{"type": "object", "properties": {}}, {"type": "string"}]},
+        "c": {"allOf": [{"type": "string"}, {"maxLength": 3}]}},
+        "$defs": {"A": {"type": "string"}}}),
+    "check-refs-acyclic": ("""
+      checks:
+        - id: t/check-acyclic
+          kind: refs-acyclic
+          why: test
+    """, {"type": "object", "properties": {"a": {"$ref": "#/$defs/A"}, "d": {"$ref": "#/$defs/D"}},
+          "$defs": {"A": {"type": "object", "properties": {"b": {"$ref": "#/$defs/B"}}},
+                    "B": {"type": "array", "items": {"$ref": "#/$defs/A"}},
+                    "D": {"type": "string"}}}),
+    "check-property-counts": ("""
+      checks:
+        - id: t/check-counts
+          kind: property-counts
+          max_optional: 2
+          max_unions: 1
+          why: test
+    """, {"type": "object", "required": ["a"], "properties": {
+        "a": {"type": ["string", "null"]}, "b": {"anyOf": [{"type": "string"}, {"type": "integer"}]},
+        "o": {"type": "object", "properties": {"x": {"type": "string"}}}}}),
+}
+
+
+@pytest.fixture(scope="module")
+def kind_targets(tmp_path_factory):
+    d = tmp_path_factory.mktemp("kinds-patterns")
+    for case, (body, _schema) in CASES.items():
+        text = f"description: {case}\n" + textwrap.dedent(body).strip("\n") + "\n"
+        (d / f"{case}.yaml").write_text(text)
+    return wireschema.load_rules(d)
+
+
+@pytest.mark.parametrize("case", list(CASES))
+def test_kind(case, kind_targets, snap):
+    schema = CASES[case][1]
+    target = kind_targets[case]
+    doc = describe(schema, wireschema.normalize(schema, target))
+    if target.checks:
+        doc["violations"] = [str(v) for v in wireschema.check(schema, target)]
+    assert doc == snap

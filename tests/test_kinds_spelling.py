@@ -1,0 +1,207 @@
+"""The kinds for wire spellings and partial recursion on their own (engine/passes/spelling.py,
+engine/passes/cycles.py), and the options the Google targets added to older kinds: a
+one-rule target (extending nothing) applied to one input, or a one-check target judging
+one schema."""
+
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+
+import wireschema
+from conftest import describe
+
+# kind case id -> (rule entries as YAML, input schema)
+CASES = {
+    "spell-refs-write": ("""
+      - id: t/refs
+        kind: resolve-refs
+        mode: keep-defs
+        recursion: keep
+        why: test
+      - id: t/spell
+        kind: spell-refs
+        direction: write
+        ref: ref
+        defs: defs
+        why: test
+    """, {"type": "object", "$defs": {"Pet Name": {"type": "string"}},
+          "properties": {"n": {"$ref": "#/$defs/Pet%20Name"}, "again": {"type": "array", "items": {"$ref": "#"}}}}),
+    # the root copy takes the next free name when `Root` is taken
+    "spell-refs-write-root-name-taken": ("""
+      - id: t/spell
+        kind: spell-refs
+        direction: write
+        ref: ref
+        defs: defs
+        root_name: Root
+        why: test
+    """, {"type": "object", "$defs": {"Root": {"type": "integer"}},
+          "properties": {"r": {"$ref": "#/$defs/Root"}, "self": {"$ref": "#"}}}),
+    "spell-refs-write-unresolved-ref-refused": ("""
+      - id: t/spell
+        kind: spell-refs
+        direction: write
+        ref: ref
+        defs: defs
+        why: test
+    """, {"type": "object", "properties": {"a": {"type": "string"}, "b": {"$ref": "#/properties/a"}}}),
+    # a `ref` that is no reference of the wire's own form stays what it was
+    "spell-refs-read": ("""
+      - id: t/spell
+        kind: spell-refs
+        direction: read
+        ref: ref
+        defs: defs
+        why: test
+    """, {"type": "object", "defs": {"Pet": {"type": "object", "properties": {"next": {"ref": "#/defs/Pet"}}}},
+          "properties": {"pet": {"ref": "#/defs/Pet"}, "branch": {"type": "string", "ref": "main"}}}),
+    "enum-as-strings": ("""
+      - id: t/enum
+        kind: enum-as-strings
+        types: [integer]
+        format: enum
+        why: test
+    """, {"type": "object", "properties": {
+        "room": {"type": "integer", "enum": [101, 201.0]}, "big": {"type": "integer", "format": "int64", "enum": [1, 2]},
+        "done": {"type": "integer", "format": "enum", "enum": ["1", "2"]}, "ratio": {"type": "number", "enum": [0.5]},
+        "odd": {"type": "integer", "enum": [1, "two"]}}}),
+    "enum-as-strings-no-format": ("""
+      - id: t/enum
+        kind: enum-as-strings
+        types: [boolean, number]
+        why: test
+    """, {"type": "object", "properties": {"flag": {"type": "boolean", "enum": [True]}, "n": {"type": "number", "enum": [1, 2.5]}}}),
+    "null-enum-branch": ("""
+      - id: t/null
+        kind: null-enum-branch
+        why: test
+    """, {"type": "object", "properties": {
+        "listed": {"type": ["string", "null"], "enum": ["a", None], "description": "d", "minLength": 1},
+        "typeless": {"enum": [1, None], "title": "T"},
+        "refused": {"type": "string", "enum": ["x", None]},
+        "only": {"enum": [None]}}}),
+    "any-of-alone": ("""
+      - id: t/alone
+        kind: any-of-alone
+        ref_siblings: [description]
+        why: test
+    """, {"type": "object", "anyOf": [{"required": ["a"]}], "$defs": {"R": {"type": "string"}}, "properties": {
+        "a": {"type": "string", "minLength": 1, "description": "text or count",
+              "anyOf": [{"maxLength": 3}, {"type": "integer", "description": "own"}, {"type": "null"}]},
+        "r": {"anyOf": [{"$ref": "#/$defs/R"}, {"type": "null"}], "description": "d", "default": "x"}}}),
+    "unroll-required-recursion": ("""
+      - id: t/refs
+        kind: resolve-refs
+        mode: keep-defs
+        recursion: keep
+        why: test
+      - id: t/unroll
+        kind: unroll-required-recursion
+        max_unroll: 1
+        cut: {type: object}
+        why: test
+    """, {"type": "object", "required": ["a", "loop"], "properties": {
+        "a": {"$ref": "#/$defs/A"}, "opt": {"$ref": "#/$defs/Opt"}, "loop": {"type": "array", "items": {"$ref": "#"}}},
+        "$defs": {"A": {"type": "object", "required": ["b"], "properties": {"b": {"$ref": "#/$defs/B"}}},
+                  "B": {"type": "object", "required": ["a"], "properties": {"a": {"$ref": "#/$defs/A", "description": "back"}}},
+                  "Opt": {"type": "object", "properties": {"more": {"$ref": "#/$defs/Opt"}}}}}),
+    "nullable-marker-with-null-type": ("""
+      - id: t/nullable
+        kind: nullable
+        style: marker
+        null_type: true
+        why: test
+    """, {"type": "object", "properties": {
+        "t": {"type": ["string", "null"]}, "folds": {"anyOf": [{"type": "integer"}, {"type": "null"}]},
+        "ref": {"anyOf": [{"$ref": "#/$defs/R"}, {"type": "null"}]}, "two": {"anyOf": [{"type": "string"}, {"type": "integer"}, {"type": "null"}]},
+        "only": {"type": "null"}}, "$defs": {"R": {"type": "string"}}}),
+    # without null_type a $ref branch is not flattened either: the marker would stand beside $ref
+    "nullable-marker-ref-branch": ("""
+      - id: t/nullable
+        kind: nullable
+        style: marker
+        why: test
+    """, {"type": "object", "properties": {"ref": {"anyOf": [{"$ref": "#/$defs/R"}, {"type": "null"}]}}, "$defs": {"R": {"type": "string"}}}),
+    "collapse-any-of-keeps-own-properties": ("""
+      - id: t/collapse
+        kind: collapse-any-of
+        modes: [object-merge]
+        why: test
+    """, {"type": "object", "properties": {"id": {"type": "string"}, "kind": {"type": "string"}}, "required": ["id"],
+          "anyOf": [{"properties": {"kind": {"enum": ["a"]}, "x": {"type": "string"}}, "required": ["kind", "x"]},
+                    {"properties": {"kind": {"enum": ["b"]}, "y": {"type": "string"}}, "required": ["kind"]}]}),
+    "enum-and-const-strings-and-numbers": ("""
+      - id: t/const
+        kind: const-to-enum
+        values: strings-and-numbers
+        why: test
+      - id: t/enum
+        kind: enum-values
+        values: strings-and-numbers
+        why: test
+    """, {"type": "object", "properties": {"c": {"const": 2.5}, "b": {"const": True}, "e": {"enum": ["a", 1, 2.5]}, "f": {"enum": ["a", None]}}}),
+}
+
+# check case id -> (check entries as YAML, schema judged as it stands)
+CHECKS = {
+    "ref-targets": ("""
+      - id: t/refs
+        kind: ref-targets
+        ref: ref
+        defs: defs
+        siblings: [description]
+        why: test
+    """, {"type": "object", "defs": {"A": {"type": "string", "defs": {}}},
+          "properties": {"ok": {"ref": "#/defs/A", "description": "fine"}, "missing": {"ref": "#/defs/B"},
+                         "sibling": {"ref": "#/defs/A", "title": "T"}, "other": {"ref": "#/properties/ok"}}}),
+    "stands-alone": ("""
+      - id: t/alone
+        kind: stands-alone
+        keys: [anyOf]
+        siblings: [title]
+        why: test
+    """, {"type": "object", "properties": {"ok": {"anyOf": [{"type": "string"}], "title": "T"},
+                                           "bad": {"anyOf": [{"type": "string"}], "description": "d"}}}),
+    "recursion-through-optional": ("""
+      - id: t/recursion
+        kind: recursion-through-optional
+        why: test
+    """, {"type": "object", "properties": {"a": {"$ref": "#/$defs/A"}, "o": {"$ref": "#/$defs/O"}},
+          "$defs": {"A": {"type": "object", "required": ["next"], "properties": {"next": {"$ref": "#/$defs/A"}}},
+                    "O": {"type": "object", "properties": {"next": {"$ref": "#/$defs/O"}}}}}),
+}
+
+
+def _targets(tmp_path_factory, cases, section):
+    d = tmp_path_factory.mktemp(section)
+    for case, (rules, _schema) in cases.items():
+        body = textwrap.indent(textwrap.dedent(rules).strip("\n"), "  ")
+        (d / f"{case}.yaml").write_text(f"description: {case}\n{section}:\n{body}\n")
+    return wireschema.load_rules(d)
+
+
+@pytest.fixture(scope="module")
+def kind_targets(tmp_path_factory):
+    return _targets(tmp_path_factory, CASES, "rules")
+
+
+@pytest.fixture(scope="module")
+def check_targets(tmp_path_factory):
+    return _targets(tmp_path_factory, CHECKS, "checks")
+
+
+@pytest.mark.parametrize("case", list(CASES))
+def test_kind(case, kind_targets, snap):
+    schema = CASES[case][1]
+    result = wireschema.normalize(schema, kind_targets[case])
+    assert describe(schema, result) == snap
+
+
+@pytest.mark.parametrize("case", list(CHECKS))
+def test_check_kind(case, check_targets, snap):
+    schema = CHECKS[case][1]
+    violations = wireschema.check(schema, check_targets[case])
+    assert violations
+    assert {"schema": schema, "violations": [str(v) for v in violations]} == snap
