@@ -414,9 +414,9 @@ def _stage_text(target: Target, checks: bool) -> list[str]:
             continue
         parts = []
         if stage.pre:
-            parts.append("pre " + ", ".join(f"`{r.id}`" for r, _, _ in stage.pre))
+            parts.append("pre " + ", ".join(f"`{r.id}`" for r, *_ in stage.pre))
         if stage.post:
-            parts.append("post " + ", ".join(f"`{r.id}`" for r, _, _ in stage.post))
+            parts.append("post " + ", ".join(f"`{r.id}`" for r, *_ in stage.post))
         lines.append("walk: " + "; ".join(parts))
     return lines
 

@@ -29,8 +29,8 @@ def _run_stage(stage: Stage, run: Run) -> None:
         run.at = None
         fn(rule, run)
         return
-    pre = [(r, fn, bools, r.select(run.root)) for r, fn, bools in stage.pre]
-    post = [(r, fn, bools, r.select(run.root)) for r, fn, bools in stage.post]
+    pre = [(r, fn, bools, trig, r.select(run.root)) for r, fn, bools, trig in stage.pre]
+    post = [(r, fn, bools, trig, r.select(run.root)) for r, fn, bools, trig in stage.post]
     walk(run, pre, post)
 
 

@@ -16,6 +16,8 @@ from .positions import pointer_of
 from .run import BudgetExceeded, Run
 
 _SCALARS = (str, int, float, bool, type(None))
+# keys whose presence anywhere means reference resolution has work to do
+_REFERENCE_KEYS = frozenset({"$ref", "$defs", "definitions", "$id", "$anchor", "$dynamicRef", "$recursiveRef"})
 
 
 def parse_input(schema: Any, options: Any) -> Any:
@@ -79,6 +81,8 @@ def copy_input(value: Any, run: Run) -> Any:
                     raise SchemaInputError(
                         f"object key {k!r} at {pointer_of(chain) or '/'} is not a string"
                     )
+                if k in _REFERENCE_KEYS:
+                    run.notes["references"] = True
                 run.literal += len(k)
                 if isinstance(v, _SCALARS):
                     out[k] = _scalar(v, (chain, k), run)

@@ -83,20 +83,24 @@ class Rule:
         """Ids of the schema nodes this rule's `where:` selects in `root` (None: all)."""
         if self._where_expr is None:
             return None
+        if self.where == "$":
+            # the common root-only selector needs no JSONPath search
+            return {id(root)} if isinstance(root, dict) else set()
         return _select(self._where_expr, root, ".." in (self.where or ""))
 
 
 @attrs.frozen(eq=False)
 class Stage:
     tree: tuple[Rule, Any] | None
-    pre: tuple[tuple[Rule, Any, bool], ...] = ()
-    post: tuple[tuple[Rule, Any, bool], ...] = ()
+    # (rule, visit function, sees booleans, trigger keywords or None)
+    pre: tuple[tuple[Rule, Any, bool, Any], ...] = ()
+    post: tuple[tuple[Rule, Any, bool, Any], ...] = ()
 
     @property
     def rules(self) -> tuple[Rule, ...]:
         if self.tree is not None:
             return (self.tree[0],)
-        return tuple(r for r, _, _ in self.pre) + tuple(r for r, _, _ in self.post)
+        return tuple(v[0] for v in self.pre) + tuple(v[0] for v in self.post)
 
 
 @attrs.frozen(eq=False)
@@ -215,7 +219,7 @@ def jsonpath(text: str) -> Any:
 
 
 def _jsonpath(text: Any, path: str, container: Any, key: Any, field: str) -> Any:
-    from jsonpath_ng import parse  # deferred: costly import, needed only by selectors
+    parse = jsonpath  # parsing builds parser tables each time: parse each text once
 
     if not isinstance(text, str) or not text.startswith("$"):
         _err(path, container, key, f"{field} must be a JSONPath starting with '$', got {text!r}")
@@ -265,15 +269,39 @@ class Registry:
         self.dirs = tuple(dirs)
         self.vocabulary = vocabulary
         self._compiled: dict[str, Target] = {}
+        self._names: list[str] | None = None
+        self._parsed: dict[str, tuple[Any, str]] = {}
+        self._shapes: list[Any] | None = None
         self._lock = threading.RLock()
 
     def names(self) -> list[str]:
-        seen: dict[str, None] = {}
-        for d in self.dirs:
-            for p in sorted(d.glob("*.yaml")):
-                if not p.name.startswith("_"):
-                    seen.setdefault(p.stem, None)
-        return list(seen)
+        # the rule folders are read once: a registry stands for one set of files
+        if self._names is None:
+            seen: dict[str, None] = {}
+            for d in self.dirs:
+                for p in sorted(d.glob("*.yaml")):
+                    if not p.name.startswith("_"):
+                        seen.setdefault(p.stem, None)
+            self._names = list(seen)
+        return list(self._names)
+
+    def read(self, path: Path) -> tuple[Any, str]:
+        """A rule file parsed once per registry: every `extends` chain shares `_base`."""
+        key = str(path.resolve())
+        if key not in self._parsed:
+            self._parsed[key] = _read(path)
+        return self._parsed[key]
+
+    def tool_shapes(self) -> list[Any]:
+        """Every distinct `tool:` shape of the registry's targets (computed once)."""
+        if self._shapes is None:
+            shapes: list[Any] = []
+            for name in self.names():
+                t = self.get(name)
+                if t is not None and t.tool and t.tool not in shapes:
+                    shapes.append(t.tool)
+            self._shapes = shapes
+        return self._shapes
 
     def file_for(self, name: str, near: Path | None = None, skip: Path | None = None) -> Path | None:
         """The rule file called `name`: next to `near` first, then in the rule dirs.
@@ -342,7 +370,7 @@ def _merge_chain(path: Path, registry: Registry, stack: tuple[str, ...]) -> dict
     """The file's fields and rules over those of everything it extends, unvalidated."""
     spath = str(path)
     key = str(path.resolve())
-    data, text = _read(path)
+    data, text = registry.read(path)
     if data is None:
         data = empty_mapping()
     if not isinstance(data, MarkedDict):
@@ -878,8 +906,8 @@ def _stages(rules: tuple[Rule, ...], table: dict[str, Kind]) -> tuple[Stage, ...
         elif k.order == "pre":
             if post:
                 close()
-            pre.append((r, k.fn, k.bools))
+            pre.append((r, k.fn, k.bools, k.trigger_keys(r.options)))
         else:
-            post.append((r, k.fn, k.bools))
+            post.append((r, k.fn, k.bools, k.trigger_keys(r.options)))
     close()
     return tuple(stages)

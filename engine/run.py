@@ -124,8 +124,9 @@ class Run:
 
 
 Visit = Callable[[Any, Any, Run], Any]
-# (rule, visit function, sees booleans, ids of the nodes its `where:` selected or None)
-Visitor = tuple[Any, Visit, bool, "set[int] | None"]
+# (rule, visit function, sees booleans, trigger keywords or None,
+#  ids of the nodes its `where:` selected or None)
+Visitor = tuple[Any, Visit, bool, Any, "set[int] | None"]
 
 
 def walk(run: Run, pre: Iterable[Visitor], post: Iterable[Visitor]) -> None:
@@ -139,7 +140,7 @@ def walk(run: Run, pre: Iterable[Visitor], post: Iterable[Visitor]) -> None:
     """
     pre = tuple(pre)
     post = tuple(post)
-    bools = any(b for _, _, b, _ in pre + post)
+    bools = any(v[2] for v in pre + post)
     done: dict[int, Any] = {}  # id -> node (kept alive so ids stay unique)
     stack: list[tuple[Any, Any, Any, int, bool, Any]] = [(run.holder, 0, None, 0, False, None)]
     while stack:
@@ -150,9 +151,12 @@ def walk(run: Run, pre: Iterable[Visitor], post: Iterable[Visitor]) -> None:
             run.at = chain
             run.depth = depth
             run.slot = kw
-            for rule, visit, sees_bools, selected in visitors:
-                if not isinstance(node, dict) and not (sees_bools and node.__class__ is bool):
-                    continue
+            for rule, visit, sees_bools, trig, selected in visitors:
+                if node.__class__ is not dict:
+                    if not (sees_bools and node.__class__ is bool) and not isinstance(node, dict):
+                        continue
+                elif trig is not None and trig.isdisjoint(node):
+                    continue  # none of the keywords this rule reacts to
                 if selected is not None and id(node) not in selected:
                     continue
                 new = visit(rule, node, run)

@@ -87,11 +87,7 @@ _MISSING = object()
 
 def _shapes(registry: Any) -> list[Any]:
     """Every shipped tool shape, most specific first (deeper schema paths, fixed keys)."""
-    shapes = []
-    for name in registry.names():
-        t = registry.get(name)
-        if t is not None and t.tool and t.tool not in shapes:
-            shapes.append(t.tool)
+    shapes = list(registry.tool_shapes())
     shapes.sort(key=lambda s: (-len(s["schema"]), -len(s.get("fixed", {})), -len(s)))
     return shapes
 
@@ -109,7 +105,8 @@ def parse_tool(tool: Any, registry: Any) -> _Parsed:
     """Read a tool in any shipped shape (MCP's `title` stands in for a description)."""
     if not isinstance(tool, dict):
         raise ToolShapeError(f"a tool must be an object, got {type(tool).__name__}")
-    for shape in _shapes(registry):
+    shapes = _shapes(registry)
+    for shape in shapes:
         fixed = shape.get("fixed", {})
         if any(k in tool and tool[k] != v for k, v in fixed.items()):
             continue
@@ -119,7 +116,7 @@ def parse_tool(tool: Any, registry: Any) -> _Parsed:
         schema = _get(tool, shape["schema"])
         if schema is _MISSING:
             # another shape may hold the schema elsewhere under the same name path
-            others = [s for s in _shapes(registry) if s["name"] == shape["name"] and _get(tool, s["schema"]) is not _MISSING]
+            others = [s for s in shapes if s["name"] == shape["name"] and _get(tool, s["schema"]) is not _MISSING]
             if others:
                 continue
             schema = copy.deepcopy(_EMPTY)

@@ -32,28 +32,41 @@ class Kind:
     options: dict[str, Opt]
     bools: bool = False
     doc: str = ""
+    triggers: Any = None
+    """Keywords without which a node is left alone (skipped, not visited): a set, the
+    name of an option holding keywords, or a function of the options; None: every node."""
+
+    def trigger_keys(self, options: Any) -> frozenset | None:
+        t = self.triggers
+        if t is None:
+            return None
+        if isinstance(t, str):
+            return frozenset(options[t])
+        if callable(t):
+            return frozenset(t(options))
+        return frozenset(t)
 
 
 KINDS: dict[str, Kind] = {}
 CHECKS: dict[str, Kind] = {}
 
 
-def _register(table: dict[str, Kind], name: str, order: str, bools: bool, options: dict[str, Opt]):
+def _register(table: dict[str, Kind], name: str, order: str, bools: bool, triggers: Any, options: dict[str, Opt]):
     def deco(fn: Callable[..., Any]) -> Callable[..., Any]:
-        table[name] = Kind(name, fn, order, dict(options), bools, (fn.__doc__ or "").strip())
+        table[name] = Kind(name, fn, order, dict(options), bools, (fn.__doc__ or "").strip(), triggers)
         return fn
 
     return deco
 
 
-def kind(name: str, *, order: str = "post", bools: bool = False, **options: Opt):
+def kind(name: str, *, order: str = "post", bools: bool = False, triggers: Any = None, **options: Opt):
     """Register a rewrite kind under its YAML name."""
-    return _register(KINDS, name, order, bools, options)
+    return _register(KINDS, name, order, bools, triggers, options)
 
 
-def check(name: str, *, order: str = "post", **options: Opt):
+def check(name: str, *, order: str = "post", triggers: Any = None, **options: Opt):
     """Register a residual check kind under its YAML name."""
-    return _register(CHECKS, name, order, False, options)
+    return _register(CHECKS, name, order, False, triggers, options)
 
 
 # importing the modules fills the tables

@@ -9,7 +9,7 @@ from . import Opt, kind
 _TEXT = ("description", "title")
 
 
-@kind("one-of-to-any-of")
+@kind("one-of-to-any-of", triggers={"oneOf"})
 def one_of_to_any_of(rule, node, run):
     """`oneOf` becomes `anyOf`: the branches stay, "exactly one" relaxes to "at least one"."""
     branches = node.get("oneOf")
@@ -51,6 +51,7 @@ def _merge_into(target: dict, branch: dict) -> str | None:
 
 @kind(
     "merge-all-of",
+    triggers={"allOf"},
     mode=Opt("choice", "compatible", choices=("single", "compatible")),
     single_wins=Opt("choice", "branch", choices=("branch", "outer")),
 )
@@ -188,6 +189,7 @@ def _keep_own(node: dict, merged: dict) -> None:
 
 @kind(
     "collapse-any-of",
+    triggers={"anyOf"},
     modes=Opt("strlist", ["object-merge", "same-type"], choices=("object-merge", "same-type", "mixed-type"), doc="tried in order"),
     otherwise=Opt("choice", "keep", choices=("keep", "spill")),
 )

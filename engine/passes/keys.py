@@ -7,7 +7,7 @@ from . import Opt, kind
 
 # drop and spill run top-down: what they remove is never walked, and a spilled
 # subschema reads as the author wrote it
-@kind("drop", order="pre", keys=Opt("keys", required=True))
+@kind("drop", order="pre", triggers="keys", keys=Opt("keys", required=True))
 def drop(rule, node, run):
     """Remove keywords the wire rejects and that carry nothing worth keeping."""
     keys = rule.options["keys"]
@@ -16,7 +16,7 @@ def drop(rule, node, run):
         run.report(rule, node, "dropped", f"{k} removed", k)
 
 
-@kind("spill", order="pre", keys=Opt("keys", required=True))
+@kind("spill", order="pre", triggers="keys", keys=Opt("keys", required=True))
 def spill(rule, node, run):
     """Remove keywords the wire rejects, keeping their meaning as text in `description`."""
     keys = rule.options["keys"]

@@ -45,6 +45,7 @@ def _allowed(value, values: str) -> bool:
 
 @kind(
     "const-to-enum",
+    triggers={"const"},
     values=Opt("choice", "strings", choices=("strings", "strings-and-numbers", "primitives", "any")),
     otherwise=Opt("choice", "spill", choices=("spill", "keep")),
 )
@@ -70,7 +71,7 @@ def const_to_enum(rule, node, run):
     return None
 
 
-@kind("dedupe-enum", order="pre")
+@kind("dedupe-enum", order="pre", triggers={"enum"})
 def dedupe_enum(rule, node, run):
     """An enum lists each value once; an empty enum (nothing is valid) is removed.
 
@@ -93,6 +94,7 @@ def dedupe_enum(rule, node, run):
 
 @kind(
     "enum-values",
+    triggers={"enum"},
     values=Opt("choice", "primitives", choices=("strings", "strings-and-numbers", "primitives", "any")),
     types=Opt("strlist", [], doc="the types an enum may sit on (empty: any type)"),
     otherwise=Opt("choice", "spill", choices=("spill", "stringify")),
@@ -133,6 +135,7 @@ def _text(v) -> str:
 
 @kind(
     "format-allow",
+    triggers={"format"},
     allowed=Opt("typemap", required=True, doc="type -> the formats the wire accepts on it"),
 )
 def format_allow(rule, node, run):

@@ -132,7 +132,7 @@ def require_all(rule, node, run):
     return None
 
 
-@kind("required-exists")
+@kind("required-exists", triggers={"required"})
 def required_exists(rule, node, run):
     """`required` lists each defined property once, and nothing else."""
     req = node.get("required")
@@ -196,7 +196,7 @@ def _fail(rule, run, reason):
 
 
 # top-down: it reads `items: false` before that boolean is respelled
-@kind("tuple-to-items", order="pre", open=Opt("choice", "close", choices=("close", "keep")))
+@kind("tuple-to-items", order="pre", triggers={"prefixItems"}, open=Opt("choice", "close", choices=("close", "keep")))
 def tuple_to_items(rule, node, run):
     """`prefixItems` (a tuple) becomes `items: {anyOf: [each position's schema]}`.
 

@@ -19,6 +19,7 @@ def _rebuild(node: dict, items: list[tuple[str, Any]]) -> None:
 @kind(
     "rename-keys",
     order="pre",
+    triggers="map",
     map=Opt("map", required=True, doc="from -> to, or map:NAME from the vocabulary"),
     collision=Opt("choice", "source-wins", choices=("source-wins", "target-wins")),
 )
@@ -47,7 +48,7 @@ def rename_keys(rule, node, run):
     return None
 
 
-@kind("type-alias", order="pre", map=Opt("map", required=True, doc="alias -> JSON type, or null for any"))
+@kind("type-alias", order="pre", triggers={"type"}, map=Opt("map", required=True, doc="alias -> JSON type, or null for any"))
 def type_alias(rule, node, run):
     """Map non-JSON type names (Python's dict, float, any, ...) to JSON Schema types."""
     t = node.get("type")
@@ -248,7 +249,23 @@ _FORMS = {
 }
 
 
-@kind("upgrade", order="pre", form=Opt("choice", required=True, choices=tuple(_FORMS)))
+_FORM_KEYS = {
+    "definitions": ("definitions",),
+    "tuple-items": ("items", "additionalItems"),
+    "dependencies": ("dependencies",),
+    "exclusive-bounds": ("exclusiveMinimum", "exclusiveMaximum"),
+    "id": ("id",),
+    "nullable": ("nullable",),
+    "schema-uri": ("$schema",),
+}
+
+
+@kind(
+    "upgrade",
+    order="pre",
+    triggers=lambda options: _FORM_KEYS[options["form"]],
+    form=Opt("choice", required=True, choices=tuple(_FORMS)),
+)
 def upgrade(rule, node, run):
     """Rewrite one older-draft (or OpenAPI) form into its 2020-12 spelling."""
     _FORMS[rule.options["form"]](rule, node, run)

@@ -151,8 +151,8 @@ def _as_schema(target: Any) -> Any:
 def resolve_refs(rule, run):
     """Inline `$ref`s, or keep root `$defs` and inline only the refs the wire refuses."""
     root = run.root
-    if not isinstance(root, dict):
-        return
+    if not isinstance(root, dict) or not run.notes.get("references"):
+        return  # copying the input saw no $ref, $defs or $id anywhere
     resources, sites = _index(root)
     if not sites and not any(k in root for k in _DEFS) and not _has_nested_defs(root):
         return

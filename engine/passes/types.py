@@ -88,6 +88,7 @@ def _is_null_branch(b: Any) -> bool:
 # top-down, so a union sees its `{"type": "null"}` branch before that branch is rewritten
 @kind(
     "nullable",
+    triggers={"type", "anyOf", "oneOf", "enum", "const"},
     order="pre",
     style=Opt("choice", required=True, choices=("marker", "remove")),
     null_type=Opt("bool", False, doc="marker: the wire also has type null, so a lone type null and the null branch of a union that does not fold into one schema stay"),
@@ -177,6 +178,7 @@ def optional_if_nullable(rule, node, run):
 
 @kind(
     "type-array",
+    triggers={"type"},
     mode=Opt("choice", required=True, choices=("any-of", "first")),
     by_type=Opt("map", "map:type-keywords", doc="which keywords belong to which type"),
 )
