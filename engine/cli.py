@@ -103,6 +103,9 @@ def _items(value: Any) -> list[_Item]:
 
 def _item(value: Any, index: int | None) -> _Item:
     prefix = "" if index is None else f"#{index}"
+    if not isinstance(value, (dict, bool)):
+        where = f"item {prefix}" if prefix else "the input"
+        raise _UsageError(f"{where} is {_json_kind(value)}, not a JSON Schema or a tool")
     if isinstance(value, dict) and "schema" in value and not _looks_like_schema(value):
         name = value.get("name") or value.get("id") or ""
         return _Item(f"{prefix} {name}".strip(), None, value["schema"])
@@ -117,6 +120,12 @@ def _item(value: Any, index: int | None) -> _Item:
 
 
 _JSON_TYPES = ("object", "array", "string", "number", "integer", "boolean", "null")
+
+
+def _json_kind(value: Any) -> str:
+    if value is None:
+        return "null"
+    return {str: "a string", list: "an array", int: "a number", float: "a number"}.get(type(value), type(value).__name__)
 
 
 def _looks_like_schema(value: dict) -> bool:

@@ -230,3 +230,16 @@ def test_progress_bar_on_a_terminal_never_in_a_pipe(tmp_path):
     os.close(master)
     assert proc.returncode == 0
     assert b"250/250" in seen and b"####" in seen
+
+
+def test_a_json_value_that_is_not_a_schema_is_one_error_line(tmp_path):
+    f = tmp_path / "n.json"
+    f.write_text("42")
+    line = _assert_one_error_line(_cli("normalize", f, "--target", "gemini", cwd=tmp_path))
+    assert "is a number, not a JSON Schema or a tool" in line
+
+
+def test_a_broken_rule_file_given_with_rules_is_one_error_line(tmp_path):
+    (tmp_path / "mine.yaml").write_text("extends: gemini\nrules: [{id: mine/x, kind: drop, keys: [title]}]\n")
+    line = _assert_one_error_line(_cli("normalize", EXAMPLE, "--target", "mine", "--rules", tmp_path, cwd=tmp_path))
+    assert "mine.yaml:2:" in line and "why" in line
