@@ -88,13 +88,18 @@ def _recover(value: Any, target: Target, options: Options, run: Run, exc: Unrepr
             changes=(change, *res.changes),
             notes=res.notes,
         )
+    return fallback_result(target, reason, (*run.changes, change))
+
+
+def fallback_result(target: Target, reason: str, changes: tuple[Change, ...]) -> Result:
+    """The rule file's fallback schema, reported: the tool stays callable, its schema empty."""
     return Result(
         schema=copy.deepcopy(target.fallback),
         target=target.name,
         strict=False,
         used_fallback=True,
         fallback_reason=reason,
-        changes=(*run.changes, change),
+        changes=changes,
     )
 
 

@@ -162,14 +162,9 @@ def _names(originals: list[str], target: Any) -> NameMap:
 
 
 def _fallback_result(target: Any, reason: str) -> Result:
-    return Result(
-        schema=copy.deepcopy(target.fallback),
-        target=target.name,
-        strict=False,
-        used_fallback=True,
-        fallback_reason=reason,
-        changes=(Change("input/not-json", "", "fallback", reason),),
-    )
+    from .pipeline import fallback_result
+
+    return fallback_result(target, reason, (Change("input/not-json", "", "fallback", reason),))
 
 
 def normalize_tools(
@@ -276,21 +271,9 @@ def _strict_budget(target: Any, parsed: list[_Parsed], results: list[Result], op
 def _strict_cost(schema: Any) -> dict[str, int]:
     """What one strict schema spends of each budget: itself, its optional and union
     parameters, its properties (counted over every object, nested ones included)."""
-    from .positions import child_slots
+    from .passes.counts import count_properties
 
-    optional = unions = props = 0
-    stack = [schema]
-    while stack:
-        node = stack.pop()
-        if not isinstance(node, dict):
-            continue
-        p = node.get("properties")
-        if isinstance(p, dict):
-            req = set(node.get("required") or [])
-            props += len(p)
-            optional += sum(1 for n in p if n not in req)
-            unions += sum(1 for s in p.values() if isinstance(s, dict) and ("anyOf" in s or isinstance(s.get("type"), list)))
-        stack.extend(c[k] for _kw, _s, c, k in child_slots(node))
+    optional, unions, props = count_properties(schema)
     return {"max_strict_tools": 1, "max_optional_params": optional, "max_union_params": unions, "max_total_properties": props}
 
 

@@ -132,6 +132,25 @@ CASES = {
     """, {"type": "object", "properties": {"id": {"type": "string"}, "kind": {"type": "string"}}, "required": ["id"],
           "anyOf": [{"properties": {"kind": {"enum": ["a"]}, "x": {"type": "string"}}, "required": ["kind", "x"]},
                     {"properties": {"kind": {"enum": ["b"]}, "y": {"type": "string"}}, "required": ["kind"]}]}),
+    # a leftover allOf is spilled by the rule itself, so infer-type after it reads the node without it
+    "merge-all-of-otherwise-spill": ("""
+      - id: t/allof
+        kind: merge-all-of
+        otherwise: spill
+        why: test
+      - id: t/infer
+        kind: infer-type
+        why: test
+    """, {"type": "object", "properties": {
+        "clash": {"allOf": [{"type": "string"}, {"type": "integer"}], "properties": {"a": {"type": "string"}}},
+        "folds": {"allOf": [{"type": "string"}, {"maxLength": 3}]}}}),
+    # an anyOf that is no list of schemas is no union: with otherwise: spill only its text stays
+    "collapse-any-of-not-a-union": ("""
+      - id: t/collapse
+        kind: collapse-any-of
+        otherwise: spill
+        why: test
+    """, {"type": "object", "properties": {"n": {"anyOf": None, "type": "string"}, "e": {"anyOf": [], "type": "string"}}}),
     "enum-and-const-strings-and-numbers": ("""
       - id: t/const
         kind: const-to-enum

@@ -160,6 +160,8 @@ VERTEX = [
         "type": "object",
         "properties": {"c": {"const": "on"}, "f": {"type": "string", "format": "uri"}, "x": {"type": "string", "not": {"enum": ["a"]}},
                        "o": {"oneOf": [{"type": "string"}, {"type": "boolean"}]}}}),
+    # gemini drops a leftover allOf (keep-only); here it is spilled, so the model reads it
+    ("all-of-conflict-spilled", {"type": "object", "properties": {"x": {"allOf": [{"type": "string"}, {"type": "integer"}]}}}),
     ("root-not-an-object-falls-back", {"type": "array", "items": {"type": "string"}}),
 ]
 

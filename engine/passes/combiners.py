@@ -54,6 +54,7 @@ def _merge_into(target: dict, branch: dict) -> str | None:
     triggers={"allOf"},
     mode=Opt("choice", "compatible", choices=("single", "compatible")),
     single_wins=Opt("choice", "branch", choices=("branch", "outer")),
+    otherwise=Opt("choice", "keep", choices=("keep", "spill"), doc="an allOf that does not fold"),
 )
 def merge_all_of(rule, node, run):
     """Fold `allOf` into its parent where that says the same thing.
@@ -61,8 +62,16 @@ def merge_all_of(rule, node, run):
     A one-branch `allOf` always folds (the branch's keywords win, or the outer ones,
     as the rule says); with `compatible`, several branches fold when no keyword
     conflicts (properties and required are unioned). Otherwise `allOf` stays for the
-    residual checks to judge.
+    residual checks to judge, or with `otherwise: spill` is spilled at once, so the
+    rules after this one read the node without it.
     """
+    _fold_all_of(rule, node, run)
+    if rule.options["otherwise"] == "spill" and "allOf" in node:
+        run.spill(rule, node, "allOf", node["allOf"])
+    return None
+
+
+def _fold_all_of(rule, node, run) -> None:
     branches = node.get("allOf")
     if not isinstance(branches, list) or not branches:
         return None
@@ -203,8 +212,12 @@ def collapse_any_of(rule, node, run):
     the first branch's type wins and the whole union is spilled into the description.
     Branch descriptions give way to the node's own.
     """
-    branches = node.get("anyOf")
+    if "anyOf" not in node:
+        return None
+    branches = node["anyOf"]
     if not isinstance(branches, list) or not branches or not all(isinstance(b, dict) for b in branches):
+        if rule.options["otherwise"] == "spill":
+            run.spill(rule, node, "anyOf", branches)  # not a union at all: only its text can stay
         return None
     merged = None
     used = None

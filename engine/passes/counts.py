@@ -19,21 +19,31 @@ def property_counts(rule, run):
     """
     from ..run import Unrepresentable
 
-    optional = unions = 0
-    todo = [run.root]
-    while todo:
-        node = todo.pop()
-        if not isinstance(node, dict):
-            continue
-        props = node.get("properties")
-        if isinstance(props, dict):
-            req = node.get("required")
-            listed = {n for n in req if isinstance(n, str)} if isinstance(req, list) else set()
-            optional += sum(1 for n in props if n not in listed)
-            unions += sum(1 for s in props.values() if isinstance(s, dict) and (
-                isinstance(s.get("anyOf"), list) or isinstance(s.get("type"), list)))
-        todo.extend(c[k] for _kw, _s, c, k in child_slots(node))
+    optional, unions, _props = count_properties(run.root)
     o = rule.options
     for limit, value, what in (("max_optional", optional, "optional properties"), ("max_unions", unions, "properties with anyOf or a type list")):
         if o[limit] and value > o[limit]:
             raise Unrepresentable(rule.id, "", f"{value} {what} (limit {o[limit]})")
+
+
+def count_properties(schema) -> tuple[int, int, int]:
+    """(optional, union-typed, all) properties, over every object of a schema.
+
+    Every object counts, nested ones and definitions included, each where it is written.
+    """
+    optional = unions = props = 0
+    todo = [schema]
+    while todo:
+        node = todo.pop()
+        if not isinstance(node, dict):
+            continue
+        p = node.get("properties")
+        if isinstance(p, dict):
+            req = node.get("required")
+            listed = {n for n in req if isinstance(n, str)} if isinstance(req, list) else set()
+            props += len(p)
+            optional += sum(1 for n in p if n not in listed)
+            unions += sum(1 for s in p.values() if isinstance(s, dict) and (
+                isinstance(s.get("anyOf"), list) or isinstance(s.get("type"), list)))
+        todo.extend(c[k] for _kw, _s, c, k in child_slots(node))
+    return optional, unions, props

@@ -12,6 +12,7 @@ from urllib.parse import unquote
 
 from ..positions import SLOT_SINGLE, child_slots, unescape
 from ..prepare import copy_subtree
+from ..graphs import first_cycle
 from . import Opt, check, kind
 from .objects import is_object
 
@@ -92,24 +93,7 @@ class _Graph:
 
     def cycle_from(self, starts: list[str]) -> str | None:
         """A reference on a cycle reachable from `starts`, or None."""
-        state: dict[str, int] = {}  # 1: on the current path, 2: done
-        for start in starts:
-            if state.get(start):
-                continue
-            state[start] = 1
-            stack = [(start, iter(self.out(start)))]
-            while stack:
-                ref, it = stack[-1]
-                nxt = next(it, None)
-                if nxt is None:
-                    state[ref] = 2
-                    stack.pop()
-                elif state.get(nxt) == 1:
-                    return nxt
-                elif not state.get(nxt):
-                    state[nxt] = 1
-                    stack.append((nxt, iter(self.out(nxt))))
-        return None
+        return first_cycle(starts, self.out)
 
 
 @kind("inline-refs", order="pre", within=Opt("keys", required=True, doc="keywords whose subschemas may not be a $ref"))

@@ -12,6 +12,7 @@ import re
 from typing import Any
 from urllib.parse import quote, unquote, urldefrag, urljoin
 
+from ..graphs import first_cycle
 from ..positions import SLOT_SINGLE, child_slots, escape, is_schema_path, unescape
 from ..prepare import copy_subtree
 from ..run import BudgetExceeded, Unrepresentable
@@ -373,24 +374,7 @@ def _refuse_recursion(rule, run, root, kept_targets):
 
 
 def _cyclic(edges: dict[Any, set[Any]], nodes: set[int]) -> bool:
-    state: dict[int, int] = {}
-    for start in nodes:
-        if state.get(start):
-            continue
-        stack = [(start, iter(edges.get(start, ())))]
-        state[start] = 1
-        while stack:
-            n, it = stack[-1]
-            nxt = next(it, None)
-            if nxt is None:
-                state[n] = 2
-                stack.pop()
-            elif state.get(nxt) == 1:
-                return True
-            elif not state.get(nxt):
-                state[nxt] = 1
-                stack.append((nxt, iter(edges.get(nxt, ()))))
-    return False
+    return first_cycle(nodes, lambda n: edges.get(n, ())) is not None
 
 
 @kind("prune-defs", order="tree")

@@ -116,9 +116,12 @@ def _write(rule, run, root: dict) -> None:
             continue
         _rename(node, "$ref", ref_kw, new)
         run.report(rule, node, "renamed", f"$ref {ref} -> {ref_kw} {new}", "$ref")
-    if "$defs" in root:
+    if isinstance(root.get("$defs"), dict):
         _rename(root, "$defs", defs_kw, root["$defs"])
         run.report(rule, root, "renamed", f"$defs -> {defs_kw}", "$defs")
+    elif "$defs" in root:
+        del root["$defs"]  # defines nothing, and the wire's defs is a map
+        run.report(rule, root, "dropped", "$defs removed: not a map of definitions", "$defs")
 
 
 @check(
@@ -137,6 +140,8 @@ def ref_targets(rule, run):
     ref_kw, defs_kw = rule.options["ref"], rule.options["defs"]
     defs = root.get(defs_kw)
     names = defs if isinstance(defs, dict) else {}
+    if defs_kw in root and not isinstance(defs, dict):
+        run.fail(rule, root, f"{defs_kw} must map names to schemas", defs_kw)
     prefix = f"#/{defs_kw}/"
     # the walk knows `$defs`; a wire's own spelling of it is followed here
     starts = [root, *(names.values() if defs_kw != "$defs" else ())]

@@ -59,8 +59,10 @@ def _types_for_values(values: list[Any]) -> list[str]:
 )
 def infer_type(rule, node, run):
     """Give a typeless node the type its enum, const, properties or items imply."""
-    if "type" in node or any(k in node for k in _COMBINERS):
+    if "type" in node or any(k in node for k in _COMBINERS if k != "$ref"):
         return None
+    if isinstance(node.get("$ref"), str):
+        return None  # a $ref that is no string names nothing and stands in for no type
     inferred: list[str] = []
     if "const" in node:
         inferred = [json_type(node["const"])]
