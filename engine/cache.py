@@ -71,7 +71,10 @@ class Memo:
         if entry is not None:
             return attrs.evolve(entry.result, schema=json.loads(entry.schema_text), notes=dict(entry.result.notes))
         result = attrs.evolve(compute(), source=text)
-        schema_text = json.dumps(result.schema, ensure_ascii=False, separators=(",", ":"))
+        try:
+            schema_text = json.dumps(result.schema, ensure_ascii=False, separators=(",", ":"))
+        except ValueError:  # an integer too long to print: not cacheable as text
+            return result
         size = len(text) + len(schema_text) + 256
         with self._lock:
             self.misses += 1

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import copy
 import json
 from typing import Any
 
@@ -10,6 +9,7 @@ import attrs
 
 from .model import Options, Result
 from .positions import child_slots
+from .prepare import json_copy
 
 _DEFS = ("$defs", "definitions")
 _HOISTED = ("$schema", "$id")
@@ -40,7 +40,7 @@ def _rebase_refs(schema: Any) -> None:
 def wrap(schema: Any) -> dict:
     """`{"type": "object", "properties": {"response": S}, "required": ["response"]}`,
     with S's definitions and identifiers moved to the new root so its refs still resolve."""
-    inner = copy.deepcopy(schema)
+    inner = json_copy(schema)
     outer: dict[str, Any] = {}
     if isinstance(inner, dict):
         for k in _HOISTED:

@@ -120,7 +120,10 @@ def residual_violations(value: Any, target: Target, options: Options) -> tuple[C
     """
     run = _Collecting(target, options)
     run.violations = []
-    root = copy_input(value, run)
+    try:
+        root = copy_input(value, run)
+    except BudgetExceeded as exc:  # too big to judge: that is the finding
+        return (Change(exc.rule, exc.pointer, "fallback", exc.reason),)
     run.holder[0] = root
     for stage in target.check_stages:
         try:

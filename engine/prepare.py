@@ -182,3 +182,33 @@ def copy_subtree(node: Any, run: Run, links: dict[int, Any] | None = None) -> An
                 f"more than {opts.max_literal_bytes} characters after $ref expansion",
             )
     return holder[0]
+
+
+def json_copy(value: Any) -> Any:
+    """A deep copy of a JSON value, iterative (any depth), for the caller's tools and bodies.
+
+    Only dicts and lists are copied; anything else is shared, as JSON scalars are
+    immutable. Cyclic containers are the caller's error: they raise SchemaInputError.
+    """
+    if not isinstance(value, (dict, list)):
+        return value
+    holder: list[Any] = [None]
+    stack: list[tuple[Any, Any, Any, Any]] = [(value, holder, 0, None)]
+    while stack:
+        src, dst, key, objchain = stack.pop()
+        if _on_path(objchain, src):
+            raise SchemaInputError("a cyclic container is not JSON")
+        objchain = (objchain, src)
+        if isinstance(src, dict):
+            out: Any = {}
+            for k, v in src.items():
+                out[k] = v
+                if isinstance(v, (dict, list)):
+                    stack.append((v, out, k, objchain))
+        else:
+            out = list(src)
+            for i, v in enumerate(src):
+                if isinstance(v, (dict, list)):
+                    stack.append((v, out, i, objchain))
+        dst[key] = out
+    return holder[0]

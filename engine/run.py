@@ -27,7 +27,11 @@ def render_value(value: Any) -> str:
     """How a spilled value reads inside a description: strings raw, the rest compact JSON."""
     if isinstance(value, str):
         return value
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=True)
+    try:
+        return json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=True)
+    except ValueError:
+        # an integer too long for Python to print (over 4,300 digits): say what it is
+        return "<a number too long to print>"
 
 
 class Run:
@@ -170,8 +174,11 @@ def walk(run: Run, pre: Iterable[Visitor], post: Iterable[Visitor]) -> None:
             continue
         stack.append((container, key, chain, depth, True, kw))
         if isinstance(node, dict):
-            for kw, slot, cont, ckey in reversed(list(child_slots(node))):
-                _push(stack, cont, ckey, chain, depth, kw, slot)
+            for ckw, slot, cont, ckey in reversed(list(child_slots(node))):
+                child = cont[ckey]
+                if child.__class__ is dict and done.get(id(child)) is child:
+                    continue  # a wrapper made around a finished node: that part is done
+                _push(stack, cont, ckey, chain, depth, ckw, slot)
 
 
 def _push(stack: list, cont: Any, ckey: Any, chain: Any, depth: int, kw: str, slot: int) -> None:

@@ -16,6 +16,7 @@ import attrs
 from .errors import SchemaInputError, WireschemaError
 from .model import Change, Options, Result
 from .names import NameMap, NameRule, wire_names
+from .prepare import json_copy
 
 _EMPTY = {"type": "object", "properties": {}}
 
@@ -144,7 +145,7 @@ def build_tool(parsed: _Parsed, target: Any, schema: Any, strict: bool, name: st
     # the same shape in and out: start from the caller's tool so fields wireschema does
     # not know (cache_control, annotations, ...) travel along
     same = parsed.shape is not None and _layout(parsed.shape) == _layout(shape)
-    out = copy.deepcopy(source) if same else copy.deepcopy(dict(shape.get("fixed", {})))
+    out = json_copy(source) if same else json_copy(dict(shape.get("fixed", {})))
     _set(out, shape["name"], name)
     if "description" in shape and parsed.description is not None and not same:
         _set(out, shape["description"], parsed.description)
@@ -216,7 +217,7 @@ def normalize_tools(
     built = [build_tool(p, t, r.schema, r.strict, names.wire(originals[i]), items[i]) for (p, i), r in zip(out_tools, results)]
     aligned: list[Result | None] = list(results)
     for i in keep:
-        built.insert(i, copy.deepcopy(given[i]))
+        built.insert(i, json_copy(given[i]))
         aligned.insert(i, None)
     return ToolsResult(tuple(built), tuple(aligned), names)
 
@@ -328,7 +329,7 @@ def normalize_request(body: Any, target: Any, *, options: Options | None = None)
     from .ruletable import jsonpath
 
     t = _target(target)
-    out = copy.deepcopy(body)
+    out = json_copy(body)
     groups = []
     for path in t.locate.get("tools", ()):
         for datum in jsonpath(path).find(out):

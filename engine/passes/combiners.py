@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..positions import SUBSCHEMA_ARRAY, SUBSCHEMA_MAP, child_slots
 from . import Opt, kind
 
 _TEXT = ("description", "title")
@@ -210,7 +211,8 @@ def collapse_any_of(rule, node, run):
     required, which still apply. `same-type`: all branches have one type;
     enums are unioned and keywords that differ are loosened away. `mixed-type` (lossy):
     the first branch's type wins and the whole union is spilled into the description.
-    Branch descriptions give way to the node's own.
+    Branch descriptions give way to the node's own; a spilled union shows its structure,
+    and each branch's description follows it as text.
     """
     if "anyOf" not in node:
         return None
@@ -233,10 +235,10 @@ def collapse_any_of(rule, node, run):
             break
     if merged is None:
         if rule.options["otherwise"] == "spill":
-            run.spill(rule, node, "anyOf", branches)
+            _spill_union(rule, node, run, branches)
         return None
     if used == "mixed-type":
-        run.spill(rule, node, "anyOf", branches)
+        _spill_union(rule, node, run, branches)
     else:
         del node["anyOf"]
     if used == "object-merge":
@@ -247,3 +249,46 @@ def collapse_any_of(rule, node, run):
         node[k] = v
     run.report(rule, node, "rewritten", f"anyOf of {len(branches)} collapsed ({used})", "anyOf")
     return None
+
+
+def _spill_union(rule, node: dict, run, branches: list) -> None:
+    """Spill a union as its structure, then each branch's description as plain text.
+
+    A description may already hold an earlier spill: embedded in JSON once more it would
+    be escaped once more, and nested unions would grow exponentially.
+    """
+    had = node.get("description")
+    run.spill(rule, node, "anyOf", _structure(branches))
+    if node.get("description") == had:
+        return  # spilling was switched off, or the description already says it
+    for i, b in enumerate(branches):
+        text = b.get("description")
+        if isinstance(text, str) and text:
+            node["description"] += run.spill_template.format(key=f"anyOf[{i}]", value=text)
+
+
+def _structure(branches: list) -> list:
+    """A copy of the branches (walked iteratively) without their own descriptions, nor
+    any deeper one that JSON would escape: those are what grows when embedded again."""
+    holder = list(branches)
+    stack = [(holder, i) for i in range(len(holder))]
+    while stack:
+        cont, key = stack.pop()
+        node = cont[key]
+        if not isinstance(node, dict):
+            continue
+        top = cont is holder
+        node = {k: v for k, v in node.items() if k != "description" or not (top or _escaped(v))}
+        for k, v in node.items():
+            # copied before they are changed: the originals stay in the tree
+            if k in SUBSCHEMA_MAP and isinstance(v, dict):
+                node[k] = dict(v)
+            elif (k in SUBSCHEMA_ARRAY or k == "items") and isinstance(v, list):
+                node[k] = list(v)
+        cont[key] = node
+        stack.extend((c, k) for _kw, _s, c, k in child_slots(node))
+    return holder
+
+
+def _escaped(text: Any) -> bool:
+    return not isinstance(text, str) or '"' in text or "\\" in text

@@ -91,8 +91,23 @@ class _Graph:
 def _optional(node: dict, kw: str, key: Any) -> bool:
     if kw != "properties":
         return False
+    return key not in _required_names(node)
+
+
+def _required_names(node: dict) -> frozenset:
+    # one set per required list (a property test asks for every property of the node)
     req = node.get("required")
-    return not (isinstance(req, list) and key in req)
+    if not isinstance(req, list):
+        return frozenset()
+    cached = _REQUIRED.get(id(req))
+    if cached is None or cached[0] is not req:
+        cached = _REQUIRED[id(req)] = (req, frozenset(n for n in req if isinstance(n, str)))
+        if len(_REQUIRED) > 4096:
+            _REQUIRED.clear()
+    return cached[1]
+
+
+_REQUIRED: dict[int, tuple[list, frozenset]] = {}
 
 
 def _snapshot(node: Any, run) -> Any:

@@ -211,6 +211,11 @@ class _Expander:
             if not isinstance(node, dict):
                 continue
             target = self._target_of(node)
+            if target is node:
+                # a schema that is only a reference to itself constrains nothing
+                del node["$ref"]
+                run.report(self.rule, node, "dropped", "a $ref to itself says nothing: any value", "$ref")
+                target = None
             if target is not None:
                 run.at = None
                 if isinstance(target, _Unresolved):
@@ -293,8 +298,12 @@ class _Expander:
 
     def _hoist(self, target: Any, node: dict, stack: list, depth: int) -> None:
         """Recursion into a schema outside `$defs`: give it a definition so a ref can stay."""
-        defs = self.root.setdefault("$defs", {})
-        base = unescape(unquote(node["$ref"].rstrip("/").rsplit("/", 1)[-1])) or "Root"
+        defs = self.root.get("$defs")
+        if not isinstance(defs, dict):
+            if "$defs" in self.root:
+                self.run.report(self.rule, self.root, "dropped", "$defs that is not a mapping of schemas", "$defs")
+            defs = self.root["$defs"] = {}
+        base = unescape(unquote(node["$ref"].rstrip("/").rsplit("/", 1)[-1])).strip("#") or "Root"
         name, n = base, 2
         while name in defs:
             name, n = f"{base}{n}", n + 1

@@ -104,33 +104,39 @@ def nullable(rule, node, run):
     marker = rule.options["style"] == "marker"
     keep_null = marker and rule.options["null_type"]
     made: list[str] = []
-    t = node.get("type")
-    if isinstance(t, list) and "null" in t:
-        rest = [x for x in t if x != "null"]
-        if rest:
-            node["type"] = rest[0] if len(rest) == 1 else rest
-        else:
-            del node["type"]
-        made.append("type")
-    elif t == "null" and not keep_null:
-        del node["type"]
-        made.append("type")
-    for comb in ("anyOf", "oneOf"):
-        branches = node.get(comb)
-        if isinstance(branches, list) and any(_is_null_branch(b) for b in branches):
-            rest = [b for b in branches if not _is_null_branch(b)]
-            folds = len(rest) == 1 and isinstance(rest[0], dict) and _mergeable(node, rest[0], comb)
-            if keep_null and rest and not folds:
-                continue
-            made.append(comb)
-            if folds:
-                del node[comb]
-                for k, v in rest[0].items():
-                    node.setdefault(k, v)
-            elif rest:
-                node[comb] = rest
+    folded = True
+    # a folded branch may bring its own null (a nested "T or null"): look again
+    while folded:
+        folded = False
+        t = node.get("type")
+        if isinstance(t, list) and "null" in t:
+            rest = [x for x in t if x != "null"]
+            if rest:
+                node["type"] = rest[0] if len(rest) == 1 else rest
             else:
-                del node[comb]
+                del node["type"]
+            made.append("type")
+        elif t == "null" and not keep_null:
+            del node["type"]
+            made.append("type")
+        for comb in ("anyOf", "oneOf"):
+            branches = node.get(comb)
+            if isinstance(branches, list) and any(_is_null_branch(b) for b in branches):
+                rest = [b for b in branches if not _is_null_branch(b)]
+                folds = len(rest) == 1 and isinstance(rest[0], dict) and _mergeable(node, rest[0], comb)
+                if keep_null and rest and not folds:
+                    continue
+                made.append(comb)
+                if folds:
+                    del node[comb]
+                    for k, v in rest[0].items():
+                        node.setdefault(k, v)
+                    folded = True
+                elif rest:
+                    node[comb] = rest
+                else:
+                    del node[comb]
+    made = list(dict.fromkeys(made))
     enum = node.get("enum")
     if isinstance(enum, list) and None in enum:
         rest = [v for v in enum if v is not None]
