@@ -151,6 +151,24 @@ CASES = {
         otherwise: spill
         why: test
     """, {"type": "object", "properties": {"n": {"anyOf": None, "type": "string"}, "e": {"anyOf": [], "type": "string"}}}),
+    # a branch that folds in may bring its own "or null": folded in the same visit
+    "nullable-nested-null-unions": ("""
+      - id: t/nullable
+        kind: nullable
+        style: marker
+        why: test
+    """, {"type": "object", "properties": {"x": {"anyOf": [{"anyOf": [{"anyOf": [{"type": "string"}, {"type": "null"}]},
+                                                                        {"type": "null"}]}, {"type": "null"}]}}}),
+    # the spilled union shows structure; branch descriptions follow as text, so a nested
+    # spill is never escaped again (it would grow exponentially)
+    "collapse-any-of-spills-structure-then-texts": ("""
+      - id: t/collapse
+        kind: collapse-any-of
+        modes: [mixed-type]
+        why: test
+    """, {"type": "object", "properties": {"v": {"description": "outer", "anyOf": [
+        {"anyOf": [{"type": "string", "description": "a \"quoted\" name"}, {"type": "integer"}]},
+        {"type": "array", "items": {"type": "string", "description": "plain"}, "description": "many"}]}}}),
     "enum-and-const-strings-and-numbers": ("""
       - id: t/const
         kind: const-to-enum
