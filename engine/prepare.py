@@ -193,22 +193,30 @@ def json_copy(value: Any) -> Any:
     if not isinstance(value, (dict, list)):
         return value
     holder: list[Any] = [None]
-    stack: list[tuple[Any, Any, Any, Any]] = [(value, holder, 0, None)]
+    # ids of the containers on the path from the root: a container met again while it is
+    # still open is a cycle (a shared, closed one is merely copied twice)
+    open_ids: set[int] = set()
+    stack: list[tuple[Any, Any, Any]] = [(value, holder, 0)]
     while stack:
-        src, dst, key, objchain = stack.pop()
-        if _on_path(objchain, src):
+        src, dst, key = stack.pop()
+        if dst is None:
+            open_ids.discard(src)
+            continue
+        ident = id(src)
+        if ident in open_ids:
             raise SchemaInputError("a cyclic container is not JSON")
-        objchain = (objchain, src)
+        open_ids.add(ident)
+        stack.append((ident, None, None))
         if isinstance(src, dict):
             out: Any = {}
             for k, v in src.items():
                 out[k] = v
                 if isinstance(v, (dict, list)):
-                    stack.append((v, out, k, objchain))
+                    stack.append((v, out, k))
         else:
             out = list(src)
             for i, v in enumerate(src):
                 if isinstance(v, (dict, list)):
-                    stack.append((v, out, i, objchain))
+                    stack.append((v, out, i))
         dst[key] = out
     return holder[0]

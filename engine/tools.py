@@ -145,7 +145,14 @@ def build_tool(parsed: _Parsed, target: Any, schema: Any, strict: bool, name: st
     # the same shape in and out: start from the caller's tool so fields wireschema does
     # not know (cache_control, annotations, ...) travel along
     same = parsed.shape is not None and _layout(parsed.shape) == _layout(shape)
-    out = json_copy(source) if same else json_copy(dict(shape.get("fixed", {})))
+    out = None
+    if same:
+        try:
+            out = _copy_except(source, shape["schema"])
+        except SchemaInputError:
+            same = False  # fields beside the schema are not JSON: rebuild the tool from its parts
+    if out is None:
+        out = json_copy(dict(shape.get("fixed", {})))
     _set(out, shape["name"], name)
     if "description" in shape and parsed.description is not None and not same:
         _set(out, shape["description"], parsed.description)
@@ -153,6 +160,23 @@ def build_tool(parsed: _Parsed, target: Any, schema: Any, strict: bool, name: st
     if "strict" in shape:
         _set(out, shape["strict"], strict)
     return out
+
+
+def _copy_except(tool: dict, path: Sequence[str]) -> dict:
+    # the schema is replaced anyway: copying it would cost a walk, and a cyclic schema
+    # (already a fallback) must not make its tool fail
+    out = dict(tool)
+    node = out
+    for key in path[:-1]:
+        child = node.get(key)
+        if not isinstance(child, dict):
+            break
+        node[key] = child = dict(child)
+        node = child
+    else:
+        if path[-1] in node:
+            node[path[-1]] = None  # keeps the key's place for _set
+    return json_copy(out)
 
 
 def _names(originals: list[str], target: Any) -> NameMap:
