@@ -26,6 +26,8 @@ from .yamlsource import MarkedDict, MarkedList, empty_mapping, load_marked, mark
 
 # a rule file is named, never addressed by path: names are looked up in the rule dirs only
 _NAME = re.compile(r"^_?[A-Za-z0-9][A-Za-z0-9_.-]*$")
+# the shared keyword groups and maps: read as the vocabulary, never as a rule file
+_VOCABULARY = "_vocabulary"
 _RULE_ID = re.compile(r"^[a-z0-9][a-z0-9._/-]*$")
 _TOP_FIELDS = {
     "target": "str",
@@ -62,7 +64,7 @@ def _valid_name(name: Any) -> bool:
 def _shipped_dir() -> Path:
     here = Path(__file__).resolve().parent
     for candidate in (here / "rules", here.parent / "rules"):
-        if (candidate / "_vocabulary.yaml").is_file():
+        if (candidate / f"{_VOCABULARY}.yaml").is_file():
             return candidate
     raise RuntimeError("wireschema is installed without its rules/ folder")
 
@@ -198,6 +200,10 @@ def _read(path: Path) -> tuple[Any, str]:
         raise RuleFileError(str(path), line, col, f"not valid YAML: {exc.problem or exc}") from None
     except yaml.YAMLError as exc:
         raise RuleFileError(str(path), None, None, f"not valid YAML: {exc}") from None
+    except RecursionError:
+        # a safety net: the loader bounds nesting, but a caller already deep in its own
+        # stack must still get a RuleFileError, never a RecursionError
+        raise RuleFileError(str(path), None, None, "nested too deeply to read") from None
 
 
 def _err(path: str, container: Any, key: Any, message: str, *, of_key: bool = False) -> None:
@@ -309,7 +315,8 @@ class Registry:
         `skip` leaves one file out, so that a user's `gemini.yaml` saying
         `extends: gemini` finds the shipped gemini rather than itself.
         """
-        if not _valid_name(name):
+        if not _valid_name(name) or name == _VOCABULARY:
+            # compiled as a rule file the vocabulary is only a RuleFileError: it is no target
             return None
         dirs = ((near,) if near is not None else ()) + self.dirs
         skipped = skip.resolve() if skip is not None else None
@@ -632,7 +639,8 @@ def _compile(spec: dict[str, Any], path: Path, registry: Registry) -> Target:
         description=top("description", ""),
         path=spath,
         files=tuple(spec["files"]),
-        abstract=top("abstract", False),
+        # a `_` file is a parent (like _base), never a target, whatever it says
+        abstract=top("abstract", False) or path.stem.startswith("_"),
         strict=top("strict", False),
         fail_open=top("fail_open"),
         non_strict=top("non_strict"),

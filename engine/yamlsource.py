@@ -1,11 +1,14 @@
 """Read YAML rule files with `yaml.SafeLoader`, remembering where every value came from.
 
 Only the safe constructors run (no tags, no code); the subclass adds line and column
-marks so that a bad rule file can be reported as `file:line:column`.
+marks so that a bad rule file can be reported as `file:line:column`. A rule file holds
+JSON values only, and a hostile one must cost little: anchors and aliases, NaN and
+infinities are refused, and nesting is bounded.
 """
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import yaml
@@ -21,8 +24,37 @@ class MarkedList(list):
     __slots__ = ("mark", "item_marks")
 
 
+# deeper than any real rule file (a rule's JSON Schema option included), and shallow
+# enough that composing and constructing (both recursive in PyYAML) stay far from the
+# interpreter's recursion limit
+_MAX_DEPTH = 100
+
+
 class _MarkedLoader(yaml.SafeLoader):
-    pass
+    def __init__(self, stream: Any):
+        super().__init__(stream)
+        self._depth = 0
+
+    def compose_node(self, parent: Any, index: Any) -> Any:
+        # every node of the document is composed here, before it is constructed: refusing
+        # at this point stops reading too, so a hostile file costs at most _MAX_DEPTH levels
+        event = self.peek_event()
+        if isinstance(event, yaml.AliasEvent):
+            # an alias is a copy once constructed: nine levels of nine aliases are 387 M values
+            _refuse_at(event, "aliases (*name) are not allowed in a rule file: write the value out")
+        if getattr(event, "anchor", None) is not None:
+            _refuse_at(event, "anchors (&name) are not allowed in a rule file: write each value out")
+        if self._depth >= _MAX_DEPTH:
+            _refuse_at(event, f"nested more than {_MAX_DEPTH} levels deep")
+        self._depth += 1
+        try:
+            return super().compose_node(parent, index)
+        finally:
+            self._depth -= 1
+
+
+def _refuse_at(event: yaml.Event, problem: str) -> None:
+    raise yaml.composer.ComposerError(None, None, problem, event.start_mark)
 
 
 def _mark(node: yaml.Node) -> tuple[int, int]:
@@ -70,6 +102,27 @@ def _construct_text(loader: _MarkedLoader, node: yaml.ScalarNode) -> str:
     return loader.construct_scalar(node)
 
 
+def _construct_float(loader: _MarkedLoader, node: yaml.ScalarNode) -> float:
+    value = loader.construct_yaml_float(node)
+    if not math.isfinite(value):
+        # .nan, .inf and 1.0e+999 are YAML floats but no JSON number: a fallback holding
+        # one would be sent as a schema that is not JSON
+        raise yaml.constructor.ConstructorError(
+            None, None, f"{node.value!r} is not a JSON number (values must be JSON)", node.start_mark
+        )
+    return value
+
+
+def _construct_int(loader: _MarkedLoader, node: yaml.ScalarNode) -> int:
+    try:
+        return loader.construct_yaml_int(node)
+    except ValueError:
+        # Python refuses to read an integer of more than 4300 digits (a ValueError)
+        raise yaml.constructor.ConstructorError(
+            None, None, f"an integer of {len(node.value)} characters is too long to read", node.start_mark
+        ) from None
+
+
 def _refuse(loader: _MarkedLoader, node: yaml.Node) -> Any:
     # sets, bytes and ordered pairs are safe but not JSON; a kind must never receive one
     raise yaml.constructor.ConstructorError(
@@ -80,6 +133,8 @@ def _refuse(loader: _MarkedLoader, node: yaml.Node) -> Any:
 _MarkedLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
 _MarkedLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_SEQUENCE_TAG, _construct_sequence)
 _MarkedLoader.add_constructor("tag:yaml.org,2002:timestamp", _construct_text)
+_MarkedLoader.add_constructor("tag:yaml.org,2002:float", _construct_float)
+_MarkedLoader.add_constructor("tag:yaml.org,2002:int", _construct_int)
 for _tag in ("set", "binary", "omap", "pairs"):
     _MarkedLoader.add_constructor(f"tag:yaml.org,2002:{_tag}", _refuse)
 
