@@ -768,18 +768,11 @@ def test_not_json_raises_schema_input_error(case, target):
             wireschema.normalize_output(schema, target)
 
 
-CYCLIC_TOOL = pytest.mark.xfail(
-    strict=True,
-    reason="D19: build_tool json_copy()s the caller's tool when it already has the target's shape; "
-    "a cyclic schema inside raises SchemaInputError out of normalize_tools for the whole list",
-)
-_SAME_SHAPE = ("generic", "openai-chat", "openai-strict", "openai-strict-compat")  # OpenAI Chat tool shape
-
 
 @pytest.mark.parametrize(
     "case,target",
     [
-        pytest.param(c, t, marks=CYCLIC_TOOL if c.startswith("cycl") and t in _SAME_SHAPE else (), id=f"{c}-{t}")
+        pytest.param(c, t, id=f"{c}-{t}")
         for c in sorted(NOT_JSON)
         for t in TARGETS
     ],
@@ -1003,19 +996,12 @@ def test_deep_input_through_every_api(api, target):
         assert fingerprint(value) == fingerprint(reference)
 
 
-QUADRATIC_COPY = pytest.mark.xfail(
-    strict=True,
-    reason="D20: prepare.json_copy looks for cycles by walking the whole chain of ancestors "
-    "for every container (_on_path): O(depth^2), 3 s for 10,000 levels, 12 s for 20,000",
-)
-
-
 @pytest.mark.parametrize(
     "api,target",
     [
-        pytest.param("normalize_tool", "openai-chat", marks=QUADRATIC_COPY),
-        pytest.param("normalize_request", "anthropic", marks=QUADRATIC_COPY),
-        pytest.param("normalize_output-array", "openai-strict", marks=QUADRATIC_COPY),
+        ("normalize_tool", "openai-chat"),
+        ("normalize_request", "anthropic"),
+        ("normalize_output-array", "openai-strict"),
         ("normalize", "openai-chat"),
     ],
 )
@@ -1153,15 +1139,7 @@ def test_extends_never_leaves_the_rule_directories(tmp_path, name):
 @pytest.mark.parametrize(
     "name",
     [
-        "../rules/gemini", "rules/gemini", "gemini.yaml", "/work/main/rules/gemini.yaml", "_base", "",
-        pytest.param(
-            "_vocabulary",
-            marks=pytest.mark.xfail(
-                strict=True,
-                reason="D33 (minor): the shipped vocabulary file is compiled as a target and its RuleFileError "
-                "escapes normalize instead of UnknownTargetError",
-            ),
-        ),
+        "../rules/gemini", "rules/gemini", "gemini.yaml", "/work/main/rules/gemini.yaml", "_base", "", "_vocabulary",
     ],
 )
 def test_target_names_are_never_paths(name):
@@ -1169,14 +1147,6 @@ def test_target_names_are_never_paths(name):
         wireschema.normalize({"type": "object"}, name)
 
 
-ALIAS_BOMB = pytest.mark.xfail(
-    strict=True,
-    reason="D32: YAML aliases in a rule file are expanded into copies (a 409-byte file with six levels "
-    "of 9x aliases keeps 13 MB; nine levels exhaust memory)",
-)
-
-
-@ALIAS_BOMB
 def test_rule_file_alias_bomb_stays_small(tmp_path):
     import tracemalloc
 
@@ -1197,14 +1167,6 @@ def test_rule_file_alias_bomb_stays_small(tmp_path):
     assert peak < 4 * 2**20, f"{peak / 2**20:.0f} MB for a {len(text)}-byte rule file"
 
 
-DEEP_YAML = pytest.mark.xfail(
-    strict=True,
-    reason="D29: a deeply nested rule file raises RecursionError out of load_rules (PyYAML composes "
-    "recursively), not RuleFileError",
-)
-
-
-@DEEP_YAML
 @pytest.mark.parametrize(
     "text",
     [
@@ -1221,14 +1183,6 @@ def test_deeply_nested_rule_file_is_a_rule_file_error(tmp_path, text):
             pass
 
 
-NAN_IN_RULES = pytest.mark.xfail(
-    strict=True,
-    reason="D30: .nan/.inf are accepted in rule files (values must be JSON), and a NaN fallback is then "
-    "sent as a schema that is not JSON",
-)
-
-
-@NAN_IN_RULES
 @pytest.mark.parametrize("value", [".nan", ".inf", "-.inf"])
 def test_rule_file_floats_must_be_json(tmp_path, value):
     try:
