@@ -10,7 +10,6 @@ Provider behaviour lives in YAML rule files (`rules/`); this package only interp
 
 from __future__ import annotations
 
-import json
 import os
 import threading
 from pathlib import Path
@@ -18,6 +17,7 @@ from typing import Any, Union
 
 import attrs
 
+from .blobs import freeze
 from .cache import CacheInfo, Memo
 from .errors import RuleFileError, SchemaInputError, UnknownTargetError, WireschemaError
 from .model import Change, Issue, Options, Result, TargetInfo
@@ -176,16 +176,9 @@ def normalize(schema: Any, target: Any, *, strict: bool | None = None, options: 
     else:
         key = (t.digest, t.name, t.path, attrs.astuple(opts))
         result = _memo.lookup(key, value, lambda: run_target(value, t, opts))
-    if result.source is None:
-        result = attrs.evolve(result, source=_source_text(value))
+    if result.origin is None:
+        result = attrs.evolve(result, origin=freeze(value))
     return result
-
-
-def _source_text(value: Any) -> str | None:
-    try:
-        return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
-    except (TypeError, ValueError, RecursionError):
-        return None
 
 
 def cache_info() -> CacheInfo:

@@ -1,21 +1,22 @@
 """Process-local memo of normalization results, keyed by exact schema content.
 
-A hit needs the stored input to be equal to the new one as JSON text, which keeps key
-order, `1` versus `1.0`, `-0.0` and `true` versus `1` apart, and every resolved option;
-the text is the key itself, so two inputs can never share an entry by a hash collision.
-Results come out as fresh objects (the wire schema is parsed from stored JSON text), so
-mutating one never changes a later one. The walk runs outside the lock.
+A hit needs the stored input to be equal to the new one byte for byte in its frozen
+form (`blobs.key_of`), which keeps key order, `1` versus `1.0`, `-0.0` and `true` versus
+`1` apart, and every resolved option; the bytes are the key itself, so two inputs can
+never share an entry by a hash collision. Results come out as fresh objects (the wire
+schema is thawed from stored bytes), so mutating one never changes a later one. The
+walk runs outside the lock.
 """
 
 from __future__ import annotations
 
-import json
 import threading
 from typing import Any, Callable
 
 import attrs
 from cachetools import LRUCache
 
+from .blobs import freeze, key_of, thaw
 from .model import Result
 
 
@@ -31,8 +32,8 @@ class CacheInfo:
 
 @attrs.frozen
 class _Entry:
-    schema_text: str
-    result: Result  # with schema=None; the schema is parsed from schema_text on each hit
+    schema_blob: bytes
+    result: Result  # with schema=None; the schema is thawed from schema_blob on each hit
     size: int
 
 
@@ -60,34 +61,26 @@ class Memo:
             return CacheInfo(self.hits, self.misses, len(self._store), self._store.currsize, self.max_entries, self.max_bytes)
 
     def lookup(self, key: tuple, value: Any, compute: Callable[[], Result]) -> Result:
-        text = _key_text(value, self.max_bytes)
-        if text is None:
+        blob = key_of(value)
+        if blob is None or len(blob) > self.max_bytes // 4:
             return compute()  # beyond what key work may cost: the plain, uncached path
-        full = (*key, text)
+        full = (*key, blob)
         with self._lock:
             entry = self._store.get(full)
             if entry is not None:
                 self.hits += 1
         if entry is not None:
-            return attrs.evolve(entry.result, schema=json.loads(entry.schema_text), notes=dict(entry.result.notes))
-        result = attrs.evolve(compute(), source=text)
-        try:
-            schema_text = json.dumps(result.schema, ensure_ascii=False, separators=(",", ":"))
-        except ValueError:  # an integer too long to print: not cacheable as text
+            return attrs.evolve(entry.result, schema=thaw(entry.schema_blob), notes=dict(entry.result.notes))
+        # the key bytes are a frozen copy of the input too: the result keeps them
+        result = attrs.evolve(compute(), origin=blob)
+        schema_blob = freeze(result.schema)
+        if schema_blob is None:
             return result
-        size = len(text) + len(schema_text) + 256
+        size = len(blob) + len(schema_blob) + 256
         with self._lock:
             self.misses += 1
             if size <= self.max_bytes:
-                self._store[full] = _Entry(schema_text, attrs.evolve(result, schema=None), size)
+                self._store[full] = _Entry(schema_blob, attrs.evolve(result, schema=None), size)
                 while len(self._store) > self.max_entries:
                     self._store.popitem()
         return result
-
-
-def _key_text(value: Any, limit: int) -> str | None:
-    try:
-        text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
-    except (TypeError, ValueError, RecursionError):
-        return None  # not JSON or too deep: normalize itself reports it
-    return text if len(text) <= limit // 4 else None

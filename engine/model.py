@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import attrs
@@ -59,8 +60,17 @@ class Result:
     that strict mode turned into "required, or null"."""
     wrapped: bool = False
     """An output schema whose non-object root was wrapped as `{"response": ...}`."""
-    source: str | None = attrs.field(default=None, eq=False, repr=False)
-    """The input as JSON text: what `restore` and `validate` read the original from."""
+    origin: bytes | None = attrs.field(default=None, eq=False, repr=False)
+    """The input, frozen (see `blobs`): what `restore` and `validate` read the original from."""
+
+    @property
+    def source(self) -> str | None:
+        """The input as JSON text (None for a bypassed result)."""
+        if self.origin is None:
+            return None
+        from .blobs import thaw
+
+        return json.dumps(thaw(self.origin), ensure_ascii=False, separators=(",", ":"))
 
     def unwrap(self, value: Any) -> Any:
         """Undo the output wrapper: the `response` member (None if absent), else `value`."""

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import attrs
 
+from .blobs import freeze
 from .model import Options, Result
 from .positions import child_slots
 from .prepare import json_copy
@@ -70,8 +70,4 @@ def normalize_output(schema: Any, target: Any, *, strict: bool | None = None, op
     if not t.output.get("wrap_non_object") or _is_object_root(value):
         return normalize(value, t, strict=strict, options=opts)
     result = normalize(wrap(value), t, strict=strict, options=opts)
-    try:
-        source = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
-    except (TypeError, ValueError, RecursionError):
-        source = None
-    return attrs.evolve(result, wrapped=True, source=source)
+    return attrs.evolve(result, wrapped=True, origin=freeze(value))

@@ -9,7 +9,7 @@ from typing import Any
 from .model import Change, Options, Result
 from .prepare import copy_input, parse_input
 from .ruletable import Stage, Target
-from .run import BudgetExceeded, Run, Unrepresentable, walk
+from .run import BudgetExceeded, Run, Unrepresentable, scan, walk
 
 _DRAFTS = (("draft-04", "draft-04"), ("draft-06", "draft-06"), ("draft-07", "draft-07"), ("2019-09", "2019-09"))
 
@@ -29,9 +29,13 @@ def _run_stage(stage: Stage, run: Run) -> None:
         run.at = None
         fn(rule, run)
         return
-    pre = [(r, fn, bools, trig, r.select(run.root)) for r, fn, bools, trig in stage.pre]
-    post = [(r, fn, bools, trig, r.select(run.root)) for r, fn, bools, trig in stage.post]
-    walk(run, pre, post)
+    root = run.holder[0]
+    pre = [(r, fn, bools, trig, r.select(root)) for r, fn, bools, trig in stage.pre]
+    post = [(r, fn, bools, trig, r.select(root)) for r, fn, bools, trig in stage.post]
+    if stage.reads_only:
+        scan(run, pre + post)
+    else:
+        walk(run, pre, post)
 
 
 def run_target(value: Any, target: Target, options: Options, *, _hop: int = 0) -> Result:

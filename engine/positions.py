@@ -54,6 +54,16 @@ SLOT_MAP = 1
 SLOT_ARRAY = 2
 
 
+# keyword -> slot kind, for walks that enumerate children inline (array `items` is the
+# draft-07 form of a SLOT_SINGLE keyword; `dependencies` maps names to schemas or lists)
+SLOT_KIND: dict[str, int] = {
+    **{kw: SLOT_SINGLE for kw in SUBSCHEMA},
+    **{kw: SLOT_MAP for kw in SUBSCHEMA_MAP},
+    **{kw: SLOT_ARRAY for kw in SUBSCHEMA_ARRAY},
+    "dependencies": SLOT_MAP,
+}
+
+
 def is_schema(value: Any) -> bool:
     return isinstance(value, (dict, bool))
 

@@ -97,6 +97,7 @@ class Stage:
     # (rule, visit function, sees booleans, trigger keywords or None)
     pre: tuple[tuple[Rule, Any, bool, Any], ...] = ()
     post: tuple[tuple[Rule, Any, bool, Any], ...] = ()
+    reads_only: bool = False  # residual checks: one top-down scan, nothing replaced
 
     @property
     def rules(self) -> tuple[Rule, ...]:
@@ -655,7 +656,7 @@ def _compile(spec: dict[str, Any], path: Path, registry: Registry) -> Target:
         rules=rules,
         checks=checks,
         stages=_stages(rules, KINDS),
-        check_stages=_stages(checks, CHECKS),
+        check_stages=_stages(_checks_walked_once(checks, CHECKS), CHECKS, reads_only=True),
         digest=digest,
         registry=registry,
         name_at=mark_of(*spec["target"][1:]) if "target" in spec else (None, None),
@@ -890,7 +891,20 @@ def _freeze_json(value: Any) -> Any:
     return value
 
 
-def _stages(rules: tuple[Rule, ...], table: dict[str, Kind]) -> tuple[Stage, ...]:
+def _checks_walked_once(checks: tuple[Rule, ...], table: dict[str, Kind]) -> tuple[Rule, ...]:
+    """Checks only read the tree, so every node check can share one walk: they move up
+    to the first of them, the whole-tree checks keep their order around it."""
+    node = [c for c in checks if table[c.kind].order != "tree"]
+    if not node:
+        return checks
+    first = checks.index(node[0])
+    tree = [c for c in checks if table[c.kind].order == "tree"]
+    before = [c for c in tree if checks.index(c) < first]
+    after = [c for c in tree if checks.index(c) > first]
+    return (*before, *node, *after)
+
+
+def _stages(rules: tuple[Rule, ...], table: dict[str, Kind], reads_only: bool = False) -> tuple[Stage, ...]:
     """Fuse consecutive node rules into one walk, as long as order is preserved.
 
     A `pre` rule listed after a `post` rule starts a new walk: fusing them would run
@@ -902,7 +916,7 @@ def _stages(rules: tuple[Rule, ...], table: dict[str, Kind]) -> tuple[Stage, ...
 
     def close() -> None:
         if pre or post:
-            stages.append(Stage(None, tuple(pre), tuple(post)))
+            stages.append(Stage(None, tuple(pre), tuple(post), reads_only))
             pre.clear()
             post.clear()
 

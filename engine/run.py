@@ -6,7 +6,8 @@ import json
 from typing import Any, Callable, Iterable
 
 from .model import Change, Options
-from .positions import SLOT_SINGLE, child_slots, pointer_of
+from .positions import SLOT_KIND as _SLOT_KIND
+from .positions import SLOT_MAP, SLOT_SINGLE, pointer_of
 
 
 class Unrepresentable(Exception):
@@ -145,13 +146,22 @@ def walk(run: Run, pre: Iterable[Visitor], post: Iterable[Visitor]) -> None:
     pre = tuple(pre)
     post = tuple(post)
     bools = any(v[2] for v in pre + post)
+    pre_keys = _trigger_union(pre)
+    post_keys = _trigger_union(post)
     done: dict[int, Any] = {}  # id -> node (kept alive so ids stay unique)
+    # (container, key, origin chain, depth, entered, keyword the node is the value of)
     stack: list[tuple[Any, Any, Any, int, bool, Any]] = [(run.holder, 0, None, 0, False, None)]
+    push = stack.append
     while stack:
         container, key, chain, depth, entered, kw = stack.pop()
         node = container[key]
-        visitors = post if entered else pre
-        if visitors:
+        is_dict = node.__class__ is dict
+        if entered:
+            visitors, keys = post, post_keys
+        else:
+            visitors, keys = pre, pre_keys
+        # a node none of the stage's trigger keywords touch needs no visitor call at all
+        if visitors and (keys is None or not keys.isdisjoint(node) if is_dict else bools):
             run.at = chain
             run.depth = depth
             run.slot = kw
@@ -166,36 +176,105 @@ def walk(run: Run, pre: Iterable[Visitor], post: Iterable[Visitor]) -> None:
                 new = visit(rule, node, run)
                 if new is not None:
                     container[key] = node = new
+            is_dict = node.__class__ is dict
         if entered:
             done[id(node)] = node
-            if isinstance(node, dict) and post:
-                for kw, slot, cont, ckey in _fresh_children(node, done, bools):
-                    _push(stack, cont, ckey, chain, depth, kw, slot)
+            if is_dict and post:
+                _push_children(push, node, chain, depth, done, bools, True)
             continue
-        stack.append((container, key, chain, depth, True, kw))
-        if isinstance(node, dict):
-            for ckw, slot, cont, ckey in reversed(list(child_slots(node))):
-                child = cont[ckey]
-                if child.__class__ is dict and done.get(id(child)) is child:
-                    continue  # a wrapper made around a finished node: that part is done
-                _push(stack, cont, ckey, chain, depth, ckw, slot)
+        if post:
+            push((container, key, chain, depth, True, kw))
+        elif is_dict:
+            done[id(node)] = node
+        if is_dict:
+            _push_children(push, node, chain, depth, done, bools, False)
 
 
-def _push(stack: list, cont: Any, ckey: Any, chain: Any, depth: int, kw: str, slot: int) -> None:
-    if slot == SLOT_SINGLE:
-        stack.append((cont, ckey, (chain, kw), depth + 1, False, kw))
-    else:
-        stack.append((cont, ckey, ((chain, kw), ckey), depth + 2, False, kw))
+def scan(run: Run, visitors: Iterable[Visitor]) -> None:
+    """Visit every schema node once, top-down, with visitors that only read (checks).
+
+    No node is replaced and none created, so nothing is tracked as done and the first
+    finding is the outermost one."""
+    visitors = tuple(visitors)
+    bools = any(v[2] for v in visitors)
+    keys = _trigger_union(visitors)
+    nothing_done: dict[int, Any] = {}
+    stack: list[tuple[Any, Any, Any, int, bool, Any]] = [(run.holder, 0, None, 0, False, None)]
+    push = stack.append
+    while stack:
+        container, key, chain, depth, _entered, kw = stack.pop()
+        node = container[key]
+        is_dict = node.__class__ is dict
+        if keys is None or not keys.isdisjoint(node) if is_dict else bools:
+            run.at = chain
+            run.depth = depth
+            run.slot = kw
+            for rule, visit, sees_bools, trig, selected in visitors:
+                if not is_dict:
+                    if not (sees_bools and node.__class__ is bool):
+                        continue
+                elif trig is not None and trig.isdisjoint(node):
+                    continue
+                if selected is not None and id(node) not in selected:
+                    continue
+                visit(rule, node, run)
+        if is_dict:
+            _push_children(push, node, chain, depth, nothing_done, bools, False)
 
 
-def _fresh_children(node: dict, done: dict[int, Any], bools: bool) -> list:
-    fresh = []
-    for slot in child_slots(node):
-        child = slot[2][slot[3]]
-        if isinstance(child, dict):
-            if done.get(id(child)) is not child:
-                fresh.append(slot)
-        elif bools and child.__class__ is bool:
-            fresh.append(slot)
-    fresh.reverse()
-    return fresh
+def _trigger_union(visitors: tuple) -> frozenset | None:
+    """Every keyword some visitor reacts to; None when one reacts to any node."""
+    keys: set[str] = set()
+    for _rule, _visit, sees_bools, trig, _selected in visitors:
+        if trig is None or sees_bools:
+            return None
+        keys |= trig
+    return frozenset(keys)
+
+
+def _push_children(push: Callable, node: dict, chain: Any, depth: int, done: dict, bools: bool, fresh_only: bool) -> None:
+    """Push `node`'s child schemas so that they pop in document order.
+
+    A finished child is skipped: it is a wrapper's content (pre) or was walked already
+    (post, where only the subschemas a visitor created are still to do).
+    """
+    entries = []
+    add = entries.append
+    for ckw, value in node.items():
+        kind = _SLOT_KIND.get(ckw)
+        if kind is None:
+            continue
+        if kind == SLOT_SINGLE:
+            if value.__class__ is dict:
+                if done.get(id(value)) is not value:
+                    add((node, ckw, (chain, ckw), depth + 1, False, ckw))
+            elif value.__class__ is bool and (bools or not fresh_only):
+                add((node, ckw, (chain, ckw), depth + 1, False, ckw))
+            elif ckw == "items" and value.__class__ is list:
+                _add_items(add, value, (chain, ckw), depth, done, bools, fresh_only, ckw)
+            continue
+        if kind == SLOT_MAP:
+            if value.__class__ is not dict:
+                continue
+            here = (chain, ckw)
+            for name, sub in value.items():
+                if sub.__class__ is dict:
+                    if done.get(id(sub)) is not sub:
+                        add((value, name, (here, name), depth + 2, False, ckw))
+                elif sub.__class__ is bool and (bools or not fresh_only):
+                    add((value, name, (here, name), depth + 2, False, ckw))
+            continue
+        if value.__class__ is list:
+            _add_items(add, value, (chain, ckw), depth, done, bools, fresh_only, ckw)
+    entries.reverse()
+    for entry in entries:
+        push(entry)
+
+
+def _add_items(add: Callable, value: list, here: Any, depth: int, done: dict, bools: bool, fresh_only: bool, ckw: str) -> None:
+    for i, sub in enumerate(value):
+        if sub.__class__ is dict:
+            if done.get(id(sub)) is not sub:
+                add((value, i, (here, i), depth + 2, False, ckw))
+        elif sub.__class__ is bool and (bools or not fresh_only):
+            add((value, i, (here, i), depth + 2, False, ckw))

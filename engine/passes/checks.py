@@ -171,50 +171,71 @@ def pattern_compiles(rule, node, run):
         run.fail(rule, node, "pattern is not a valid regular expression", "pattern")
 
 
-_COUNTS = ("minLength", "maxLength", "minItems", "maxItems", "minProperties", "maxProperties", "minContains", "maxContains")
-_NUMBERS = ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum")
+# counts, numbers and `required` read null as absent; every other keyword must not be null
+
+
+def _count(v) -> bool:
+    if v is None:
+        return True
+    if isinstance(v, int) and v.__class__ is not bool and v >= 0:
+        return True
+    return isinstance(v, float) and v.is_integer() and v >= 0
+
+
+def _number(v) -> bool:
+    return v is None or isinstance(v, (int, float)) and v.__class__ is not bool
+
+
+def _schema_list(v) -> bool:
+    return isinstance(v, list) and bool(v) and all(isinstance(b, (dict, bool)) for b in v)
+
+
+def _schema_map(v) -> bool:
+    return isinstance(v, dict) and all(isinstance(s, (dict, bool)) for s in v.values())
+
+
+def _type_name(t) -> bool:
+    if isinstance(t, str):
+        return t in _JSON_TYPES
+    return isinstance(t, list) and bool(t) and all(x in _JSON_TYPES for x in t)
+
+
+def _names(req) -> bool:
+    return req is None or isinstance(req, list) and all(isinstance(n, str) for n in req) and len(set(req)) == len(req)
+
+
+# keyword -> (test of its value, what the value must be); one lookup per key of a node
+_SHAPES: dict = {
+    **{k: (_count, "a non-negative integer") for k in (
+        "minLength", "maxLength", "minItems", "maxItems", "minProperties", "maxProperties", "minContains", "maxContains")},
+    **{k: (_number, "a number") for k in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum")},
+    "multipleOf": (lambda v: v is None or (_number(v) and v > 0), "a number above 0"),
+    **{k: (lambda v: isinstance(v, str), "a string") for k in (
+        "description", "title", "pattern", "format", "$ref", "$id", "$anchor", "$comment")},
+    **{k: (lambda v: v.__class__ is bool, "true or false") for k in (
+        "uniqueItems", "nullable", "readOnly", "writeOnly", "deprecated")},
+    **{k: (_schema_list, "a non-empty list of schemas") for k in ("anyOf", "oneOf", "allOf", "prefixItems")},
+    **{k: (_schema_map, "map names to schemas") for k in ("properties", "patternProperties", "$defs", "dependentSchemas")},
+    **{k: (lambda v: isinstance(v, (dict, bool)), "a schema") for k in (
+        "items", "additionalProperties", "not", "if", "then", "else", "contains", "propertyNames")},
+    "required": (_names, "a list of distinct names"),
+    "enum": (lambda v: isinstance(v, list), "a list"),
+    "type": (_type_name, "a JSON Schema type"),
+}
 
 
 @check("keyword-shapes")
 def keyword_shapes(rule, node, run):
     """Keyword values have the shapes draft 2020-12 requires (the meta-schema's core)."""
-    for k in _COUNTS:
-        v = node.get(k)
-        if v is not None and (not isinstance(v, int) or v.__class__ is bool or v < 0):
-            if not (isinstance(v, float) and v.is_integer() and v >= 0):
-                run.fail(rule, node, f"{k} must be a non-negative integer", k)
-    for k in _NUMBERS:
-        v = node.get(k)
-        if v is not None and (not isinstance(v, (int, float)) or v.__class__ is bool):
-            run.fail(rule, node, f"{k} must be a number", k)
-    mo = node.get("multipleOf")
-    if mo is not None and (not isinstance(mo, (int, float)) or mo.__class__ is bool or mo <= 0):
-        run.fail(rule, node, "multipleOf must be a number above 0", "multipleOf")
-    for k in ("description", "title", "pattern", "format", "$ref", "$id", "$anchor", "$comment"):
-        if k in node and not isinstance(node[k], str):
-            run.fail(rule, node, f"{k} must be a string", k)
-    for k in ("uniqueItems", "nullable", "readOnly", "writeOnly", "deprecated"):
-        if k in node and node[k].__class__ is not bool:
-            run.fail(rule, node, f"{k} must be true or false", k)
-    for k in ("anyOf", "oneOf", "allOf", "prefixItems"):
-        if k in node and (not isinstance(node[k], list) or not node[k] or not all(isinstance(b, (dict, bool)) for b in node[k])):
-            run.fail(rule, node, f"{k} must be a non-empty list of schemas", k)
-    for k in ("properties", "patternProperties", "$defs", "dependentSchemas"):
-        if k in node and (not isinstance(node[k], dict) or not all(isinstance(s, (dict, bool)) for s in node[k].values())):
-            run.fail(rule, node, f"{k} must map names to schemas", k)
-    for k in ("items", "additionalProperties", "not", "if", "then", "else", "contains", "propertyNames"):
-        if k in node and not isinstance(node[k], (dict, bool)):
-            run.fail(rule, node, f"{k} must be a schema", k)
-    req = node.get("required")
-    if req is not None and (not isinstance(req, list) or not all(isinstance(n, str) for n in req) or len(set(req)) != len(req)):
-        run.fail(rule, node, "required must be a list of distinct names", "required")
-    if "enum" in node and not isinstance(node["enum"], list):
-        run.fail(rule, node, "enum must be a list", "enum")
-    if "type" in node:
-        t = node["type"]
-        ok = t in _JSON_TYPES if isinstance(t, str) else isinstance(t, list) and t and all(x in _JSON_TYPES for x in t)
-        if not ok:
-            run.fail(rule, node, f"type {t!r} is not a JSON Schema type", "type")
+    shapes = _SHAPES
+    for k, v in node.items():
+        shape = shapes.get(k)
+        if shape is not None and not shape[0](v):
+            what = shape[1]
+            if k == "type":
+                run.fail(rule, node, f"type {v!r} is not a JSON Schema type", k)
+            else:
+                run.fail(rule, node, f"{k} must {'' if what.startswith('map') else 'be '}{what}", k)
 
 
 @check(
