@@ -144,6 +144,11 @@ def _env(name: str) -> bool:
     return os.environ.get(name, "").strip().lower() in ("1", "true", "yes", "on")
 
 
+def _uncached() -> bool:
+    """A switch is on that a cached tool list would not see (read on every call)."""
+    return any(_env(n) for n in ("WIRESCHEMA_NO_CACHE", "WIRESCHEMA_NO_NORMALIZATION", "WIRESCHEMA_NO_STRICT"))
+
+
 def normalize(schema: Any, target: Any, *, strict: bool | None = None, options: Options | None = None) -> Result:
     """Rewrite one JSON Schema for one target's wire.
 

@@ -32,9 +32,14 @@ class CacheInfo:
 
 @attrs.frozen
 class _Entry:
-    schema_blob: bytes
-    result: Result  # with schema=None; the schema is thawed from schema_blob on each hit
+    stored: Any  # immutable parts plus blobs; thawed into fresh objects on each hit
     size: int
+
+
+# what a cache user gives: output and key bytes -> (output for this caller, what to
+# store or None when it cannot be stored, its size in bytes)
+Freeze = Callable[[Any, bytes], "tuple[Any, Any, int]"]
+Thaw = Callable[[Any], Any]
 
 
 class Memo:
@@ -61,6 +66,10 @@ class Memo:
             return CacheInfo(self.hits, self.misses, len(self._store), self._store.currsize, self.max_entries, self.max_bytes)
 
     def lookup(self, key: tuple, value: Any, compute: Callable[[], Result]) -> Result:
+        """The Result for `value` under `key`: a stored one (fresh copy) or `compute()`."""
+        return self.memoize(key, value, compute, _freeze_result, _thaw_result)
+
+    def memoize(self, key: tuple, value: Any, compute: Callable[[], Any], freeze_out: Freeze, thaw_out: Thaw) -> Any:
         blob = key_of(value)
         if blob is None or len(blob) > self.max_bytes // 4:
             return compute()  # beyond what key work may cost: the plain, uncached path
@@ -70,17 +79,29 @@ class Memo:
             if entry is not None:
                 self.hits += 1
         if entry is not None:
-            return attrs.evolve(entry.result, schema=thaw(entry.schema_blob), notes=dict(entry.result.notes))
-        # the key bytes are a frozen copy of the input too: the result keeps them
-        result = attrs.evolve(compute(), origin=blob)
-        schema_blob = freeze(result.schema)
-        if schema_blob is None:
-            return result
-        size = len(blob) + len(schema_blob) + 256
+            return thaw_out(entry.stored)
+        output, stored, size = freeze_out(compute(), blob)
+        if stored is None:
+            return output
+        size += len(blob) + 256
         with self._lock:
             self.misses += 1
             if size <= self.max_bytes:
-                self._store[full] = _Entry(schema_blob, attrs.evolve(result, schema=None), size)
+                self._store[full] = _Entry(stored, size)
                 while len(self._store) > self.max_entries:
                     self._store.popitem()
-        return result
+        return output
+
+
+def _freeze_result(result: Result, blob: bytes) -> tuple[Result, Any, int]:
+    # the key bytes are a frozen copy of the input too: the result keeps them
+    result = attrs.evolve(result, origin=blob)
+    schema_blob = freeze(result.schema)
+    if schema_blob is None:
+        return result, None, 0
+    return result, (schema_blob, attrs.evolve(result, schema=None)), len(schema_blob)
+
+
+def _thaw_result(stored: Any) -> Result:
+    schema_blob, bare = stored
+    return attrs.evolve(bare, schema=thaw(schema_blob), notes=dict(bare.notes))

@@ -279,6 +279,7 @@ class Registry:
         self._names: list[str] | None = None
         self._parsed: dict[str, tuple[Any, str]] = {}
         self._shapes: list[Any] | None = None
+        self._shapes_key: str | None = None
         self._lock = threading.RLock()
 
     def names(self) -> list[str]:
@@ -309,6 +310,13 @@ class Registry:
                     shapes.append(t.tool)
             self._shapes = shapes
         return self._shapes
+
+    def shapes_key(self) -> str:
+        """A digest of `tool_shapes()`: how this registry reads tools, for cache keys."""
+        if self._shapes_key is None:
+            text = repr([dict(s) for s in self.tool_shapes()])
+            self._shapes_key = hashlib.sha256(text.encode()).hexdigest()
+        return self._shapes_key
 
     def file_for(self, name: str, near: Path | None = None, skip: Path | None = None) -> Path | None:
         """The rule file called `name`: next to `near` first, then in the rule dirs.

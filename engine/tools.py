@@ -13,6 +13,7 @@ from typing import Any, Iterable, Sequence
 
 import attrs
 
+from .blobs import freeze, thaw
 from .errors import SchemaInputError, WireschemaError
 from .model import Change, Options, Result
 from .names import NameMap, NameRule, wire_names
@@ -205,11 +206,48 @@ def normalize_tools(
     `strict` overrides it; the rebuilt tool says the strictness actually reached.
     Names are rewritten to the wire's name rule and made unique; `names` maps back.
     """
-    from . import _registry, _target, normalize
+    from . import _memo, _registry, _target, _uncached
 
     t = _target(target)
     registry = t.registry if t.registry is not None else _registry()
     given = list(tools)
+    schema_path = t.tool.get("schema") if t.tool else None
+    if schema_path is None or _uncached():
+        return _normalize_tools(given, t, registry, strict, options)
+    opts = options or Options()
+    # a repeated request is one entry: its tools, results and names come back at once
+    key = ("tools", t.digest, t.name, t.path, registry.shapes_key(), strict, attrs.astuple(opts))
+    return _memo.memoize(
+        key,
+        given,
+        lambda: _normalize_tools(given, t, registry, strict, options),
+        _freeze_tools,
+        lambda stored: _thaw_tools(stored, schema_path),
+    )
+
+
+def _freeze_tools(out: ToolsResult, _blob: bytes) -> tuple[ToolsResult, Any, int]:
+    tools_blob = freeze(list(out.tools))
+    if tools_blob is None:
+        return out, None, 0
+    bare = tuple(r if r is None else attrs.evolve(r, schema=None) for r in out.results)
+    return out, (tools_blob, bare, out.names), len(tools_blob)
+
+
+def _thaw_tools(stored: Any, schema_path: Any) -> ToolsResult:
+    tools_blob, bare, names = stored
+    tools = thaw(tools_blob)
+    results = tuple(
+        # the tool holds its result's schema, as on the first call
+        r if r is None else attrs.evolve(r, schema=_get(tool, schema_path), notes=dict(r.notes))
+        for tool, r in zip(tools, bare)
+    )
+    return ToolsResult(tuple(tools), results, names)
+
+
+def _normalize_tools(given: list, t: Any, registry: Any, strict: bool | None, options: Options | None) -> ToolsResult:
+    from . import normalize
+
     # entries that are not function tools stay where they are, untouched
     keep = [i for i, tool in enumerate(given) if isinstance(tool, dict) and not is_function_tool(tool)]
     items = [tool for i, tool in enumerate(given) if i not in keep]

@@ -144,3 +144,39 @@ def test_threads_hammering_mixed_targets_get_what_an_uncached_run_gets(monkeypat
         th.join()
     assert not errors
     assert wireschema.cache_info().hits > 0
+
+
+TOOLS = [
+    {"type": "function", "function": {"name": "find", "description": "Find.", "parameters": SCHEMA}},
+    {"type": "web_search_preview"},
+    {"type": "function", "function": {"name": "get.item", "parameters": {"type": "object", "properties": {"id": {"type": "integer"}}}}},
+]
+
+
+def test_a_repeated_tool_list_is_one_hit_with_the_same_tools_results_and_names():
+    first = wireschema.normalize_tools(TOOLS, "openai-strict")
+    hits = wireschema.cache_info().hits
+    second = wireschema.normalize_tools(TOOLS, "openai-strict")
+    assert wireschema.cache_info().hits == hits + 1
+    assert second.tools == first.tools
+    assert second.results == first.results
+    assert second.names == first.names
+    assert second.results[1] is None  # the server tool passes through in both
+
+
+def test_a_tool_list_hit_is_independent_and_each_result_holds_its_tools_schema():
+    first = wireschema.normalize_tools(TOOLS, "openai-strict")
+    first.tools[0]["function"]["parameters"]["injected"] = True
+    second = wireschema.normalize_tools(TOOLS, "openai-strict")
+    assert "injected" not in second.tools[0]["function"]["parameters"]
+    assert second.results[0].schema is second.tools[0]["function"]["parameters"]
+    assert second.results[2].source == json.dumps(TOOLS[2]["function"]["parameters"], separators=(",", ":"))
+
+
+def test_a_tool_list_key_holds_the_strict_flag_and_the_env_switches(monkeypatch):
+    strict = wireschema.normalize_tools(TOOLS, "openai-strict")
+    assert wireschema.normalize_tools(TOOLS, "openai-strict", strict=False).tools[0]["function"]["strict"] is False
+    monkeypatch.setenv("WIRESCHEMA_NO_STRICT", "1")
+    assert wireschema.normalize_tools(TOOLS, "openai-strict").tools[0]["function"]["strict"] is False
+    monkeypatch.delenv("WIRESCHEMA_NO_STRICT")
+    assert wireschema.normalize_tools(TOOLS, "openai-strict") == strict
