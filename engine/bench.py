@@ -187,6 +187,7 @@ class ListRow:
     warm_ns: float
     warm_hit_rate: float
     tools_ns: float | None  # normalize_tools, cold; None when the wire refuses that many tools
+    tools_warm_ns: float | None  # normalize_tools, the same request again (one cache entry)
     cold_peak: int
     floor: FloorRow
 
@@ -236,8 +237,9 @@ def measure_tool_lists(tools: Sequence[Tool], target: str, floor: dict[int, Floo
             request()
             after = wireschema.cache_info()
             hits, misses = after.hits - before.hits, after.misses - before.misses
+            tools_warm = _median_ns(tools_request, cfg) if tools_ns is not None else None
         rate = hits / (hits + misses) if hits + misses else 0.0
-        rows.append(ListRow(target, count, cold, warm, rate, tools_ns, cold_peak, floor[count]))
+        rows.append(ListRow(target, count, cold, warm, rate, tools_ns, tools_warm, cold_peak, floor[count]))
     return rows
 
 
@@ -646,7 +648,8 @@ def table_lists(floor: dict[int, FloorRow], rows: Sequence[ListRow]) -> str:
     main = _table(
         [
             "target", "tools", "cold tools/s", "cold ms", "warm tools/s", "warm ms", "warm speedup",
-            "warm hits", "cold ÷ deepcopy", "cold ÷ json", "normalize_tools cold ms", "cold peak KiB",
+            "warm hits", "cold ÷ deepcopy", "cold ÷ json", "normalize_tools cold ms", "normalize_tools warm ms",
+            "request warm speedup", "cold peak KiB",
         ],
         [
             [
@@ -654,7 +657,10 @@ def table_lists(floor: dict[int, FloorRow], rows: Sequence[ListRow]) -> str:
                 _rate(r.count / r.warm_ns * 1e9), _ms(r.warm_ns), _ratio(r.cold_ns / r.warm_ns) + "x",
                 f"{r.warm_hit_rate:.0%}", _ratio(r.cold_ns / r.floor.deepcopy_ns) + "x",
                 _ratio(r.cold_ns / r.floor.json_ns) + "x",
-                _ms(r.tools_ns) if r.tools_ns is not None else "refused (max_tools)", _kib(r.cold_peak),
+                _ms(r.tools_ns) if r.tools_ns is not None else "refused (max_tools)",
+                _ms(r.tools_warm_ns) if r.tools_warm_ns is not None else "",
+                _ratio(r.tools_ns / r.tools_warm_ns) + "x" if r.tools_ns and r.tools_warm_ns else "",
+                _kib(r.cold_peak),
             ]
             for r in rows
         ],
@@ -665,7 +671,9 @@ def table_lists(floor: dict[int, FloorRow], rows: Sequence[ListRow]) -> str:
         "`cold ÷ deepcopy` is how many copies' worth of time a cold request costs (target: 3x or less). "
         "`warm speedup` is cold ms ÷ warm ms (target: 20x at 100 tools); `warm hits` is the memo's hit rate on "
         "the repeated request (a list larger than the memo, 512 entries by default, evicts itself). "
-        "`normalize_tools` is the whole-list call (tool shapes, names, request budgets) with the cache off."
+        "`normalize_tools` is the whole-list call (tool shapes, names, request budgets), cold and then repeated "
+        "with the cache on, where the whole request is one memo entry; `request warm speedup` is their ratio "
+        "(the issue's warm target: 20x at 100 tools)."
     )
 
 
