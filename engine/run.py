@@ -160,6 +160,7 @@ def walk(run: Run, pre: Iterable[Visitor], post: Iterable[Visitor]) -> None:
             visitors, keys = post, post_keys
         else:
             visitors, keys = pre, pre_keys
+        called = False
         # a node none of the stage's trigger keywords touch needs no visitor call at all
         if visitors and (keys is None or not keys.isdisjoint(node) if is_dict else bools):
             run.at = chain
@@ -173,13 +174,14 @@ def walk(run: Run, pre: Iterable[Visitor], post: Iterable[Visitor]) -> None:
                     continue  # none of the keywords this rule reacts to
                 if selected is not None and id(node) not in selected:
                     continue
+                called = True
                 new = visit(rule, node, run)
                 if new is not None:
                     container[key] = node = new
             is_dict = node.__class__ is dict
         if entered:
             done[id(node)] = node
-            if is_dict and post:
+            if is_dict and called:  # only a visitor that ran can have made new subschemas
                 _push_children(push, node, chain, depth, done, bools, True)
             continue
         if post:

@@ -28,7 +28,7 @@ def allowed_keys(rule, node, run):
             run.fail(rule, node, f"{k} is not accepted", k)
 
 
-@check("forbidden-keys", keys=Opt("keys", required=True))
+@check("forbidden-keys", triggers="keys", keys=Opt("keys", required=True))
 def forbidden_keys(rule, node, run):
     """No schema node uses these keywords."""
     keys = rule.options["keys"]
@@ -39,6 +39,7 @@ def forbidden_keys(rule, node, run):
 
 @check(
     "type-values",
+    triggers={"type"},
     allowed=Opt("strlist", list(_JSON_TYPES)),
     single=Opt("bool", False, doc="type must be one string, never a list"),
 )
@@ -62,6 +63,7 @@ def type_values(rule, node, run):
 
 @check(
     "enum-values",
+    triggers={"enum"},
     values=Opt("choice", "primitives", choices=("strings", "strings-and-numbers", "primitives", "any")),
     types=Opt("strlist", []),
 )
@@ -81,7 +83,7 @@ def enum_values(rule, node, run):
         run.fail(rule, node, "enum repeats a value", "enum")
 
 
-@check("format-values", allowed=Opt("typemap", required=True))
+@check("format-values", triggers={"format"}, allowed=Opt("typemap", required=True))
 def format_values(rule, node, run):
     """`format` is one the wire knows for the node's type."""
     fmt = node.get("format")
@@ -92,7 +94,7 @@ def format_values(rule, node, run):
         run.fail(rule, node, f"format {fmt!r} is not accepted here", "format")
 
 
-@check("required-defined")
+@check("required-defined", triggers={"required"})
 def required_defined(rule, node, run):
     """`required` is a list naming defined properties only."""
     req = node.get("required")
@@ -114,7 +116,7 @@ def objects_closed(rule, node, run):
         run.fail(rule, node, "additionalProperties must be false", "additionalProperties")
 
 
-@check("all-required")
+@check("all-required", triggers={"properties"})
 def all_required(rule, node, run):
     """Every property of every object is listed in `required`."""
     props = node.get("properties")
@@ -126,14 +128,14 @@ def all_required(rule, node, run):
             run.fail(rule, node, f"properties not required: {missing}", "required")
 
 
-@check("arrays-have-items")
+@check("arrays-have-items", triggers={"type"})
 def arrays_have_items(rule, node, run):
     """Every array schema has `items`."""
     if "array" in types_of(node) and not isinstance(node.get("items"), (dict, bool)):
         run.fail(rule, node, "array schema missing items", "items")
 
 
-@check("objects-have-properties")
+@check("objects-have-properties", triggers={"type"})
 def objects_have_properties(rule, node, run):
     """Every object schema has `properties`."""
     if "object" in types_of(node) and not isinstance(node.get("properties"), dict):
@@ -147,7 +149,7 @@ def typed(rule, node, run):
         run.fail(rule, node, "schema has no type", "type")
 
 
-@check("ref-alone", siblings=Opt("strlist", [], doc="keywords (glob patterns) allowed beside $ref"))
+@check("ref-alone", triggers={"$ref"}, siblings=Opt("strlist", [], doc="keywords (glob patterns) allowed beside $ref"))
 def ref_alone(rule, node, run):
     """A `$ref` stands alone (but for the allowed siblings)."""
     if "$ref" in node:
@@ -157,7 +159,7 @@ def ref_alone(rule, node, run):
                 run.fail(rule, node, f"$ref cannot have sibling {k}", k)
 
 
-@check("pattern-compiles")
+@check("pattern-compiles", triggers={"pattern"})
 def pattern_compiles(rule, node, run):
     """`pattern` is a string that compiles as a regular expression."""
     p = node.get("pattern")
@@ -306,7 +308,7 @@ def root_object(rule, run):
             raise _unrepresentable(rule, f"{k} is not accepted at the root")
 
 
-@check("const-values", values=Opt("choice", "primitives", choices=("strings", "strings-and-numbers", "primitives", "any")))
+@check("const-values", triggers={"const"}, values=Opt("choice", "primitives", choices=("strings", "strings-and-numbers", "primitives", "any")))
 def const_values(rule, node, run):
     """`const` holds an accepted kind of value."""
     if "const" in node and not _allowed(node["const"], rule.options["values"]):

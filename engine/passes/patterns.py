@@ -229,6 +229,7 @@ def _property_patterns(rule, node, pp, removable, spillable, run):
 
 @check(
     "pattern-features",
+    triggers={"pattern", "patternProperties"},
     forbid=Opt("strlist", list(FEATURES), choices=FEATURES),
     property_patterns=Opt("bool", True, doc="patternProperties keys are patterns too"),
 )

@@ -290,6 +290,7 @@ def any_of_alone(rule, node, run):
 
 @check(
     "stands-alone",
+    triggers="keys",
     keys=Opt("keys", required=True, doc="keywords that must be the only one on their node"),
     siblings=Opt("strlist", [], doc="keywords (glob patterns) allowed beside them after all"),
 )

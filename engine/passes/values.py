@@ -54,6 +54,7 @@ def keyword_values(rule, node, run):
 
 @check(
     "keyword-values",
+    triggers="keys",
     keys=Opt("keys", required=True),
     allowed=Opt("json", required=True, doc="the values the wire takes (a list, or one value)"),
 )
