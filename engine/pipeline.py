@@ -29,9 +29,7 @@ def _run_stage(stage: Stage, run: Run) -> None:
         run.at = None
         fn(rule, run)
         return
-    root = run.holder[0]
-    pre = [(r, fn, bools, trig, r.select(root)) for r, fn, bools, trig in stage.pre]
-    post = [(r, fn, bools, trig, r.select(root)) for r, fn, bools, trig in stage.post]
+    pre, post = stage.visitors(run.holder[0])
     if stage.reads_only:
         scan(run, pre + post)
     else:

@@ -98,6 +98,23 @@ class Stage:
     pre: tuple[tuple[Rule, Any, bool, Any], ...] = ()
     post: tuple[tuple[Rule, Any, bool, Any], ...] = ()
     reads_only: bool = False  # residual checks: one top-down scan, nothing replaced
+    # the visitor lists of a stage whose rules select no nodes (`where:`), made once
+    _static: Any = attrs.field(init=False, default=None, repr=False)
+
+    def __attrs_post_init__(self) -> None:
+        if all(r._where_expr is None for r in self.rules):
+            object.__setattr__(self, "_static", self._visitors(None))
+
+    def visitors(self, root: Any) -> tuple[tuple, tuple]:
+        """(pre, post) visitors for one tree: each with the ids its `where:` selects."""
+        if self._static is not None:
+            return self._static
+        return self._visitors(root)
+
+    def _visitors(self, root: Any) -> tuple[tuple, tuple]:
+        pre = tuple((r, fn, bools, trig, r.select(root)) for r, fn, bools, trig in self.pre)
+        post = tuple((r, fn, bools, trig, r.select(root)) for r, fn, bools, trig in self.post)
+        return pre, post
 
     @property
     def rules(self) -> tuple[Rule, ...]:

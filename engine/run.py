@@ -146,8 +146,8 @@ def walk(run: Run, pre: Iterable[Visitor], post: Iterable[Visitor]) -> None:
     pre = tuple(pre)
     post = tuple(post)
     bools = any(v[2] for v in pre + post)
-    pre_keys = _trigger_union(pre)
-    post_keys = _trigger_union(post)
+    pre_keys = trigger_union(pre)
+    post_keys = trigger_union(post)
     done: dict[int, Any] = {}  # id -> node (kept alive so ids stay unique)
     # (container, key, origin chain, depth, entered, keyword the node is the value of)
     stack: list[tuple[Any, Any, Any, int, bool, Any]] = [(run.holder, 0, None, 0, False, None)]
@@ -199,7 +199,7 @@ def scan(run: Run, visitors: Iterable[Visitor]) -> None:
     finding is the outermost one."""
     visitors = tuple(visitors)
     bools = any(v[2] for v in visitors)
-    keys = _trigger_union(visitors)
+    keys = trigger_union(visitors)
     nothing_done: dict[int, Any] = {}
     stack: list[tuple[Any, Any, Any, int, bool, Any]] = [(run.holder, 0, None, 0, False, None)]
     push = stack.append
@@ -224,8 +224,18 @@ def scan(run: Run, visitors: Iterable[Visitor]) -> None:
             _push_children(push, node, chain, depth, nothing_done, bools, False)
 
 
-def _trigger_union(visitors: tuple) -> frozenset | None:
+_UNIONS: dict[tuple, frozenset | None] = {}
+
+
+def trigger_union(visitors: tuple) -> frozenset | None:
     """Every keyword some visitor reacts to; None when one reacts to any node."""
+    triggers = tuple((v[2], v[3]) for v in visitors)
+    if triggers not in _UNIONS:
+        _UNIONS[triggers] = _union(visitors)
+    return _UNIONS[triggers]
+
+
+def _union(visitors: tuple) -> frozenset | None:
     keys: set[str] = set()
     for _rule, _visit, sees_bools, trig, _selected in visitors:
         if trig is None or sees_bools:
