@@ -83,8 +83,16 @@ def copy_input(value: Any, run: Run) -> Any:
                     )
                 if k in _REFERENCE_KEYS:
                     run.notes["references"] = True
+                cls = v.__class__
+                # the plain JSON scalars inline: most values are strings, ints or bools
+                if cls is str:
+                    run.literal += len(k) + len(v)
+                    out[k] = v
+                    continue
                 run.literal += len(k)
-                if isinstance(v, _SCALARS):
+                if cls is int or cls is bool or v is None:
+                    out[k] = v
+                elif cls is not dict and cls is not list and isinstance(v, _SCALARS):
                     out[k] = _scalar(v, (chain, k), run)
                 else:
                     out[k] = None
