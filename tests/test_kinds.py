@@ -118,8 +118,34 @@ CASES = {
         "objs": {"allOf": [{"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a"]},
                            {"properties": {"b": {"type": "integer"}}, "required": ["b"]}]},
         "clash": {"allOf": [{"type": "string"}, {"type": "integer"}]},
-        "ref": {"allOf": [{"$ref": "#/$defs/R"}], "description": "kept beside"}},
+        "ref": {"allOf": [{"$ref": "#/$defs/R"}], "description": "kept beside"},
+        "both": {"type": "object", "properties": {"a": {"type": "string"}, "c": {"type": "string"}}, "required": ["a"],
+                 "allOf": [{"properties": {"a": {"maxLength": 3}, "b": {"type": "integer"}, "c": {"type": "integer"}}, "required": ["b"]}]}},
         "$defs": {"R": {"type": "string"}}}),
+    "lift-properties": ("""
+      - id: t/lift
+        kind: lift-properties
+        keys: [anyOf, oneOf, if, then, else, not, dependentSchemas]
+        reading: closed
+        spill: true
+        why: test
+    """, {"type": "object", "properties": {"id": {"type": "string"}},
+          "oneOf": [{"properties": {"kind": {"const": "a"}, "n": {"type": "integer"}}, "required": ["kind", "n"]},
+                    {"$ref": "#/$defs/B"}],
+          "not": {"properties": {"legacy": {}}, "required": ["legacy"]},
+          "dependentSchemas": {"id": {"properties": {"trace": {"type": "string"}}}},
+          "$defs": {"B": {"properties": {"kind": {"const": "b"}, "s": {"type": "string"}}, "required": ["kind"]}}}),
+    "lift-properties-unevaluated": ("""
+      - id: t/lift
+        kind: lift-properties
+        keys: [anyOf, allOf]
+        reading: unevaluated
+        why: test
+    """, {"type": "object", "properties": {
+        "listed": {"type": "object", "anyOf": [{"properties": {"a": {"type": "string"}}}, {"properties": {"a": {"type": "integer"}, "b": True}}],
+                   "unevaluatedProperties": {"type": "boolean"}},
+        "unlisted": {"type": "object", "allOf": [{"patternProperties": {"^x": True}}], "unevaluatedProperties": False},
+        "open": {"type": "object", "anyOf": [{"properties": {"c": True}}]}}}),
     "collapse-any-of": ("""
       - id: t/collapse
         kind: collapse-any-of

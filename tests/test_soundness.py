@@ -76,8 +76,6 @@ ALLOWED: dict[tuple[str, str, object], str] = {
 
 D21 = "D21: root-object adds type: object to the root, which a `$ref: #` (recursion to the root) then also demands"
 D22 = "D22: a $dynamicRef/$dynamicAnchor pair is broken: nested $id and $defs are removed or pruned, the $dynamicRef stays"
-D23 = "D23: a one-branch allOf merged into its parent replaces the parent's `properties` instead of merging them"
-D24 = "D24: a root anyOf/oneOf is spilled while `unevaluatedProperties: false` stays, which now refuses the union's properties"
 D25 = "D25: a $ref with sibling `properties` is inlined with the siblings replacing the target's `properties` (unevaluatedProperties then refuses them)"
 D26 = "D26: gemini-jsonschema spills patternProperties but keeps additionalProperties, which then refuses the names the patterns allowed"
 D27 = "D27: Result.restore does not percent-decode $ref pointers (#/$defs/percent%25field), so a null stand-in is not removed"
@@ -96,12 +94,6 @@ _DYNAMIC = [
     ("jsts/draft2020-12/dynamicRef/18", 0), ("jsts/draft2020-12/dynamicRef/19", 0),
     ("jsts/draft2020-12/unevaluatedProperties/21", 0),
 ]
-_ALL_OF_ONE_BRANCH = [("jsts/draft2020-12/unevaluatedProperties/7", 0), ("jsts/draft2020-12/unevaluatedProperties/12", 0)]
-_ROOT_UNION_SPILLED = [
-    ("jsts/draft2020-12/unevaluatedProperties/11", 0), ("jsts/draft2020-12/unevaluatedProperties/11", 2),
-    *[("jsts/draft2020-12/unevaluatedProperties/34", i) for i in (3, 4, 5, 6)],
-    *[("jsts/draft2020-12/unevaluatedProperties/35", i) for i in (1, 2, 3, 4, 11, 12, 18, 19)],
-]
 _REF_SIBLING_PROPERTIES = [("jsts/draft2020-12/unevaluatedProperties/19", 0), ("jsts/draft2020-12/unevaluatedProperties/20", 0)]
 _PATTERN_SPILLED = [
     ("jsts/draft7/additionalProperties/0", 5), ("jsts/draft7/additionalProperties/1", 0), ("jsts/draft7/properties/1", 3),
@@ -110,27 +102,8 @@ _PATTERN_SPILLED = [
 ]
 _PERCENT = [("jsts/draft7/ref/3", 3), ("jsts/draft7/ref/3", 4), ("jsts/draft2020-12/ref/3", 3), ("jsts/draft2020-12/ref/3", 4)]
 
-D28 = (
-    "D28: a strict target closes an object whose properties were declared only inside a keyword it "
-    "spilled (a root anyOf/oneOf, not, if/then/else, dependentSchemas) and still reports strict: "
-    "those properties are refused (a root union of objects leaves a tool that takes only {})"
-)
 _REF_SIBLING_PROPERTIES_STRICT = [("jsts/draft2020-12/ref/15", 2), ("jsts/draft2020-12/ref/16", 2)]
-_ALL_OF_REF_ONE_BRANCH = [("jsts/draft7/ref/18", 2), ("jsts/draft7/ref/19", 2)]
-_SPILLED_THEN_CLOSED = [
-    *[(f"jsts/{d}/anyOf/5", i) for d in ("draft7", "draft2020-12") for i in (0, 1, 2)],
-    *[(f"jsts/{d}/oneOf/{n}", i) for d in ("draft7", "draft2020-12") for n in (6, 9) for i in (0, 1)],
-    ("jsts/draft7/not/2", 1), ("jsts/draft2020-12/not/2", 1),
-    ("jsts/draft7/dependencies/3", 0), ("jsts/draft7/dependencies/3", 1), ("jsts/draft7/dependencies/6", 1),
-    ("jsts/draft2020-12/dependentSchemas/0", 0), ("jsts/draft2020-12/dependentSchemas/0", 1),
-    ("jsts/draft2020-12/dependentSchemas/3", 1),
-    ("jsts/draft2020-12/unevaluatedProperties/14", 0), ("jsts/draft2020-12/unevaluatedProperties/14", 2),
-    ("jsts/draft2020-12/unevaluatedProperties/15", 0), ("jsts/draft2020-12/unevaluatedProperties/15", 2),
-    ("jsts/draft2020-12/unevaluatedProperties/16", 0), ("jsts/draft2020-12/unevaluatedProperties/17", 0),
-    ("jsts/draft2020-12/unevaluatedProperties/32", 2), ("jsts/draft2020-12/unevaluatedProperties/40", 2),
-]
 _KEEP_DEFS = ["mcp", "openai-chat", "openai-responses", "anthropic"]
-_ALL_OF_ROOT = ["openai-chat", "openai-responses", "anthropic", "bedrock", "generic"]
 _OPENAI_STRICT = ["openai-strict", "openai-strict-compat"]
 
 DEFECTS: dict[tuple[str, str, object], str] = {
@@ -141,17 +114,11 @@ DEFECTS: dict[tuple[str, str, object], str] = {
         [("jsts/draft2020-12/dynamicRef/11", 0), ("jsts/draft2020-12/dynamicRef/11", 3), ("jsts/draft2020-12/unevaluatedProperties/21", 0)],
         D22,
     ),
-    **_each([*_ALL_OF_ROOT, *_OPENAI_STRICT, "anthropic-strict"], _ALL_OF_ONE_BRANCH, D23),
-    **_each([*_OPENAI_STRICT, "anthropic-strict"], _ALL_OF_REF_ONE_BRANCH, D23),
-    **_each([*_ALL_OF_ROOT, *_OPENAI_STRICT], _ROOT_UNION_SPILLED, D24),
-    **_each(["anthropic-strict"], _ROOT_UNION_SPILLED[:10], D24),  # the others fail as D28 there
     **_each([*_KEEP_DEFS, "bedrock", "generic", *_OPENAI_STRICT, "anthropic-strict"], _REF_SIBLING_PROPERTIES, D25),
     **_each([*_OPENAI_STRICT, "anthropic-strict"], _REF_SIBLING_PROPERTIES_STRICT, D25),
     **_each(["anthropic-strict"], [("jsts/draft2020-12/dynamicRef/9", 0), ("jsts/draft2020-12/dynamicRef/10", 0)], D25),
     **_each(["gemini-jsonschema"], _PATTERN_SPILLED, D26),
     **_each(_OPENAI_STRICT, _PERCENT, D27),
-    **_each(_OPENAI_STRICT, [("jsts/draft2020-12/unevaluatedProperties/17", 0)], D28),
-    **_each(["anthropic-strict"], _SPILLED_THEN_CLOSED, D28),
 }
 
 # ---------------------------------------------------------------------------

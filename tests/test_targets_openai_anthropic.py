@@ -87,9 +87,30 @@ OPENAI_CHAT = [
         "definitions": {"Config": {"type": "object", "properties": {"a": {"type": "string"}}}}}),
     # a root allOf of a false schema folds into a root `not`, which is spilled
     ("root-not-from-all-of-spilled", {"allOf": [{"$ref": "#/definitions/no"}], "definitions": {"no": False}}),
+    # the root union is spilled, but unevaluatedProperties counted its properties as
+    # evaluated: they are listed in the root's own properties, or every call would be refused
+    ("root-union-properties-listed-for-unevaluated-properties", {
+        "type": "object", "properties": {"id": {"type": "string"}},
+        "oneOf": [{"properties": {"kind": {"const": "a"}, "x": {"type": "integer"}}, "required": ["kind", "x"]},
+                  {"properties": {"kind": {"const": "b"}, "y": {"type": "string"}}, "required": ["kind", "y"]}],
+        "unevaluatedProperties": False}),
+    # the same for a union that the root $ref brings in: listed before root-object spills it
+    ("root-union-from-a-ref-properties-listed", {
+        "$ref": "#/$defs/Shape",
+        "$defs": {"Shape": {"type": "object", "anyOf": [{"properties": {"r": {"type": "number"}}, "required": ["r"]},
+                                                        {"properties": {"w": {"type": "number"}, "h": {"type": "number"}}, "required": ["w", "h"]}],
+                            "unevaluatedProperties": False}}}),
 ]
 
 OPENAI_STRICT_COMPAT = [
+    # the closed object would refuse `path` and `url`, declared only inside the spilled
+    # conditional; lifted they would be nullable, and restore reads no conditional to take
+    # the null back out: fail open
+    ("fail-open-property-declared-only-in-a-conditional", {
+        "type": "object", "properties": {"mode": {"enum": ["file", "url"]}}, "required": ["mode"],
+        "if": {"properties": {"mode": {"const": "file"}}},
+        "then": {"properties": {"path": {"type": "string"}}, "required": ["path"]},
+        "else": {"properties": {"url": {"type": "string"}}, "required": ["url"]}}),
     # rust-anchors L6 on the 2024 subset: the bound is spilled too
     ("optional-nullable-and-bounds-spilled", {
         "type": "object",
@@ -145,7 +166,25 @@ ANTHROPIC = [
         "$defs": {"Base": {"type": "object", "properties": {"a": {"type": "string"}}}}}),
     # branches that disagree cannot fold: the root allOf is spilled as it stands
     ("root-all-of-conflict-spilled", {
-        "type": "object", "allOf": [{"properties": {"a": {"type": "string"}}}, {"properties": {"a": {"type": "integer"}}}]}),
+        "type": "object", "allOf": [{"properties": {"a": {"type": "string"}}, "minProperties": 1},
+                                    {"properties": {"b": {"type": "integer"}}, "minProperties": 2}]}),
+    # a property both branches define holds both ways: compatible ones merge, others
+    # become an allOf of their own
+    ("root-all-of-same-property-twice-holds-both", {
+        "type": "object", "allOf": [{"properties": {"a": {"type": "string"}, "b": {"type": "string"}}},
+                                    {"properties": {"a": {"type": "integer"}, "b": {"maxLength": 3}}}]}),
+    # the union's properties are read through the allOf and the $ref and listed before the
+    # root's combiners are spilled, so unevaluatedProperties still accepts them
+    ("root-all-of-with-union-properties-listed", {
+        "allOf": [{"$ref": "#/$defs/Base"},
+                  {"oneOf": [{"properties": {"x": {"type": "integer"}}, "required": ["x"]},
+                             {"properties": {"y": {"type": "integer"}}, "required": ["y"]}]}],
+        "unevaluatedProperties": False,
+        "$defs": {"Base": {"type": "object", "properties": {"a": {"type": "string"}}}}}),
+    # a branch's patternProperties names cannot be listed: unevaluatedProperties is spilled too
+    ("root-union-with-pattern-branch-unevaluated-spilled", {
+        "type": "object", "anyOf": [{"properties": {"a": {"type": "string"}}}, {"patternProperties": {"^x-": {"type": "string"}}}],
+        "unevaluatedProperties": False}),
     # pydantic writes a root union of models as refs: the spill carries their content
     ("root-one-of-of-refs-spilled-with-content", {
         "oneOf": [{"$ref": "#/$defs/Cat"}, {"$ref": "#/$defs/Dog"}],
@@ -173,6 +212,27 @@ ANTHROPIC_STRICT = [
         "properties": {"e": {"type": "string", "format": "email"}, "u": {"type": "string", "format": "uri"},
                        "w": {"type": "string", "format": "color-hex", "pattern": "^#"},
                        "i": {"type": "integer", "format": "int64"}}}),
+    # a root union of objects: the branches' properties become the closed root's own
+    # (kind required, as every branch requires it; a name only one branch lists takes its
+    # schema, as that branch closed would), the union is spilled
+    ("root-union-of-objects-lifted-into-the-closed-root", {
+        "oneOf": [{"type": "object", "properties": {"kind": {"const": "a"}, "x": {"type": "integer"}}, "required": ["kind", "x"]},
+                  {"type": "object", "properties": {"kind": {"const": "b"}, "y": {"type": "string", "description": "why"}},
+                   "required": ["kind", "y"]}]}),
+    # properties declared only in the spilled conditionals become the closed object's own:
+    # any value where the condition may not hold ...
+    ("conditional-properties-lifted-as-any-value", {
+        "type": "object", "properties": {"mode": {"enum": ["file", "url"]}}, "required": ["mode"],
+        "if": {"properties": {"mode": {"const": "file"}}},
+        "then": {"properties": {"path": {"type": "string"}}, "required": ["path"]},
+        "dependentSchemas": {"path": {"properties": {"encoding": {"type": "string"}}}}}),
+    # ... their own schemas where unevaluatedProperties says only an applying one evaluates them
+    ("conditional-properties-lifted-with-their-schemas", {
+        "type": "object", "properties": {"mode": {"enum": ["file", "url"]}}, "required": ["mode"],
+        "if": {"properties": {"mode": {"const": "file"}}},
+        "then": {"properties": {"path": {"type": "string"}}, "required": ["path"]},
+        "else": {"properties": {"url": {"type": "string", "format": "uri"}}, "required": ["url"]},
+        "unevaluatedProperties": False}),
     # oh-my-pi case 31 in strict mode: the root union is spilled and the root closed
     ("root-any-of-spilled-and-root-closed", {
         "type": "object", "properties": {"id": {"type": "string"}},
@@ -227,7 +287,11 @@ ANTHROPIC_STRICT = [
     # branches that conflict stay an allOf; each closed on its own would refuse the other's properties
     ("fail-open-object-all-of-that-cannot-merge", {
         "type": "object", "properties": {"x": {"allOf": [{"type": "object", "properties": {"a": {"type": "string"}}},
-                                                         {"type": "object", "properties": {"a": {"type": "integer"}}}]}}}),
+                                                         {"type": ["object", "null"], "properties": {"b": {"type": "integer"}}}]}}}),
+    # a branch open on purpose cannot be closed, nor its names listed in the closed root
+    ("fail-open-root-union-branch-open-on-purpose", {
+        "anyOf": [{"type": "object", "properties": {"a": {"type": "string"}}, "additionalProperties": {"type": "integer"}},
+                  {"type": "object", "properties": {"b": {"type": "string"}}}]}),
     ("fail-open-25-optional-properties", {"type": "object", "properties": {f"p{i}": {"type": "string"} for i in range(25)}}),
 ]
 
@@ -264,6 +328,15 @@ GENERIC = [
                   "Args": {"type": "array", "items": {"$ref": "#/$defs/Expr"}}}}),
     ("root-without-type-becomes-object", {"properties": {"q": {"type": "string"}}, "required": ["q"]}),
     ("python-type-names", {"type": "dict", "properties": {"x": {"type": "float"}, "l": {"type": "list"}}}),
+    ("root-union-properties-listed-for-unevaluated-properties", {
+        "type": "object", "properties": {"id": {"type": "string"}},
+        "anyOf": [{"properties": {"a": {"type": "integer"}}, "required": ["a"]}, {"properties": {"b": {"type": "string"}}}],
+        "unevaluatedProperties": False}),
+    ("root-union-from-a-ref-properties-listed", {
+        "$ref": "#/$defs/Shape",
+        "$defs": {"Shape": {"type": "object", "anyOf": [{"properties": {"r": {"type": "number"}}, "required": ["r"]},
+                                                        {"properties": {"w": {"type": "number"}, "h": {"type": "number"}}, "required": ["w", "h"]}],
+                            "unevaluatedProperties": False}}}),
 ]
 
 CASES = (

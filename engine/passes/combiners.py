@@ -6,6 +6,7 @@ from typing import Any
 
 from ..positions import SUBSCHEMA_ARRAY, SUBSCHEMA_MAP, child_slots
 from . import Opt, kind
+from .objects import is_object
 
 _TEXT = ("description", "title")
 
@@ -29,8 +30,12 @@ def one_of_to_any_of(rule, node, run):
     return None
 
 
-def _merge_into(target: dict, branch: dict) -> str | None:
-    """Merge one allOf branch into `target`; the reason it cannot, or None."""
+def _merge_into(target: dict, branch: dict, run=None) -> str | None:
+    """Merge one allOf branch into `target`; the reason it cannot, or None.
+
+    A property both define holds both ways: the two merge where they are compatible,
+    else they become an allOf of their own (with `run`; without, that is a conflict).
+    """
     for k, v in branch.items():
         if k not in target:
             target[k] = v
@@ -38,8 +43,11 @@ def _merge_into(target: dict, branch: dict) -> str | None:
             props = dict(target[k])
             for name, sub in v.items():
                 if name in props and props[name] != sub:
-                    return f"property {name!r} is defined twice, differently"
-                props[name] = sub
+                    if run is None:
+                        return f"property {name!r} is defined twice, differently"
+                    props[name] = _both(props[name], sub, run)
+                else:
+                    props[name] = sub
             target[k] = props
         elif k == "required" and isinstance(v, list) and isinstance(target[k], list):
             target[k] = [*target[k], *(n for n in v if n not in target[k])]
@@ -48,6 +56,36 @@ def _merge_into(target: dict, branch: dict) -> str | None:
         elif target[k] != v:
             return f"{k} differs between branches"
     return None
+
+
+def _both(a: Any, b: Any, run) -> Any:
+    """One schema that says what `a` and `b` say together (a property both define)."""
+    if a == b or b is True or b == {}:
+        return a
+    if a is True or a == {}:
+        return b
+    if isinstance(a, dict) and isinstance(b, dict):
+        merged = dict(a)
+        if _merge_into(merged, b) is None and not any(k in merged for k in ("$ref", "allOf")):
+            return merged
+    return run.adopt({"allOf": [a, b]}, a)
+
+
+def _fold_one(outer: dict, branch: dict, branch_wins: bool, run) -> dict:
+    """A parent and its one allOf branch as one schema: `properties` and `required`
+    are unioned (a property both define holds both ways), the other keywords of the
+    winning side replace the other's."""
+    merged = {**outer, **branch} if branch_wins else {**branch, **outer}
+    own, other = outer.get("properties"), branch.get("properties")
+    if isinstance(own, dict) and isinstance(other, dict):
+        props = dict(own)
+        for name, sub in other.items():
+            props[name] = _both(props[name], sub, run) if name in props else sub
+        merged["properties"] = props
+    own_req, other_req = outer.get("required"), branch.get("required")
+    if isinstance(own_req, list) and isinstance(other_req, list):
+        merged["required"] = [*own_req, *(n for n in other_req if n not in own_req)]
+    return merged
 
 
 @kind(
@@ -62,11 +100,17 @@ def merge_all_of(rule, node, run):
 
     A one-branch `allOf` always folds (the branch's keywords win, or the outer ones,
     as the rule says); with `compatible`, several branches fold when no keyword
-    conflicts (properties and required are unioned). Otherwise `allOf` stays for the
-    residual checks to judge, or with `otherwise: spill` is spilled at once, so the
-    rules after this one read the node without it.
+    conflicts. Either way `properties` and `required` are unioned, and a property
+    both sides define holds both ways (merged where compatible, else an allOf of the
+    two); an allOf the branch brings along folds the same way. Otherwise `allOf`
+    stays for the residual checks to judge, or with `otherwise: spill` is spilled at
+    once, so the rules after this one read the node without it.
     """
-    _fold_all_of(rule, node, run)
+    seen = None
+    # a folded branch may bring its own allOf along: that one folds the same way
+    while isinstance(node.get("allOf"), list) and node["allOf"] is not seen:
+        seen = node["allOf"]
+        _fold_all_of(rule, node, run)
     if rule.options["otherwise"] == "spill" and "allOf" in node:
         run.spill(rule, node, "allOf", node["allOf"])
     return None
@@ -88,10 +132,7 @@ def _fold_all_of(rule, node, run) -> None:
                 return None
             run.report(rule, node, "rewritten", "one-branch allOf around a $ref -> one-branch anyOf", "allOf")
             return None
-        if rule.options["single_wins"] == "branch":
-            merged = {**outer, **b}
-        else:
-            merged = {**b, **outer}
+        merged = _fold_one(outer, b, rule.options["single_wins"] == "branch", run)
         node.clear()
         node.update(merged)
         run.report(rule, node, "rewritten", "one-branch allOf merged into its parent", "allOf")
@@ -102,7 +143,7 @@ def _fold_all_of(rule, node, run) -> None:
     for b in branches:
         if "$ref" in b or "allOf" in b:
             return None
-        reason = _merge_into(merged, b)
+        reason = _merge_into(merged, b, run)
         if reason is not None:
             run.notes.setdefault("allOf-conflicts", {})[id(node)] = reason
             return None
@@ -251,20 +292,20 @@ def collapse_any_of(rule, node, run):
     return None
 
 
-def _spill_union(rule, node: dict, run, branches: list) -> None:
+def _spill_union(rule, node: dict, run, branches: list, key: str = "anyOf") -> None:
     """Spill a union as its structure, then each branch's description as plain text.
 
     A description may already hold an earlier spill: embedded in JSON once more it would
     be escaped once more, and nested unions would grow exponentially.
     """
     had = node.get("description")
-    run.spill(rule, node, "anyOf", _structure(branches))
+    run.spill(rule, node, key, _structure(branches))
     if node.get("description") == had:
         return  # spilling was switched off, or the description already says it
     for i, b in enumerate(branches):
-        text = b.get("description")
+        text = b.get("description") if isinstance(b, dict) else None
         if isinstance(text, str) and text:
-            node["description"] += run.spill_template.format(key=f"anyOf[{i}]", value=text)
+            node["description"] += run.spill_template.format(key=f"{key}[{i}]", value=text)
 
 
 def _structure(branches: list) -> list:
@@ -292,3 +333,330 @@ def _structure(branches: list) -> list:
 
 def _escaped(text: Any) -> bool:
     return not isinstance(text, str) or '"' in text or "\\" in text
+
+
+# ---------------------------------------------------------------------------
+# lifting the properties a keyword declares before the keyword is spilled
+
+_LIFT_DEPTH = 48
+_LIFT_SCHEMAS = 64  # more schemas for one name than this: the name takes any value
+
+
+class _Unlisted(Exception):
+    """A subschema evaluates property names it does not list (patterns, an open
+    additionalProperties, a reference that cannot be read here)."""
+
+
+class _Entry:
+    """What the subschemas say about one property name: the schemas they give it,
+    and whether a present value is sure to be checked by one of them."""
+
+    __slots__ = ("schemas", "sure")
+
+    def __init__(self) -> None:
+        self.schemas: list = []
+        self.sure = False
+
+    def add(self, schemas: list, sure: bool) -> None:
+        for s in schemas:
+            if len(self.schemas) >= _LIFT_SCHEMAS:
+                self.schemas = [True]
+                break
+            if not any(s == have for have in self.schemas):
+                self.schemas.append(s)
+        self.sure = self.sure or sure
+
+
+def _resolve_local(ref: str, run) -> Any:
+    """The subschema a document-local `$ref` names, or None (also where a nested `$id`
+    may give the reference another base)."""
+    if ref != "#" and not ref.startswith("#/"):
+        return None
+    if "lift-nested-ids" not in run.notes:
+        run.notes["lift-nested-ids"] = _has_nested_id(run.root)
+    if run.notes["lift-nested-ids"]:
+        return None
+    from urllib.parse import unquote
+
+    node: Any = run.root
+    for token in ref[2:].split("/") if ref != "#" else []:
+        token = unquote(token).replace("~1", "/").replace("~0", "~")
+        if isinstance(node, dict) and token in node:
+            node = node[token]
+        elif isinstance(node, list) and token.isdigit() and int(token) < len(node):
+            node = node[int(token)]
+        else:
+            return None
+    return node if isinstance(node, (dict, bool)) else None
+
+
+def _can_be_object(schema: Any) -> bool:
+    if not isinstance(schema, dict):
+        return schema is not False
+    t = schema.get("type")
+    return t is None or t == "object" or (isinstance(t, list) and "object" in t)
+
+
+class _Reader:
+    """Reads the property names a subschema evaluates (at the same instance location).
+
+    `closed`: every subschema is read as a strict wire reads it, closed: of a union,
+    a name only some branches list takes those branches' schemas (the others would
+    refuse it). Otherwise a name is sure only where every way through lists it.
+    """
+
+    def __init__(self, run, closed: bool):
+        self.run = run
+        self.closed = closed
+        self.memo: dict[int, dict[str, _Entry]] = {}
+        self.open: set[int] = set()
+
+    def names(self, schema: Any, depth: int = 0) -> dict[str, _Entry]:
+        if not isinstance(schema, dict):
+            return {}
+        if depth > _LIFT_DEPTH:
+            raise _Unlisted("the subschemas nest too deeply to read")
+        key = id(schema)
+        if key in self.memo:
+            return self.memo[key]
+        if key in self.open:
+            return {}  # a cycle lists nothing the way round has not listed already
+        self.open.add(key)
+        try:
+            out = self._names(schema, depth)
+        finally:
+            self.open.discard(key)
+        self.memo[key] = out
+        return out
+
+    def _names(self, s: dict, depth: int) -> dict[str, _Entry]:
+        out: dict[str, _Entry] = {}
+
+        def take(found: dict[str, _Entry], sure: Any = None) -> None:
+            for n, e in found.items():
+                out.setdefault(n, _Entry()).add(e.schemas, e.sure if sure is None else sure(n, e))
+
+        for kw in ("$dynamicRef", "$recursiveRef"):
+            if kw in s:
+                raise _Unlisted(f"{kw} cannot be read here")
+        if isinstance(s.get("$ref"), str):
+            target = _resolve_local(s["$ref"], self.run)
+            if target is None:
+                raise _Unlisted(f"$ref {s['$ref']} cannot be read here")
+            take(self.names(target, depth + 1))
+        pattern = s.get("patternProperties")
+        if isinstance(pattern, dict) and pattern:
+            raise _Unlisted("patternProperties")
+        for kw in ("additionalProperties", "unevaluatedProperties"):
+            if s.get(kw, False) is not False:
+                raise _Unlisted(f"an open {kw}")
+        props = s.get("properties")
+        if isinstance(props, dict):
+            for n, sub in props.items():
+                out.setdefault(n, _Entry()).add([sub], True)
+        for b in _branches(s, "allOf"):
+            take(self.names(b, depth + 1))
+        for comb in ("anyOf", "oneOf"):
+            branches = [b for b in _branches(s, comb) if _can_be_object(b)]
+            if branches:
+                found = [self.names(b, depth + 1) for b in branches]
+                every = {n for n in set().union(*found) if all(n in f and f[n].sure for f in found)}
+                for f in found:
+                    take(f, lambda n, e: e.sure and (self.closed or n in every))
+        if "if" in s:
+            take(self.names(s["if"], depth + 1), lambda n, e: False)
+            then, other = self.names(s.get("then"), depth + 1), self.names(s.get("else"), depth + 1)
+            both = "then" in s and "else" in s
+            for f in (then, other):
+                take(f, lambda n, e: e.sure and both and n in then and then[n].sure and n in other and other[n].sure)
+        else:
+            for kw in ("then", "else"):  # without `if` they are never applied
+                for n in _listed(s.get(kw), depth + 1):
+                    out.setdefault(n, _Entry())
+        deps = s.get("dependentSchemas")
+        if isinstance(deps, dict):
+            for k, sub in deps.items():
+                take(self.names(sub, depth + 1), lambda n, e, k=k: e.sure and n == k)
+        absent = _forbidden(s.get("not"))
+        for n in _listed(s.get("not"), depth + 1):
+            if n != absent:
+                out.setdefault(n, _Entry())  # listed, never evaluated
+        return out
+
+
+def _branches(s: dict, kw: str) -> list:
+    v = s.get(kw)
+    return v if isinstance(v, list) else []
+
+
+def _forbidden(schema: Any) -> str | None:
+    """The name `not: schema` forbids outright: `{properties: {x: {}}, required: [x]}`
+    matches exactly the objects that have x."""
+    if not isinstance(schema, dict) or not set(schema) <= {"properties", "required", "type", "description", "title", "$comment"}:
+        return None
+    req, props = schema.get("required"), schema.get("properties", {})
+    if schema.get("type", "object") != "object" or not isinstance(props, dict):
+        return None
+    if not (isinstance(req, list) and len(req) == 1 and isinstance(req[0], str)):
+        return None
+    return req[0] if all(v is True or v == {} for v in props.values()) else None
+
+
+def _listed(schema: Any, depth: int) -> list[str]:
+    """Names a subschema lists in `properties` (its in-place subschemas included),
+    without reading what it says of them."""
+    names: list[str] = []
+    stack = [(schema, depth)]
+    while stack:
+        s, d = stack.pop()
+        if not isinstance(s, dict) or d > _LIFT_DEPTH:
+            continue
+        if isinstance(s.get("properties"), dict):
+            names.extend(n for n in s["properties"] if n not in names)
+        for kw in ("allOf", "anyOf", "oneOf"):
+            stack.extend((b, d + 1) for b in _branches(s, kw))
+        for kw in ("if", "then", "else", "not"):
+            stack.append((s.get(kw), d + 1))
+        if isinstance(s.get("dependentSchemas"), dict):
+            stack.extend((b, d + 1) for b in s["dependentSchemas"].values())
+    return names
+
+
+def _one_schema(schemas: list, run) -> Any:
+    """One schema that accepts what any of `schemas` accepts."""
+    from ..prepare import copy_subtree
+
+    kept = [s for s in schemas if s is not False]
+    if not kept:
+        return False
+    if any(s is True or s == {} for s in kept):
+        return {}
+    if len(kept) == 1:
+        return copy_subtree(kept[0], run)
+    return run.adopt({"anyOf": [copy_subtree(s, run) for s in kept]}, kept[0])
+
+
+@kind(
+    "lift-properties",
+    order="pre",
+    triggers="keys",
+    keys=Opt("keys", ["anyOf", "oneOf"], doc="the keywords whose subschemas' properties are lifted"),
+    reading=Opt("choice", "closed", choices=("closed", "unevaluated")),
+    names=Opt("choice", "lift", choices=("lift", "fail"), doc="what a name only the keywords list makes of a strict target"),
+    spill=Opt("bool", False, doc="spill the keywords once their properties are lifted (a union as its structure)"),
+)
+def lift_properties(rule, node, run):
+    """Properties declared only inside a keyword that is about to be spilled are lifted
+    into the object's own `properties`, as optional ones.
+
+    Spilling the keyword would otherwise leave them refused: by the closed object of
+    a strict wire (`reading: closed`), or by an `unevaluatedProperties` that counted
+    them as evaluated (`reading: unevaluated`, which acts only there; a subschema
+    whose names cannot be listed then has unevaluatedProperties spilled instead).
+    A lifted name takes the schemas the subschemas give it (anyOf of them where they
+    differ, each subschema read closed with `closed`), or `{}` where a value there
+    need not meet any of them; the names every branch of a union requires stay
+    required. With `names: fail` a strict target whose restore cannot see lifted
+    names fails open instead. A subschema open on purpose (patternProperties, an
+    open additionalProperties) fails a closed reading: it has no strict form.
+    """
+    opts = rule.options
+    keys = [k for k in node if k in opts["keys"]]
+    if not keys or not (node is run.root or is_object(node)):
+        return None
+    closed = opts["reading"] == "closed"
+    uneval = node.get("unevaluatedProperties", None)
+    guarded = (uneval is False or (isinstance(uneval, dict) and uneval != {})) and "additionalProperties" not in node
+    if (closed or guarded) and "additionalProperties" not in node:
+        _lift(rule, node, run, keys, closed, guarded, uneval)
+    if opts["spill"]:
+        for k in keys:
+            if k in node:
+                if k in ("anyOf", "oneOf") and isinstance(node[k], list):
+                    _spill_union(rule, node, run, node[k], k)
+                else:
+                    run.spill(rule, node, k, node[k])
+    return None
+
+
+def _lift(rule, node: dict, run, keys: list[str], closed: bool, guarded: bool, uneval: Any) -> None:
+    reader = _Reader(run, closed)
+    # the keywords alone, as the node holds them (then and else with their if)
+    view = {k: node[k] for k in keys}
+    if ("then" in view or "else" in view) and "if" in node:
+        view["if"] = node["if"]
+    try:
+        found = reader.names(view)
+    except _Unlisted as exc:
+        if not closed:
+            run.spill(rule, node, "unevaluatedProperties", uneval)
+            return
+        run.fail(rule, node, f"{', '.join(keys)} evaluates properties it does not list ({exc}): no strict form", keys[0])
+    own = node.get("properties") if isinstance(node.get("properties"), dict) else {}
+    if "properties" in node and not isinstance(node["properties"], dict):
+        return
+    lifted: dict[str, Any] = {}
+    for n, e in found.items():
+        if n in own or (guarded and not e.schemas):
+            continue  # the node's own schema holds; or never evaluated: refused as before
+        if rule.options["names"] == "fail":
+            run.fail(rule, node, f"property {n!r} is declared only inside {', '.join(keys)}, which this wire refuses", keys[0])
+        schemas = list(e.schemas)
+        if guarded:
+            if uneval is not False:
+                schemas.append(uneval)  # unevaluated, it met this
+            sure = "patternProperties" not in node  # a pattern of the node may have evaluated it
+        else:
+            sure = e.sure
+        lifted[n] = _one_schema(schemas, run) if sure else {}
+    if not lifted:
+        return
+    node["properties"] = {**own, **lifted}
+    required = [n for n in _required_by_all(node, keys, run) if n in node["properties"]]
+    req = node.get("required", [])
+    if isinstance(req, list) and any(n not in req for n in required):
+        node["required"] = [*req, *(n for n in required if n not in req)]
+    names = ", ".join(lifted)
+    run.report(rule, node, "rewritten", f"{names} lifted out of {', '.join(keys)} into the object's own properties", "properties")
+
+
+def _required_by_all(node: dict, keys: list[str], run) -> list[str]:
+    """Names every valid instance has: required by each branch of a union (or by an allOf branch)."""
+    out: list[str] = []
+    for k in keys:
+        if k == "allOf":
+            for b in _branches(node, k):
+                out.extend(n for n in _required(b, run) if n not in out)
+        elif k in ("anyOf", "oneOf"):
+            sets = [_required(b, run) for b in _branches(node, k) if _can_be_object(b)]
+            if sets:
+                common = set.intersection(*map(set, sets))
+                out.extend(n for n in sets[0] if n in common and n not in out)
+    return out
+
+
+def _required(schema: Any, run) -> list[str]:
+    """The names a schema requires itself (or through the `$ref`s it stands on)."""
+    out: list[str] = []
+    for _hop in range(8):
+        if not isinstance(schema, dict):
+            break
+        req = schema.get("required")
+        if isinstance(req, list):
+            out.extend(n for n in req if isinstance(n, str) and n not in out)
+        ref = schema.get("$ref")
+        schema = _resolve_local(ref, run) if isinstance(ref, str) else None
+    return out
+
+
+def _has_nested_id(root: Any) -> bool:
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, dict):
+            if node is not root and isinstance(node.get("$id"), str):
+                return True
+            stack.extend(v for v in node.values() if isinstance(v, (dict, list)))
+        elif isinstance(node, list):
+            stack.extend(v for v in node if isinstance(v, (dict, list)))
+    return False
