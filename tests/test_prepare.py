@@ -42,6 +42,17 @@ CASES = [
                        "f": {"type": "integer", "nullable": False}},
         "$defs": {"R": {"type": "object"}}}),
     ("schema-uri-upgraded", "mcp", {"$schema": "http://json-schema.org/draft-07/schema#", "type": "object"}),
+    # two identifiers: $id names the schema; the `id` beside it would be read as the
+    # identifier once a wire drops $id and its output is normalized again
+    ("id-beside-dollar-id", "mcp", {
+        "$id": "https://example.test/s.json", "id": "https://example.test/d4.json",
+        "type": "object", "properties": {"id": {"type": "string"}}}),
+    # a $schema below the root says 2020-12 too: inlined into the root (bedrock) it
+    # would otherwise name draft-04 for the whole document
+    ("nested-schema-uri-upgraded", "bedrock", {
+        "$ref": "#/$defs/A",
+        "definitions": {"A": {"$schema": "http://json-schema.org/draft-04/schema#", "type": "object",
+                              "properties": {"x": {"type": "string"}}}}}),
     # -- snake_case ----------------------------------------------------------------
     ("snake-case-renamed", "mcp", {
         "type": "object", "additional_properties": False,

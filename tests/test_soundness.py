@@ -77,7 +77,6 @@ ALLOWED: dict[tuple[str, str, object], str] = {
 D21 = "D21: root-object adds type: object to the root, which a `$ref: #` (recursion to the root) then also demands"
 D22 = "D22: a $dynamicRef/$dynamicAnchor pair is broken: nested $id and $defs are removed or pruned, the $dynamicRef stays"
 D25 = "D25: a $ref with sibling `properties` is inlined with the siblings replacing the target's `properties` (unevaluatedProperties then refuses them)"
-D26 = "D26: gemini-jsonschema spills patternProperties but keeps additionalProperties, which then refuses the names the patterns allowed"
 D27 = "D27: Result.restore does not percent-decode $ref pointers (#/$defs/percent%25field), so a null stand-in is not removed"
 
 
@@ -95,11 +94,6 @@ _DYNAMIC = [
     ("jsts/draft2020-12/unevaluatedProperties/21", 0),
 ]
 _REF_SIBLING_PROPERTIES = [("jsts/draft2020-12/unevaluatedProperties/19", 0), ("jsts/draft2020-12/unevaluatedProperties/20", 0)]
-_PATTERN_SPILLED = [
-    ("jsts/draft7/additionalProperties/0", 5), ("jsts/draft7/additionalProperties/1", 0), ("jsts/draft7/properties/1", 3),
-    ("jsts/draft2020-12/additionalProperties/0", 5), ("jsts/draft2020-12/additionalProperties/1", 0),
-    ("jsts/draft2020-12/properties/1", 3),
-]
 _PERCENT = [("jsts/draft7/ref/3", 3), ("jsts/draft7/ref/3", 4), ("jsts/draft2020-12/ref/3", 3), ("jsts/draft2020-12/ref/3", 4)]
 
 _REF_SIBLING_PROPERTIES_STRICT = [("jsts/draft2020-12/ref/15", 2), ("jsts/draft2020-12/ref/16", 2)]
@@ -117,7 +111,6 @@ DEFECTS: dict[tuple[str, str, object], str] = {
     **_each([*_KEEP_DEFS, "bedrock", "generic", *_OPENAI_STRICT, "anthropic-strict"], _REF_SIBLING_PROPERTIES, D25),
     **_each([*_OPENAI_STRICT, "anthropic-strict"], _REF_SIBLING_PROPERTIES_STRICT, D25),
     **_each(["anthropic-strict"], [("jsts/draft2020-12/dynamicRef/9", 0), ("jsts/draft2020-12/dynamicRef/10", 0)], D25),
-    **_each(["gemini-jsonschema"], _PATTERN_SPILLED, D26),
     **_each(_OPENAI_STRICT, _PERCENT, D27),
 }
 

@@ -105,9 +105,27 @@ GEMINI = [
     ("root-without-type-and-root-union-spilled", {
         "properties": {"a": {"type": "string"}}, "anyOf": [{"required": ["a"]}, {"required": ["b"]}]}),
     ("root-not-an-object-falls-back", {"type": "string"}),
-    # nullable is set top-down; the type inferred later lands after it, so nullable moves last
+    # nullable is set top-down; the type inferred later lands after it, so description and
+    # nullable move last (the order reading the marker back gives)
     ("nullable-enum-without-type", {"type": "object", "properties": {"e": {"enum": ["a", None], "description": "e"}}}),
     ("python-type-names", {"type": "dict", "properties": {"x": {"type": "float"}, "t": {"type": "tuple", "items": {"type": "String"}}}}),
+    # "T or null" reaches its final form in one run, so the output normalized again is
+    # the same bytes: a false branch is spelled before the null beside it folds, a
+    # one-branch union beside a null const folds, and a nullable schema ends with its
+    # description and then nullable (the order reading the marker back gives)
+    ("null-unions-settled-in-one-run", {
+        "type": "object",
+        "properties": {"f": {"anyOf": [False, {"type": "null"}]},
+                       "o": {"anyOf": [{"type": "string", "minLength": 1}], "const": None},
+                       "d": {"description": "when", "nullable": True, "format": "date-time", "examples": ["2024-01-01T00:00:00Z"]}}}),
+    # an empty type list and an empty allOf name nothing: the type is inferred without
+    # them; both anyOf and oneOf on one node become an allOf that is folded or spilled
+    ("empty-type-list-and-all-of-before-type-inferred", {
+        "type": "object",
+        "properties": {"t": {"type": [], "properties": {"a": {"type": "string"}}},
+                       "e": {"items": {"type": "string"}, "allOf": []},
+                       "b": {"anyOf": [{"type": "string"}], "oneOf": [{"type": "string"}, {"type": "integer"}]}}}),
+    ("all-of-conflict-spilled", {"type": "object", "properties": {"x": {"allOf": [{"type": "string"}, {"type": "integer"}]}}}),
 ]
 
 OPENAI_CHAT = [

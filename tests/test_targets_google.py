@@ -103,6 +103,17 @@ GEMINI_JSONSCHEMA = [
         "properties": {"a": {"$ref": "#item"}}, "definitions": {"Item": {"$anchor": "item", "type": "string"}}}),
     ("python-type-names", {"type": "dict", "properties": {"x": {"type": "float"}, "t": {"type": "tuple", "items": {"type": "String"}}}}),
     ("root-not-an-object-falls-back", {"type": "string"}),
+    # D26: additionalProperties beside patternProperties spoke only of the names no
+    # pattern matches; left alone once the patterns are spilled it would refuse the
+    # names they allowed, so it is spilled with them (true allows every name: it stays)
+    ("pattern-properties-spilled-with-additional-properties", {
+        "type": "object",
+        "properties": {"closed": {"type": "object", "properties": {"id": {"type": "string"}},
+                                  "patternProperties": {"^x-": {"type": "string"}}, "additionalProperties": False},
+                       "typed": {"type": "object", "patternProperties": {"^n_": {"type": "number"}},
+                                 "additionalProperties": {"type": "string"}},
+                       "open": {"type": "object", "patternProperties": {"^b_": {"type": "boolean"}}, "additionalProperties": True},
+                       "plain": {"type": "object", "additionalProperties": False}}}),
 ]
 
 VERTEX = [
@@ -160,9 +171,21 @@ VERTEX = [
         "type": "object",
         "properties": {"c": {"const": "on"}, "f": {"type": "string", "format": "uri"}, "x": {"type": "string", "not": {"enum": ["a"]}},
                        "o": {"oneOf": [{"type": "string"}, {"type": "boolean"}]}}}),
-    # gemini drops a leftover allOf (keep-only); here it is spilled, so the model reads it
+    # as on gemini, an allOf that does not fold is spilled, so the model reads it
     ("all-of-conflict-spilled", {"type": "object", "properties": {"x": {"allOf": [{"type": "string"}, {"type": "integer"}]}}}),
     ("root-not-an-object-falls-back", {"type": "array", "items": {"type": "string"}}),
+    # a null that only folding an allOf reveals (a tuple position, a union branch, the
+    # node itself) is spelled in this run as an early one is, not in the next
+    ("null-revealed-by-a-fold-settled", {
+        "type": "object",
+        "properties": {"pair": {"prefixItems": [{"type": "string"}, {"allOf": [{"type": "null"}]}]},
+                       "only_null": {"allOf": [{"type": "null"}], "enum": ["x", None]},
+                       "maybe": {"type": "array", "items": {"anyOf": [{"type": "integer"}, {"allOf": [{"type": "null"}]}]}}}}),
+    ("pattern-properties-spilled-with-additional-properties", {
+        "type": "object",
+        "properties": {"closed": {"type": "object", "properties": {"id": {"type": "string"}},
+                                  "patternProperties": {"^x-": {"type": "string"}}, "additionalProperties": False},
+                       "plain": {"type": "object", "additionalProperties": False}}}),
 ]
 
 CCA_CLAUDE = [

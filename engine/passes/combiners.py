@@ -118,7 +118,12 @@ def merge_all_of(rule, node, run):
 
 def _fold_all_of(rule, node, run) -> None:
     branches = node.get("allOf")
-    if not isinstance(branches, list) or not branches:
+    if branches == []:
+        # all of no schema holds for every value: the node says what its other keywords say
+        del node["allOf"]
+        run.report(rule, node, "dropped", "empty allOf removed (it constrains nothing)", "allOf")
+        return None
+    if not isinstance(branches, list):
         return None
     if not all(isinstance(b, dict) for b in branches):
         return None

@@ -16,11 +16,31 @@ def drop(rule, node, run):
         run.report(rule, node, "dropped", f"{k} removed", k)
 
 
-@kind("spill", order="pre", triggers="keys", keys=Opt("keys", required=True))
+@kind(
+    "spill",
+    order="pre",
+    triggers="keys",
+    keys=Opt("keys", required=True),
+    together=Opt(
+        "map",
+        {},
+        doc="keyword -> keywords that mean something else once it is gone, spilled with it (a true value stays)",
+    ),
+)
 def spill(rule, node, run):
-    """Remove keywords the wire rejects, keeping their meaning as text in `description`."""
+    """Remove keywords the wire rejects, keeping their meaning as text in `description`.
+
+    With `together`, a keyword whose meaning depends on a spilled one goes too:
+    `additionalProperties` beside `patternProperties` covers only the names no pattern
+    matches, and left alone it would refuse the names the patterns allowed.
+    """
     keys = rule.options["keys"]
-    for k in [k for k in node if k in keys]:
+    gone = [k for k in node if k in keys]
+    together = rule.options["together"]
+    if together:
+        also = {d for k in gone for d in (together.get(k) or ())}
+        gone = [k for k in node if k in keys or (k in also and node[k] is not True)]
+    for k in gone:
         run.spill(rule, node, k, node[k])
 
 
@@ -45,6 +65,7 @@ def keep_only(rule, node, run):
     "place-keys",
     keys=Opt("strlist", required=True, doc="keywords to move, in this order"),
     follow=Opt("str", "", doc="the keyword they follow; empty: the end of the schema"),
+    when=Opt("keys", (), doc="only on a schema that has one of these keywords (empty: every schema)"),
 )
 def place_keys(rule, node, run):
     """Put keywords at a fixed place, whatever order earlier rules left.
@@ -52,6 +73,9 @@ def place_keys(rule, node, run):
     Output then has one key order however it was reached, so normalizing the output
     again gives the same bytes.
     """
+    when = rule.options["when"]
+    if when and when.isdisjoint(node):
+        return None
     anchor = rule.options["follow"]
     moving = [k for k in rule.options["keys"] if k in node]
     if not moving or (anchor and anchor not in node):

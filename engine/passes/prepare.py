@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..positions import SLOT_SINGLE, child_slots
 from . import Opt, kind
 
 _JSON_TYPES = frozenset({"object", "array", "string", "number", "integer", "boolean", "null"})
@@ -91,11 +92,32 @@ def type_alias(rule, node, run):
     ),
 )
 def boolean_schemas(rule, node, run):
-    """Spell boolean subschemas as objects for wires that only take objects."""
-    if node.__class__ is not bool or run.slot in rule.options["keep_in"]:
-        return None
-    new = dict(rule.options["true_as" if node else "false_as"])
-    run.report(rule, new, "rewritten", f"boolean schema {str(node).lower()} -> {_short(new)}")
+    """Spell boolean subschemas as objects for wires that only take objects.
+
+    A schema's boolean children are spelled when the schema itself is visited, so the
+    rules after this one on that schema (a union folding its null branch) already see
+    them as the objects they become.
+    """
+    keep_in = rule.options["keep_in"]
+    if node.__class__ is bool:
+        # a boolean reached on its own: the root, or one a rule made after its parent
+        if run.slot in keep_in:
+            return None
+        return _spelled(rule, node, run, None)
+    chain = run.chain_of(node)
+    for kw, slot, cont, key in child_slots(node):
+        child = cont[key]
+        if child.__class__ is bool and kw not in keep_in:
+            at = (chain, kw) if slot == SLOT_SINGLE else ((chain, kw), key)
+            cont[key] = _spelled(rule, child, run, at)
+    return None
+
+
+def _spelled(rule, value: bool, run, chain: Any) -> dict:
+    new = dict(rule.options["true_as" if value else "false_as"])
+    if chain is not None:
+        run.origins[id(new)] = (new, chain)
+    run.report(rule, new, "rewritten", f"boolean schema {str(value).lower()} -> {_short(new)}")
     return new
 
 
@@ -180,10 +202,16 @@ def _up_exclusive_bounds(rule, node, run):
 
 def _up_id(rule, node, run):
     v = node.get("id")
-    if not isinstance(v, str) or "$id" in node:
+    if not isinstance(v, str):
         return
     # only a draft-04 document, or a value that is plainly a URI, uses `id` as identifier
     if run.draft != "draft-04" and not any(c in v for c in "#/:"):
+        return
+    if "$id" in node:
+        # two identifiers: $id names the schema; an `id` left beside it would be read
+        # as the identifier once $id is gone (a wire that drops $id, normalized again)
+        del node["id"]
+        run.report(rule, node, "dropped", "id beside $id removed: $id names this schema", "id")
         return
     _rebuild(node, [("$id" if k == "id" else k, vv) for k, vv in node.items()])
     run.report(rule, node, "renamed", "id -> $id", "id")
@@ -231,7 +259,9 @@ def _up_nullable(rule, node, run):
 
 def _up_schema_uri(rule, node, run):
     v = node.get("$schema")
-    if node is run.root and isinstance(v, str) and v.rstrip("#") not in _LATEST:
+    # below the root too: the whole document is read (and upgraded) as 2020-12, and a
+    # nested $schema inlined or merged into the root would name the draft of all of it
+    if isinstance(v, str) and v.rstrip("#") not in _LATEST:
         node["$schema"] = "https://json-schema.org/draft/2020-12/schema"
         run.report(rule, node, "rewritten", f"$schema {v} -> 2020-12", "$schema")
 

@@ -58,8 +58,12 @@ def _types_for_values(values: list[Any]) -> list[str]:
     strict=Opt("bool", False, doc="a node whose type cannot be inferred is unrepresentable"),
 )
 def infer_type(rule, node, run):
-    """Give a typeless node the type its enum, const, properties or items imply."""
-    if "type" in node or any(k in node for k in _COMBINERS if k != "$ref"):
+    """Give a typeless node the type its enum, const, properties or items imply.
+
+    An empty type list names no type: it is replaced by the inferred type if there is
+    one, and otherwise left for `type-array` to remove.
+    """
+    if node.get("type", []) != [] or any(k in node for k in _COMBINERS if k != "$ref"):
         return None
     if isinstance(node.get("$ref"), str):
         return None  # a $ref that is no string names nothing and stands in for no type
@@ -103,6 +107,13 @@ def nullable(rule, node, run):
     """
     marker = rule.options["style"] == "marker"
     keep_null = marker and rule.options["null_type"]
+    enum = node.get("enum")
+    # null said some other way than a branch: a one-branch union beside it folds too
+    null_value = (
+        (isinstance(enum, list) and None in enum)
+        or ("const" in node and node["const"] is None)
+        or (marker and node.get("nullable") is True)  # a marker a folded allOf brought
+    )
     made: list[str] = []
     folded = True
     # a folded branch may bring its own null (a nested "T or null"): look again
@@ -121,21 +132,28 @@ def nullable(rule, node, run):
             made.append("type")
         for comb in ("anyOf", "oneOf"):
             branches = node.get(comb)
-            if isinstance(branches, list) and any(_is_null_branch(b) for b in branches):
+            if not isinstance(branches, list):
+                continue
+            if any(_is_null_branch(b) for b in branches):
                 rest = [b for b in branches if not _is_null_branch(b)]
                 folds = len(rest) == 1 and isinstance(rest[0], dict) and _mergeable(node, rest[0], comb)
                 if keep_null and rest and not folds:
                     continue
                 made.append(comb)
                 if folds:
-                    del node[comb]
-                    for k, v in rest[0].items():
-                        node.setdefault(k, v)
+                    _fold(node, comb, rest[0])
                     folded = True
                 elif rest:
                     node[comb] = rest
                 else:
                     del node[comb]
+            elif (made or null_value) and len(branches) == 1 and isinstance(branches[0], dict) and _mergeable(
+                node, branches[0], comb
+            ):
+                # "T or null" where T is the one branch left: the same fold as a null branch
+                _fold(node, comb, branches[0])
+                run.report(rule, node, "rewritten", f"one-branch {comb} beside null folded into its parent", comb)
+                folded = True
     made = list(dict.fromkeys(made))
     enum = node.get("enum")
     if isinstance(enum, list) and None in enum:
@@ -148,6 +166,14 @@ def nullable(rule, node, run):
     if "const" in node and node["const"] is None:
         del node["const"]
         made.append("const")
+    if keep_null and node.get("type") == "null":
+        # type null says it already: a marker beside it would be read back as nothing
+        if made:
+            run.report(rule, node, "dropped", f"null in {', '.join(made)} removed: type null already says it", made[0])
+        if node.get("nullable") is True:
+            del node["nullable"]
+            run.report(rule, node, "dropped", "nullable: true removed: type null already says it", "nullable")
+        return None
     if not made:
         return None
     if marker:
@@ -157,6 +183,32 @@ def nullable(rule, node, run):
         run.notes.setdefault("nullable-removed", set()).add(id(node))
         run.report(rule, node, "dropped", f"null removed from {', '.join(made)}", made[0])
     return None
+
+
+@kind(
+    "nullable-settle",
+    triggers={"type", "anyOf", "oneOf", "enum", "const", "nullable"},
+    style=Opt("choice", required=True, choices=("marker", "remove")),
+    null_type=Opt("bool", False, doc="as for nullable"),
+)
+def nullable_settle(rule, node, run):
+    """`nullable` once more, bottom-up: the null a folded allOf or a finished branch
+    only shows late (a branch that became `{type: null}`, a merged `type: null`) is
+    spelled the same way, in this run rather than the next."""
+    return nullable(rule, node, run)
+
+
+def _fold(node: dict, comb: str, branch: dict) -> None:
+    """The branch's keywords take the union's place (the node's own win): one key order
+    however the union was reached."""
+    items: list[tuple[str, Any]] = []
+    for k, v in node.items():
+        if k == comb:
+            items.extend((bk, bv) for bk, bv in branch.items() if bk == comb or bk not in node)
+        else:
+            items.append((k, v))
+    node.clear()
+    node.update(items)
 
 
 def _mergeable(node: dict, branch: dict, comb: str) -> bool:
