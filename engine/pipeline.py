@@ -31,9 +31,9 @@ def _run_stage(stage: Stage, run: Run) -> None:
         return
     pre, post = stage.visitors(run.holder[0])
     if stage.reads_only:
-        scan(run, pre + post)
+        scan(run, pre + post, stage.keys[2])
     else:
-        walk(run, pre, post)
+        walk(run, pre, post, stage.keys)
 
 
 def run_target(value: Any, target: Target, options: Options, *, _hop: int = 0) -> Result:

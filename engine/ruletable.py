@@ -22,6 +22,7 @@ import yaml
 from .errors import RuleFileError
 from .passes import CHECKS, KINDS, Kind, Opt
 from .positions import is_schema_path
+from .run import trigger_union
 from .yamlsource import MarkedDict, MarkedList, empty_mapping, load_marked, mark_of
 
 # a rule file is named, never addressed by path: names are looked up in the rule dirs only
@@ -101,9 +102,13 @@ class Stage:
     # the visitor lists of a stage whose rules select no nodes (`where:`), made once
     _static: Any = attrs.field(init=False, default=None, repr=False)
 
+    # keywords that wake some visitor up (None: any node does), for (pre, post, both)
+    keys: Any = attrs.field(init=False, default=None, repr=False)
+
     def __attrs_post_init__(self) -> None:
         if all(r._where_expr is None for r in self.rules):
             object.__setattr__(self, "_static", self._visitors(None))
+        object.__setattr__(self, "keys", (trigger_union(self.pre), trigger_union(self.post), trigger_union(self.pre + self.post)))
 
     def visitors(self, root: Any) -> tuple[tuple, tuple]:
         """(pre, post) visitors for one tree: each with the ids its `where:` selects."""

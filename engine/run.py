@@ -134,7 +134,7 @@ Visit = Callable[[Any, Any, Run], Any]
 Visitor = tuple[Any, Visit, bool, Any, "set[int] | None"]
 
 
-def walk(run: Run, pre: Iterable[Visitor], post: Iterable[Visitor]) -> None:
+def walk(run: Run, pre: Iterable[Visitor], post: Iterable[Visitor], keys: tuple | None = None) -> None:
     """Visit every schema node once, iteratively (no recursion limit applies).
 
     `pre` visitors run top-down before a node's children are found, `post` visitors
@@ -146,8 +146,7 @@ def walk(run: Run, pre: Iterable[Visitor], post: Iterable[Visitor]) -> None:
     pre = tuple(pre)
     post = tuple(post)
     bools = any(v[2] for v in pre + post)
-    pre_keys = trigger_union(pre)
-    post_keys = trigger_union(post)
+    pre_keys, post_keys = keys[:2] if keys is not None else (trigger_union(pre), trigger_union(post))
     done: dict[int, Any] = {}  # id -> node (kept alive so ids stay unique)
     # (container, key, origin chain, depth, entered, keyword the node is the value of)
     stack: list[tuple[Any, Any, Any, int, bool, Any]] = [(run.holder, 0, None, 0, False, None)]
@@ -181,25 +180,27 @@ def walk(run: Run, pre: Iterable[Visitor], post: Iterable[Visitor]) -> None:
             is_dict = node.__class__ is dict
         if entered:
             done[id(node)] = node
-            if is_dict and called:  # only a visitor that ran can have made new subschemas
+            # only a visitor that ran can have made new subschemas
+            if is_dict and called and not _CHILD_KEYWORDS.isdisjoint(node):
                 _push_children(push, node, chain, depth, done, bools, True)
             continue
         if post:
             push((container, key, chain, depth, True, kw))
         elif is_dict:
             done[id(node)] = node
-        if is_dict:
+        if is_dict and not _CHILD_KEYWORDS.isdisjoint(node):
             _push_children(push, node, chain, depth, done, bools, False)
 
 
-def scan(run: Run, visitors: Iterable[Visitor]) -> None:
+def scan(run: Run, visitors: Iterable[Visitor], keys: Any = ()) -> None:
     """Visit every schema node once, top-down, with visitors that only read (checks).
 
     No node is replaced and none created, so nothing is tracked as done and the first
     finding is the outermost one."""
     visitors = tuple(visitors)
     bools = any(v[2] for v in visitors)
-    keys = trigger_union(visitors)
+    if keys == ():
+        keys = trigger_union(visitors)
     nothing_done: dict[int, Any] = {}
     stack: list[tuple[Any, Any, Any, int, bool, Any]] = [(run.holder, 0, None, 0, False, None)]
     push = stack.append
@@ -220,24 +221,17 @@ def scan(run: Run, visitors: Iterable[Visitor]) -> None:
                 if selected is not None and id(node) not in selected:
                     continue
                 visit(rule, node, run)
-        if is_dict:
+        if is_dict and not _CHILD_KEYWORDS.isdisjoint(node):
             _push_children(push, node, chain, depth, nothing_done, bools, False)
 
 
-_UNIONS: dict[tuple, frozenset | None] = {}
+_CHILD_KEYWORDS = frozenset(_SLOT_KIND)
 
 
 def trigger_union(visitors: tuple) -> frozenset | None:
     """Every keyword some visitor reacts to; None when one reacts to any node."""
-    triggers = tuple((v[2], v[3]) for v in visitors)
-    if triggers not in _UNIONS:
-        _UNIONS[triggers] = _union(visitors)
-    return _UNIONS[triggers]
-
-
-def _union(visitors: tuple) -> frozenset | None:
     keys: set[str] = set()
-    for _rule, _visit, sees_bools, trig, _selected in visitors:
+    for _rule, _visit, sees_bools, trig, *_selected in visitors:
         if trig is None or sees_bools:
             return None
         keys |= trig
