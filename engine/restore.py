@@ -8,9 +8,46 @@ from typing import Any
 
 from .errors import WireschemaError
 from .model import Issue, Result
-from .positions import escape, unescape
+from .positions import escape
 
 _MAX_REF_HOPS = 32
+
+
+class _Doc:
+    """The original schema with its references indexed as resolution reads them
+    (`$id` bases, anchors, percent-encoded pointers, `$dynamicRef`)."""
+
+    def __init__(self, root: Any):
+        from .passes.refs import _Dynamic, _index
+
+        self.root = root
+        self.dynamic = _Dynamic()
+        self.resources, sites = _index(root, self.dynamic)
+        self.base: dict[int, str] = {id(n): b for n, b in sites}
+        self.dyn_base: dict[int, str] = {id(n): b for n, _kw, b in self.dynamic.sites}
+        self.default = next(iter(self.resources), "")
+        self._made: list[Any] = []  # merged views, kept alive: their ids are keys above
+
+    def target(self, schema: dict, kw: str) -> Any:
+        from .passes.refs import _Raw, _Unresolved, _resolve, dynamic_landings
+
+        if kw == "$ref":
+            found = _resolve(schema[kw], self.base.get(id(schema), self.default), self.resources)
+            found = found.node if isinstance(found, _Raw) else found
+            return None if isinstance(found, _Unresolved) else found
+        landings = dynamic_landings(schema[kw], kw, self.dyn_base.get(id(schema), self.default), self.resources, self.dynamic)
+        targets = [t for t, _uri in landings or () if not isinstance(t, _Unresolved)]
+        if not targets:
+            return None
+        return targets[0] if len(targets) == 1 else self.keep({"anyOf": targets})
+
+    def keep(self, made: dict, base_of: Any = None) -> dict:
+        self._made.append(made)
+        if base_of is not None:
+            for table in (self.base, self.dyn_base):
+                if id(base_of) in table:
+                    table[id(made)] = table[id(base_of)]
+        return made
 
 
 def _original(result: Result) -> Any:
@@ -19,31 +56,38 @@ def _original(result: Result) -> Any:
     return json.loads(result.source)
 
 
-def _follow(root: Any, schema: Any, hops: int = 0) -> Any:
-    """Follow local `$ref`s (JSON Pointers into the original) to a schema object."""
-    while isinstance(schema, dict) and isinstance(schema.get("$ref"), str) and hops < _MAX_REF_HOPS:
-        ref = schema["$ref"]
-        if not ref.startswith("#"):
-            return schema
-        target = root
-        for token in [t for t in ref[1:].split("/") if t][:64]:
-            token = unescape(token)
-            if isinstance(target, dict):
-                target = target.get(token if token in target else {"definitions": "$defs"}.get(token, token))
-            elif isinstance(target, list) and token.isdigit() and int(token) < len(target):
-                target = target[int(token)]
-            else:
-                return schema
+_MERGED = ("properties", "patternProperties")
+
+
+def _follow(doc: _Doc, schema: Any, hops: int = 0) -> Any:
+    """Follow `$ref`s (and `$dynamicRef`s) to a schema object: the target with the
+    keywords beside the reference, whose `properties` and `required` add to its own."""
+    while isinstance(schema, dict) and hops < _MAX_REF_HOPS:
+        kw = next((k for k in ("$ref", "$dynamicRef", "$recursiveRef") if isinstance(schema.get(k), str)), None)
+        if kw is None:
+            break
+        target = doc.target(schema, kw)
         if not isinstance(target, (dict, bool)):
             return schema
-        siblings = {k: v for k, v in schema.items() if k != "$ref"}
-        schema = {**target, **siblings} if isinstance(target, dict) else target
+        siblings = {k: v for k, v in schema.items() if k != kw}
+        if not isinstance(target, dict):
+            return target if not siblings else siblings
+        merged = dict(target)
+        for k, v in siblings.items():
+            if k in _MERGED and isinstance(merged.get(k), dict) and isinstance(v, dict):
+                merged[k] = {**merged[k], **v}
+            elif k == "required" and isinstance(merged.get(k), list) and isinstance(v, list):
+                merged[k] = [*merged[k], *v]
+            else:
+                merged[k] = v
+        # a reference left in the view is the target's own (or one beside the first)
+        schema = doc.keep(merged, target if any(k in target for k in ("$ref", "$dynamicRef", "$recursiveRef")) else schema)
         hops += 1
     return schema
 
 
-def _accepts_null(root: Any, schema: Any, depth: int = 0) -> bool:
-    schema = _follow(root, schema)
+def _accepts_null(doc: _Doc, schema: Any, depth: int = 0) -> bool:
+    schema = _follow(doc, schema)
     if schema is True or schema == {} or depth > 16:
         return True
     if not isinstance(schema, dict):
@@ -59,15 +103,15 @@ def _accepts_null(root: Any, schema: Any, depth: int = 0) -> bool:
         return schema["const"] is None
     for comb in ("anyOf", "oneOf"):
         if isinstance(schema.get(comb), list):
-            return any(_accepts_null(root, b, depth + 1) for b in schema[comb])
+            return any(_accepts_null(doc, b, depth + 1) for b in schema[comb])
     if isinstance(schema.get("allOf"), list):
-        return all(_accepts_null(root, b, depth + 1) for b in schema["allOf"])
+        return all(_accepts_null(doc, b, depth + 1) for b in schema["allOf"])
     return t is None and not any(k in schema for k in ("properties", "items", "required"))
 
 
-def _object_view(root: Any, schema: Any, value: dict, depth: int = 0) -> tuple[dict, set]:
+def _object_view(doc: _Doc, schema: Any, value: dict, depth: int = 0) -> tuple[dict, set]:
     """The properties and required names a schema gives an object value (all branches)."""
-    schema = _follow(root, schema)
+    schema = _follow(doc, schema)
     props: dict[str, Any] = {}
     required: set[str] = set()
     if not isinstance(schema, dict) or depth > 16:
@@ -77,12 +121,12 @@ def _object_view(root: Any, schema: Any, value: dict, depth: int = 0) -> tuple[d
     if isinstance(schema.get("required"), list):
         required.update(n for n in schema["required"] if isinstance(n, str))
     for b in schema.get("allOf", []) if isinstance(schema.get("allOf"), list) else []:
-        p, r = _object_view(root, b, value, depth + 1)
+        p, r = _object_view(doc, b, value, depth + 1)
         props.update(p)
         required |= r
     for comb in ("anyOf", "oneOf"):
         for b in schema.get(comb, []) if isinstance(schema.get(comb), list) else []:
-            p, r = _object_view(root, b, value, depth + 1)
+            p, r = _object_view(doc, b, value, depth + 1)
             if set(value) <= set(p) | {k for k in value if value[k] is None}:
                 props.update(p)
                 required |= r
@@ -90,18 +134,18 @@ def _object_view(root: Any, schema: Any, value: dict, depth: int = 0) -> tuple[d
     return props, required
 
 
-def _restore(root: Any, schema: Any, value: Any, depth: int) -> Any:
+def _restore(doc: _Doc, schema: Any, value: Any, depth: int) -> Any:
     if depth > 256:
         return value
-    schema = _follow(root, schema)
+    schema = _follow(doc, schema)
     if isinstance(value, dict):
-        props, required = _object_view(root, schema, value)
+        props, required = _object_view(doc, schema, value)
         out = {}
         for k, v in value.items():
             sub = props.get(k)
-            if v is None and sub is not None and k not in required and not _accepts_null(root, sub):
+            if v is None and sub is not None and k not in required and not _accepts_null(doc, sub):
                 continue  # strict mode's stand-in for "left out"
-            out[k] = _restore(root, sub, v, depth + 1) if sub is not None else v
+            out[k] = _restore(doc, sub, v, depth + 1) if sub is not None else v
         return out
     if isinstance(value, list) and isinstance(schema, dict):
         prefix = schema.get("prefixItems") if isinstance(schema.get("prefixItems"), list) else []
@@ -109,7 +153,7 @@ def _restore(root: Any, schema: Any, value: Any, depth: int) -> Any:
         if isinstance(items, list):  # draft-07 tuple
             prefix, items = items, schema.get("additionalItems")
         return [
-            _restore(root, prefix[i] if i < len(prefix) else items, v, depth + 1) if (i < len(prefix) or isinstance(items, dict)) else v
+            _restore(doc, prefix[i] if i < len(prefix) else items, v, depth + 1) if (i < len(prefix) or isinstance(items, dict)) else v
             for i, v in enumerate(value)
         ]
     return value
@@ -118,7 +162,7 @@ def _restore(root: Any, schema: Any, value: Any, depth: int) -> Any:
 def restore(result: Result, value: Any) -> Any:
     original = _original(result)
     value = result.unwrap(value)
-    return _restore(original, original, copy.deepcopy(value), 0)
+    return _restore(_Doc(original), original, copy.deepcopy(value), 0)
 
 
 def validate(result: Result, value: Any) -> tuple[Issue, ...]:

@@ -98,6 +98,28 @@ CASES = [
         "$schema": "http://json-schema.org/draft-07/schema#",
         "definitions": {"Record": {"type": "object", "properties": {"name": {"type": "string"}}, "description": "base"}},
         "$ref": "#/definitions/Record", "description": "override"}),
+    ("ref-loops-say-nothing", "mcp", {
+        "$ref": "#/$defs/A", "description": "root",
+        "properties": {"b": {"$ref": "#/$defs/B", "title": "b"}, "self": {"$ref": "#/properties/self"}},
+        "$defs": {"A": {"$ref": "#/$defs/B", "minProperties": 1}, "B": {"$ref": "#/$defs/A"}}}),
+    ("ref-siblings-merge-properties", "openai-chat", {
+        "type": "object",
+        "properties": {"o": {"$ref": "#/$defs/O", "properties": {"b": {"type": "integer"}, "a": {"minLength": 1}},
+                             "required": ["b"]}},
+        "$defs": {"O": {"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a"],
+                        "additionalProperties": False}}}),
+    ("dynamic-refs-made-static", "mcp", {
+        "$id": "https://example.test/list.json", "type": "object",
+        "properties": {"pointer": {"$dynamicRef": "#/$defs/Num"}, "plain": {"$dynamicRef": "#Plain"},
+                       "one": {"$dynamicRef": "#One"}, "either": {"$dynamicRef": "#item"},
+                       "nowhere": {"$dynamicRef": "#missing"}},
+        "$defs": {"Num": {"type": "number"}, "Plain": {"$anchor": "Plain", "type": "string"},
+                  "One": {"$dynamicAnchor": "One", "type": "boolean"},
+                  "Default": {"$dynamicAnchor": "item", "type": "integer"},
+                  "other": {"$id": "other.json", "$defs": {"Item": {"$dynamicAnchor": "item", "type": "string"}}}}}),
+    ("root-recursion-keeps-the-root-as-it-was", "openai-chat", {
+        "properties": {"next": {"$ref": "#"}, "list": {"type": "array", "items": {"$ref": "#"}}},
+        "minProperties": 1}),
     ("ref-external-falls-back", "gemini", {
         "type": "object", "properties": {"a": {"$ref": "https://example.test/other.json"}}}),
     ("ref-unresolvable-falls-back", "gemini", {

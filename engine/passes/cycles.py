@@ -15,6 +15,7 @@ from ..positions import SLOT_SINGLE, child_slots, unescape
 from ..prepare import copy_subtree
 from ..run import BudgetExceeded
 from . import Opt, check, kind
+from .refs import put_beside
 
 _DEFS_PREFIX = "#/$defs/"
 _ROOT = ("#",)  # the root as a target: no definition name can equal a tuple
@@ -198,9 +199,7 @@ def _unroll(rule, run, graph: _Graph, originals: dict, source: Any, opts) -> Non
                 container[key] = _cut(rule, run, node, opts)
                 continue
             new = copy_subtree(originals[target], run)
-            for k, v in node.items():
-                if k != "$ref":
-                    new[k] = v  # keywords beside the $ref win, as in resolution
+            put_beside(new, node, run, rule)  # as in resolution
             run.report(rule, node, "rewritten", f"$ref {ref} inlined: its recursion passes required properties only", "$ref")
             container[key] = run.adopt(new, node)
             stack.append((container, key, chain + (target,), False, target, depth))

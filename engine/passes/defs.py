@@ -15,6 +15,7 @@ from ..prepare import copy_subtree
 from ..graphs import first_cycle
 from . import Opt, check, kind
 from .objects import is_object
+from .refs import put_beside
 
 _PREFIX = "#/$defs/"
 
@@ -117,9 +118,7 @@ def inline_refs(rule, node, run):
         if not isinstance(target, dict) or _recursive(rule, run, root, branch["$ref"]):
             continue
         copy = copy_subtree(target, run)
-        for k, v in branch.items():
-            if k != "$ref":
-                copy[k] = v
+        put_beside(copy, branch, run, rule)
         if id(copy) not in run.origins:
             run.adopt(copy, branch)
         cont[key] = copy

@@ -171,6 +171,10 @@ def root_object(rule, run):
     if not isinstance(root, dict):
         raise _fail(rule, run, "the root schema is not an object schema")
     t = root.get("type")
+    if (t is None or (isinstance(t, list) and "object" in t)) or "nullable" in root:
+        from .refs import define_root  # a `$ref: #` keeps meaning the root as it was
+
+        define_root(rule, run)
     if isinstance(t, list) and "object" in t:
         root["type"] = "object"
         run.report(rule, root, "rewritten", f"root type {t!r} -> 'object'", "type")

@@ -1,8 +1,10 @@
 """`resolve-refs`: dereference `$ref`s locally, by the rule file's policy.
 
 Resolution understands JSON Pointer fragments (with `~0`, `~1` and percent-encoding),
-embedded `$id` resources with relative references, and `$anchor`s. Nothing external
-is ever fetched. Keywords beside a `$ref` win over the referenced schema's.
+embedded `$id` resources with relative references, `$anchor`s, and `$dynamicRef`s (as a
+`$ref` to what they may land on). Nothing external is ever fetched. Keywords beside a
+`$ref` win over the referenced schema's, except `properties`, `required` and `allOf`,
+which add to them. A loop of `$ref`s that passes no subschema constrains nothing.
 """
 
 from __future__ import annotations
@@ -30,10 +32,23 @@ class _Unresolved:
         self.reason = reason
 
 
-def _index(root: Any) -> tuple[dict[str, Any], list[tuple[dict, str]]]:
-    """Resources by URI and anchors by URI#name, and every `$ref` site with its base."""
+class _Dynamic:
+    """`$dynamicRef` / `$recursiveRef` sites and the anchors they may land on."""
+
+    __slots__ = ("sites", "anchors", "recursive")
+
+    def __init__(self):
+        self.sites: list[tuple[dict, str, str]] = []  # (node, keyword, base)
+        self.anchors: dict[str, list[tuple[dict, str]]] = {}  # name -> [(node, uri#name)]
+        self.recursive: list[tuple[dict, str]] = []  # resources with $recursiveAnchor: true
+
+
+def _index(root: Any, dynamic: _Dynamic | None = None) -> tuple[dict[str, Any], list[tuple[dict, str]]]:
+    """Resources by URI and anchors by URI#name, and every `$ref` site with its base
+    (and, into `dynamic`, the dynamic references and anchors)."""
     resources: dict[str, Any] = {}
     sites: list[tuple[dict, str]] = []
+    dynamic = dynamic if dynamic is not None else _Dynamic()
     root_base = _BASE
     if isinstance(root, dict) and isinstance(root.get("$id"), str):
         root_base = urljoin(_BASE, root["$id"])
@@ -57,8 +72,18 @@ def _index(root: Any) -> tuple[dict[str, Any], list[tuple[dict, str]]]:
         anchor = node.get("$anchor")
         if isinstance(anchor, str):
             resources.setdefault(f"{urldefrag(base)[0]}#{anchor}", node)
+        anchor = node.get("$dynamicAnchor")
+        if isinstance(anchor, str):  # a plain anchor too, for $ref
+            key = f"{urldefrag(base)[0]}#{anchor}"
+            resources.setdefault(key, node)
+            dynamic.anchors.setdefault(anchor, []).append((node, key))
+        if node.get("$recursiveAnchor") is True:
+            dynamic.recursive.append((node, urldefrag(base)[0]))
         if isinstance(node.get("$ref"), str):
             sites.append((node, base))
+        for kw in ("$dynamicRef", "$recursiveRef"):
+            if isinstance(node.get(kw), str):
+                dynamic.sites.append((node, kw, base))
         for _kw, _slot, cont, key in child_slots(node):
             stack.append((cont[key], base))
     return resources, sites
@@ -130,6 +155,48 @@ class _Raw:
         self.node = node
 
 
+def dynamic_landings(ref: Any, kw: str, base: str, resources: dict[str, Any], dynamic: _Dynamic) -> list[tuple[Any, str]] | None:
+    """What a `$dynamicRef` / `$recursiveRef` may land on: [(target, uri)].
+
+    One entry: its static target (or an _Unresolved), where it lands whatever the path.
+    Several: the static target is a dynamic anchor (`$dynamicAnchor` of the fragment's
+    name, `$recursiveAnchor: true`), and the schema it lands on is the outermost one
+    with that anchor on the validation path: one of these, every schema of the
+    document with that anchor. None: not a reference.
+    """
+    if not isinstance(ref, str):
+        return None
+    if kw == "$recursiveRef":
+        here = urldefrag(base)[0]
+        static = resources.get(here)
+        if static is None:
+            return None
+        if isinstance(static, dict) and static.get("$recursiveAnchor") is True:
+            found = _unique(dynamic.recursive)
+            if len(found) > 1:
+                return found
+        return [(static, here)]
+    static = _resolve(ref, base, resources)
+    static = static.node if isinstance(static, _Raw) else static
+    uri = _join(base, ref)
+    fragment = unquote(urldefrag(uri)[1])
+    if isinstance(static, dict) and fragment and not fragment.startswith("/") and static.get("$dynamicAnchor") == fragment:
+        found = _unique(dynamic.anchors.get(fragment, []))
+        if len(found) > 1:
+            return found
+    return [(static, uri)]
+
+
+def _unique(found: list[tuple[dict, str]]) -> list[tuple[dict, str]]:
+    seen: set[int] = set()
+    out = []
+    for node, uri in found:
+        if id(node) not in seen:
+            seen.add(id(node))
+            out.append((node, uri))
+    return out
+
+
 def _as_schema(target: Any) -> Any:
     if target is True:
         return {}
@@ -154,10 +221,11 @@ def resolve_refs(rule, run):
     root = run.root
     if not isinstance(root, dict) or not run.notes.get("references"):
         return  # copying the input saw no $ref, $defs or $id anywhere
-    resources, sites = _index(root)
-    if not sites and not any(k in root for k in _DEFS) and not _has_nested_defs(root):
+    dynamic = _Dynamic()
+    resources, sites = _index(root, dynamic)
+    if not sites and not dynamic.sites and not any(k in root for k in _DEFS) and not _has_nested_defs(root):
         return
-    expander = _Expander(rule, run, root, resources, sites)
+    expander = _Expander(rule, run, root, resources, sites, dynamic)
     expander.walk()
     if expander.keep and rule.options["recursion"] == "fallback":
         _refuse_recursion(rule, run, expander.root, expander.kept)
@@ -169,7 +237,7 @@ _POINTER_SAFE = "~!$&'()*+,;=:@/"
 class _Expander:
     """One iterative walk that resolves every `$ref` by the rule's policy."""
 
-    def __init__(self, rule, run, root, resources, sites):
+    def __init__(self, rule, run, root, resources, sites, dynamic=None):
         self.rule = rule
         self.run = run
         self.opts = rule.options
@@ -181,12 +249,102 @@ class _Expander:
         defs = root.get("$defs") if self.keep and isinstance(root.get("$defs"), dict) else {}
         # only object definitions can be kept by name: every `true` is the same object
         self.def_names = {id(v): k for k, v in defs.items() if isinstance(v, dict)}
+        # the root may be a $ref whose target is inlined in its place: `#` still names it
+        self.roots: set[int] = {id(root)}
         self.kept: list[tuple[Any, Any]] = []  # (owning definition or None, target)
         self.spent: list[tuple[dict, str]] = []  # definition keywords to remove at the end
+        if dynamic is not None and dynamic.sites:
+            sites = [*sites, *self._dynamic_to_static(dynamic)]
+        self._break_loops(sites)
         # the root is rewritten while it is walked: a `#` ref copies it as it was
         self.pristine = None
         if any(t is root for t in self.links.values()):
             self.pristine = copy_subtree(root, run, self.links)
+
+    def _dynamic_to_static(self, dynamic: _Dynamic) -> list[tuple[dict, str]]:
+        """Each `$dynamicRef` (`$recursiveRef`) becomes a `$ref` to what it may land on.
+
+        Which schema a dynamic reference lands on depends on the path the validation
+        took, which no wire follows. Its static target is where it lands unless that
+        target is a dynamic anchor (`$dynamicAnchor` of the fragment's name,
+        `$recursiveAnchor: true`); then it lands on one of the schemas of the document
+        with that anchor, and an `anyOf` of them all accepts whatever it would (and
+        evaluates the properties it would). The `$ref`s are resolved like any other.
+        One whose static target is not in the document is dropped: any value.
+        """
+        run, rule = self.run, self.rule
+        new_sites: list[tuple[dict, str]] = []
+        for node, kw, base in dynamic.sites:
+            ref = node.get(kw)
+            landings = dynamic_landings(ref, kw, base, self.resources, dynamic)
+            if landings is None:
+                continue  # a $recursiveRef outside any resource: left to the checks
+            run.at = None
+            if len(landings) == 1 and isinstance(landings[0][0], _Unresolved):
+                # as before dynamic references were read: one that lands nowhere is no constraint
+                del node[kw]
+                run.report(rule, node, "dropped", f"{kw} {ref} lands on nothing in this document: any value", kw)
+                continue
+            here = urldefrag(base)[0]
+            refs: list[tuple[dict, Any]] = []
+            if len(landings) > 1:
+                run.nodes += len(landings) + 1
+                if run.nodes > run.options.max_nodes:
+                    raise BudgetExceeded("budget/nodes", run.pointer(node), f"more than {run.options.max_nodes} nodes after $dynamicRef resolution")
+                for cand, uri in landings:
+                    resource, frag = urldefrag(uri)
+                    text = (f"#{frag}" if frag else "#") if resource == here else uri
+                    refs.append((run.adopt({"$ref": text}, node), cand))
+                applied: dict = run.adopt({"anyOf": [r for r, _ in refs]}, node)
+                detail = f"{kw} {ref} -> anyOf of the {len(refs)} schemas it may land on"
+            else:
+                applied = run.adopt({"$ref": ref if kw == "$dynamicRef" else "#"}, node)
+                refs.append((applied, landings[0][0]))
+                detail = f"{kw} {ref} -> $ref (its static target)"
+            del node[kw]
+            if "$ref" in applied and "$ref" not in node:
+                node["$ref"] = applied["$ref"]
+                refs = [(node, refs[0][1])]
+            elif "anyOf" in applied and "anyOf" not in node:
+                node["anyOf"] = applied["anyOf"]
+            else:  # beside a $ref or an anyOf of its own: both apply
+                node["allOf"] = [*node["allOf"], applied] if isinstance(node.get("allOf"), list) else [applied]
+            run.report(rule, node, "rewritten", detail, kw)
+            for refnode, target in refs:
+                self.links[id(refnode)] = target
+                new_sites.append((refnode, base))
+        return new_sites
+
+    def _break_loops(self, sites: list[tuple[dict, str]]) -> None:
+        """A loop of `$ref`s that comes back to where it started without passing any
+        subschema (`A: {$ref: A}`, `A -> B -> A`, a root `$ref` that leads back to the
+        root) applies the same schemas to the same value forever: it constrains
+        nothing. Each `$ref` on the loop is dropped (any value); the schemas on it keep
+        their other keywords."""
+        done: set[int] = set()
+        for start, _base in sites:
+            path: list[dict] = []
+            on_path: dict[int, int] = {}
+            node: Any = start
+            while isinstance(node, dict) and isinstance(node.get("$ref"), str) and id(node) not in done:
+                if id(node) in on_path:
+                    for member in path[on_path[id(node)]:]:
+                        self.run.at = None
+                        self.run.report(self.rule, member, "dropped", f"$ref {member['$ref']} leads back to itself through $refs only and says nothing: any value", "$ref")
+                        del member["$ref"]
+                        self.links.pop(id(member), None)
+                    break
+                on_path[id(node)] = len(path)
+                path.append(node)
+                node = self._peek(node)
+            done.update(on_path)
+
+    def _peek(self, node: dict) -> Any:
+        """What a `$ref` points at, without preparing a target outside schema positions."""
+        target = self.links.get(id(node))
+        if target is None:
+            target = self.links[id(node)] = _resolve(node["$ref"], self.base, self.resources)
+        return target.node if isinstance(target, _Raw) else target
 
     # -- the walk ----------------------------------------------------------------
     def walk(self) -> None:
@@ -211,9 +369,11 @@ class _Expander:
             if not isinstance(node, dict):
                 continue
             target = self._target_of(node)
-            if target is node:
-                # a schema that is only a reference to itself constrains nothing
+            if target is node or (node is self.root and target is not None and chain.count(id(target))):
+                # a schema that is only a reference to itself (at the root: through the
+                # $refs inlined there) constrains nothing
                 del node["$ref"]
+                self.links.pop(id(node), None)
                 run.report(self.rule, node, "dropped", "a $ref to itself says nothing: any value", "$ref")
                 target = None
             if target is not None:
@@ -234,6 +394,7 @@ class _Expander:
                     container[key] = self._inline(node, target)
                     if container is run.holder:
                         self.root = container[key]  # the root was a $ref: its $defs sibling moved with it
+                        self.roots.add(id(self.root))
                     stack.append((container, key, chain + (id(target),), depth, owner))
                     continue
             self._children(node, stack, chain, depth, owner)
@@ -257,8 +418,10 @@ class _Expander:
 
     # -- one $ref ----------------------------------------------------------------
     def _target_of(self, node: dict) -> Any:
+        if not isinstance(node.get("$ref"), str):
+            return None  # a copy made after its $ref was dropped still has the link
         target = self.links.get(id(node))
-        if target is None and isinstance(node.get("$ref"), str):
+        if target is None:
             # a $ref the index did not reach: inside a copy of something that is not a
             # schema position (`#/$defs/group/member`); it resolves against the document
             target = self.links[id(node)] = _resolve(node["$ref"], self.base, self.resources)
@@ -268,10 +431,10 @@ class _Expander:
         return target
 
     def _named(self, target: Any) -> bool:
-        return target is self.root or id(target) in self.def_names
+        return id(target) in self.roots or id(target) in self.def_names
 
     def _canonical(self, target: Any) -> str:
-        if target is self.root:
+        if id(target) in self.roots:
             return "#"
         return "#/$defs/" + quote(escape(self.def_names[id(target)]), safe=_POINTER_SAFE)
 
@@ -293,7 +456,7 @@ class _Expander:
         if node["$ref"] != canonical:
             self.run.report(self.rule, node, "rewritten", f"$ref {node['$ref']} -> {canonical}", "$ref")
             node["$ref"] = canonical
-        self.kept.append((owner, target))
+        self.kept.append((owner, self.root if id(target) in self.roots else target))
         # siblings the wire allows beside $ref may hold subschemas: the walk goes on into them
 
     def _hoist(self, target: Any, node: dict, stack: list, depth: int) -> None:
@@ -340,18 +503,91 @@ class _Expander:
         return self.run.adopt(new, node)
 
     def _inline(self, node: dict, target: Any) -> dict:
-        source = self.pristine if target is self.root and self.pristine is not None else target
+        source = self.pristine if id(target) in self.roots and self.pristine is not None else target
         new = copy_subtree(_as_schema(source), self.run, self.links)
-        siblings = [(k, v) for k, v in node.items() if k != "$ref"]
+        siblings = [k for k in node if k != "$ref"]
         detail = f"$ref {node['$ref']} inlined"
         if siblings:
-            detail += f"; {', '.join(k for k, _ in siblings)} beside it override the target's"
+            detail += f"; {', '.join(siblings)} beside it override the target's"
         self.run.report(self.rule, node, "rewritten", detail, "$ref")
-        for k, v in siblings:
-            new[k] = v
+        put_beside(new, node, self.run, self.rule)
         if id(new) not in self.run.origins:
             self.run.adopt(new, node)
         return new
+
+
+# keywords beside a $ref that add to the target's instead of replacing them: both apply
+_MERGED_MAPS = ("properties", "patternProperties", "dependentSchemas")
+
+
+def put_beside(new: dict, node: dict, run, rule) -> None:
+    """Put the keywords beside a `$ref` (in `node`) into `new`, a copy of its target.
+
+    They win over the target's, except where both apply side by side without conflict:
+    `properties`, `patternProperties` and `dependentSchemas` are merged (a name both
+    define takes both schemas, as an `allOf`), `required` lists are joined and `allOf`
+    branches are put together. Replacing those would drop names the target declares,
+    which its `additionalProperties` or an `unevaluatedProperties` would then refuse.
+    """
+    for k, v in node.items():
+        if k == "$ref":
+            continue
+        mine = new.get(k)
+        if k in _MERGED_MAPS and isinstance(mine, dict) and isinstance(v, dict):
+            both = [n for n in v if n in mine and not _same(mine[n], v[n])]
+            for n, sub in v.items():
+                mine[n] = run.adopt({"allOf": [mine[n], sub]}, sub) if n in both else sub
+            if both:
+                run.report(rule, node, "rewritten", f"{k} {both} beside $ref {node['$ref']} also defined by its target: both apply (allOf)", k)
+        elif k == "required" and isinstance(mine, list) and isinstance(v, list):
+            new[k] = run.adopt([*mine, *(n for n in v if n not in mine)], v)
+        elif k == "allOf" and isinstance(mine, list) and isinstance(v, list):
+            new[k] = run.adopt([*mine, *v], v)
+        else:
+            new[k] = v
+
+
+def _same(a: Any, b: Any) -> bool:
+    try:
+        return a == b
+    except RecursionError:  # deeper than Python compares: take them as different
+        return False
+
+
+def define_root(rule, run) -> None:
+    """The root is about to accept less (say, `type: object` added): the `$ref: #`s that
+    recur to it get a definition of the root as it was, so they keep its meaning.
+
+    Called by the rule that changes the root, after `resolve-refs` left canonical refs.
+    """
+    root = run.root
+    if not isinstance(root, dict):
+        return
+    sites = []
+    todo: list[Any] = [root]
+    while todo:
+        node = todo.pop()
+        if isinstance(node, dict):
+            if node.get("$ref") == "#":
+                sites.append(node)
+            todo.extend(c[k] for _kw, _s, c, k in child_slots(node))
+    if not sites:
+        return
+    defs = root.get("$defs")
+    if not isinstance(defs, dict):
+        if "$defs" in root:
+            run.report(rule, root, "dropped", "$defs that is not a mapping of schemas", "$defs")
+        defs = root["$defs"] = {}
+    name, n = "Root", 2
+    while name in defs:
+        name, n = f"Root{n}", n + 1
+    ref = "#/$defs/" + quote(escape(name), safe=_POINTER_SAFE)
+    for node in sites:
+        node["$ref"] = ref  # before the copy: the root's own recursion is copied rewritten
+    body = {k: v for k, v in root.items() if k not in ("$defs", "$schema", "$id")}
+    defs[name] = run.adopt(copy_subtree(body, run), root)
+    run.report(rule, root, "rewritten", f"$ref # now names $defs/{name}, a copy of the root as it was before this change", "$defs")
+
 
 def _has_nested_defs(root: dict) -> bool:
     stack = [root]
