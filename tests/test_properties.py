@@ -166,26 +166,15 @@ def assert_guarantees(schema, target: str) -> wireschema.Result:
     violations = wireschema.check(first.schema, wire)
     assert violations == (), f"{target} (sent as {wire}): output breaks {violations}\n{text}"  # (5)
     dangling = dangling_refs(first.schema)
-    if dangling and not known_defect(schema, wire, first, "dangling-ref"):
+    if dangling:
         raise AssertionError(f"{target} (sent as {wire}): output $ref to nothing: {dangling}\n{text}")
     # (4) a fixed point: the output normalized again for its own wire is unchanged
     again = wireschema.normalize(first.schema, wire)
-    if dumps(again.schema) != text and not known_defect(schema, wire, first, "fixed-point", again):
+    if dumps(again.schema) != text:
         raise AssertionError(
             f"{target} (sent as {wire}): not a fixed point\n first: {text}\n again: {dumps(again.schema)}"
         )
     return first
-
-
-def _nodes(value):
-    stack = [value]
-    while stack:
-        v = stack.pop()
-        if isinstance(v, dict):
-            yield v
-            stack.extend(v.values())
-        elif isinstance(v, list):
-            stack.extend(v)
 
 
 _ONE = ("items", "additionalItems", "contains", "not", "if", "then", "else", "additionalProperties",
@@ -238,18 +227,7 @@ def dangling_refs(schema) -> list[str]:
 
 
 # ---------------------------------------------------------------------------
-# engine defects found by these tests (reported to the lead; while open, each has an
-# xfail reproducer below). A failure is excused only when it is of the named kind AND
-# the input shows that defect's trigger, so anything new still fails.
-
-
-def _has(schema, pred) -> bool:
-    return any(pred(n) for n in _nodes(schema))  # literal payloads too: snake spellings hide
-
-
-def known_defect(schema, wire, first, kind, again=None) -> str | None:
-    """The reported defect a failure is an instance of, if any (narrow signatures)."""
-    return None
+# engine defects these tests found, all fixed: each reproducer stays as a plain test
 
 
 # fixed: one minimal input per defect, normalized again for its own wire gives the same
@@ -274,6 +252,8 @@ FIXED_POINT_EXAMPLES = [
     ("D7-any-of-and-one-of", "gemini", {"type": "object", "properties": {"a": {"anyOf": [], "oneOf": [], "prefixItems": []}}}),
     # the root, $schema and all, copied in by `$ref: #`
     ("D11-root-copied-in", "bedrock", {"$schema": "http://json-schema.org/draft-04/schema#", "allOf": [{}], "additionalProperties": {"$ref": "#"}}),
+    # a oneOf converted after allOf was folded left an allOf for the second run
+    ("D7-one-of-after-all-of", "anthropic-strict", {"properties": {"x y": {"oneOf": [False], "all_of": [{"one_of": [False]}]}}}),
 ]
 
 

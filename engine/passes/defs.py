@@ -138,6 +138,7 @@ def _recursive(rule, run, root: dict, ref: str) -> bool:
 
 @check(
     "branches",
+    triggers="within",
     within=Opt("keys", required=True, doc="the keywords whose subschemas are judged"),
     forbid=Opt("strlist", ["ref"], choices=("ref", "object"), doc="what may not stand there: a `$ref`, an object schema"),
 )

@@ -22,7 +22,7 @@ def _is_array(node: dict) -> bool:
     return t == "array" or (isinstance(t, list) and "array" in t)
 
 
-@kind("ensure-properties")
+@kind("ensure-properties", triggers={"type"})
 def ensure_properties(rule, node, run):
     """An object schema without `properties` gets `properties: {}`."""
     if "properties" not in node and is_object(node):
@@ -30,7 +30,7 @@ def ensure_properties(rule, node, run):
         run.report(rule, node, "rewritten", "properties: {} added", "properties")
 
 
-@kind("ensure-items", schema=Opt("json", {}, doc="the items schema an array gets when it has none"))
+@kind("ensure-items", triggers={"type"}, schema=Opt("json", {}, doc="the items schema an array gets when it has none"))
 def ensure_items(rule, node, run):
     """An array schema without `items` gets the rule's items schema.
 
@@ -44,6 +44,7 @@ def ensure_items(rule, node, run):
 
 @kind(
     "close-objects",
+    triggers={"type", "properties"},  # what is_object reads
     open=Opt("choice", "fail", choices=("fail", "close")),
 )
 def close_objects(rule, node, run):
@@ -90,7 +91,7 @@ def accepts_null(schema: Any) -> bool:
     return False
 
 
-@kind("require-all")
+@kind("require-all", triggers={"properties"})
 def require_all(rule, node, run):
     """Every property is required; an optional one becomes "T or null" instead.
 
