@@ -20,9 +20,8 @@ Only JSON objects are checked as instances: tool arguments are always an object,
 every target makes the root an object on purpose. An instance the original validator
 itself cannot judge (a regex Python does not know) is skipped.
 
-Every counterexample is either a deliberate exception (ALLOWED, with the reason) or a
-reported engine defect (DEFECTS, with the D-number of the report; an xfail test per
-target fails once they are all fixed, so the list gets pruned). Anything else fails.
+Every counterexample must be a deliberate exception (ALLOWED, with the reason); anything
+else fails. The engine defects this found (D21-D28) are fixed.
 """
 
 from __future__ import annotations
@@ -74,29 +73,6 @@ ALLOWED: dict[tuple[str, str, object], str] = {
     ("openai-strict-compat", "jsts/draft2020-12/dynamicRef/10", 0): _CLOSED,
 }
 
-# ---------------------------------------------------------------------------
-# reported engine defects: target -> {(record id, instance index or "*"): defect}
-
-D21 = (
-    "D21 (left where infer-type types the root): root-object now keeps the root as it was in $defs for a "
-    "`$ref: #`, but infer-type gives a typeless root (and that copy) `type: object` from its `properties` "
-    "first, which the recursion then also demands"
-)
-
-
-def _each(targets, cases, defect):
-    return {(t, rid, idx): defect for t in targets for rid, idx in cases}
-
-
-_REF_ROOT = [
-    ("jsts/draft7/ref/0", 0), ("jsts/draft7/ref/0", 1), ("jsts/draft7/ref/21", 0),
-    ("jsts/draft2020-12/ref/0", 0), ("jsts/draft2020-12/ref/0", 1), ("jsts/draft2020-12/ref/21", 0),
-]
-_OPENAI_STRICT = ["openai-strict", "openai-strict-compat"]
-
-DEFECTS: dict[tuple[str, str, object], str] = {
-    **_each(["gemini-jsonschema", *_OPENAI_STRICT], _REF_ROOT, D21),
-}
 
 # ---------------------------------------------------------------------------
 # the check
@@ -241,28 +217,13 @@ def _allowed(target: str, key: tuple[str, int]) -> str | None:
     return None
 
 
-def _defect(target: str, key: tuple[str, int]) -> str | None:
-    return DEFECTS.get((target, key[0], key[1]))
-
-
 @pytest.mark.parametrize("target", RELAXING + STRICT)
 def test_valid_instances_stay_valid(target):
-    """(6) No counterexample beyond the deliberate exceptions and the reported defects."""
+    """(6) No counterexample beyond the deliberate exceptions (every defect this found,
+    D21-D28, is fixed: a new counterexample fails here)."""
     found = counterexamples(target)
-    new = {k: v for k, v in found.items() if not _allowed(target, k) and not _defect(target, k)}
+    new = {k: v for k, v in found.items() if not _allowed(target, k)}
     assert not new, "\n".join(f"{target} {rid}#{i}: {why}" for (rid, i), why in sorted(new.items()))
-
-
-def _targets_with_defects():
-    return sorted({t for t, _rid, _i in DEFECTS})
-
-
-@pytest.mark.xfail(strict=True, reason="reported soundness defects D21-D27 (see DEFECTS)")
-@pytest.mark.parametrize("target", _targets_with_defects() or ["none"])
-def test_reported_soundness_defects_are_fixed(target):
-    found = counterexamples(target) if target != "none" else {}
-    left = {(rid, i): why for (t, rid, i), why in DEFECTS.items() if t == target and (rid, i) in found}
-    assert not left, "\n".join(f"{rid}#{i}: {why}" for (rid, i), why in sorted(left.items()))
 
 
 def test_the_relaxing_targets_are_the_ones_the_rule_files_describe():

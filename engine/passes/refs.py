@@ -554,6 +554,19 @@ def _same(a: Any, b: Any) -> bool:
         return False
 
 
+def root_sites(root: Any) -> list[dict]:
+    """The subschemas that recur to the root (`$ref: #`)."""
+    sites = []
+    todo: list[Any] = [root]
+    while todo:
+        node = todo.pop()
+        if isinstance(node, dict):
+            if node.get("$ref") == "#":
+                sites.append(node)
+            todo.extend(c[k] for _kw, _s, c, k in child_slots(node))
+    return sites
+
+
 def define_root(rule, run) -> None:
     """The root is about to accept less (say, `type: object` added): the `$ref: #`s that
     recur to it get a definition of the root as it was, so they keep its meaning.
@@ -563,14 +576,7 @@ def define_root(rule, run) -> None:
     root = run.root
     if not isinstance(root, dict):
         return
-    sites = []
-    todo: list[Any] = [root]
-    while todo:
-        node = todo.pop()
-        if isinstance(node, dict):
-            if node.get("$ref") == "#":
-                sites.append(node)
-            todo.extend(c[k] for _kw, _s, c, k in child_slots(node))
+    sites = root_sites(root)
     if not sites:
         return
     defs = root.get("$defs")

@@ -56,6 +56,12 @@ def _types_for_values(values: list[Any]) -> list[str]:
 @kind(
     "infer-type",
     strict=Opt("bool", False, doc="a node whose type cannot be inferred is unrepresentable"),
+    hints=Opt(
+        "bool",
+        True,
+        doc="also read object and array keywords (properties, items, ...) as a type: a restriction, "
+        "since without a type they bind only objects and arrays",
+    ),
 )
 def infer_type(rule, node, run):
     """Give a typeless node the type its enum, const, properties or items imply.
@@ -67,11 +73,17 @@ def infer_type(rule, node, run):
         return None
     if isinstance(node.get("$ref"), str):
         return None  # a $ref that is no string names nothing and stands in for no type
+    if node is run.root and run.notes.get("references") and _recurs_to_root(node):
+        # root-object types the root and keeps a copy as it was for its `$ref: #`s; typed
+        # here, the copy would demand an object wherever the root recurs
+        return None
     inferred: list[str] = []
     if "const" in node:
         inferred = [json_type(node["const"])]
     elif isinstance(node.get("enum"), list) and node["enum"]:
         inferred = _types_for_values(node["enum"])
+    elif not rule.options["hints"]:
+        pass
     elif any(k in node for k in _OBJECT_HINTS):
         inferred = ["object"]
     elif any(k in node for k in _ARRAY_HINTS):
@@ -83,6 +95,12 @@ def infer_type(rule, node, run):
     node["type"] = inferred[0] if len(inferred) == 1 else inferred
     run.report(rule, node, "rewritten", f"type {node['type']!r} inferred", "type")
     return None
+
+
+def _recurs_to_root(root: dict) -> bool:
+    from .refs import root_sites
+
+    return bool(root_sites(root))
 
 
 def _is_null_branch(b: Any) -> bool:
