@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import copy
-import json
 from typing import Any
 
+from .blobs import thaw
 from .errors import WireschemaError
 from .model import Issue, Result
 from .positions import escape
@@ -51,9 +51,9 @@ class _Doc:
 
 
 def _original(result: Result) -> Any:
-    if result.source is None:
+    if result.origin is None:
         raise WireschemaError("this result keeps no original schema (it was made with bypass)")
-    return json.loads(result.source)
+    return thaw(result.origin)
 
 
 _MERGED = ("properties", "patternProperties")
