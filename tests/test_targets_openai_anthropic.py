@@ -79,6 +79,14 @@ OPENAI_RESPONSES_STRICT = [
         "required": ["required"]}),
 ]
 
+# a union that the root $ref brings in, with unevaluatedProperties beside it
+ROOT_UNION_FROM_A_REF = {
+    "$ref": "#/$defs/Shape",
+    "$defs": {"Shape": {"type": "object", "anyOf": [{"properties": {"r": {"type": "number"}}, "required": ["r"]},
+                                                    {"properties": {"w": {"type": "number"}, "h": {"type": "number"}}, "required": ["w", "h"]}],
+                        "unevaluatedProperties": False}},
+}
+
 OPENAI_CHAT = [
     # draft-04 and pydantic v1 generators put the model behind a root allOf [$ref]:
     # copied in, it folds into the root instead of becoming a root anyOf the wire refuses
@@ -95,11 +103,7 @@ OPENAI_CHAT = [
                   {"properties": {"kind": {"const": "b"}, "y": {"type": "string"}}, "required": ["kind", "y"]}],
         "unevaluatedProperties": False}),
     # the same for a union that the root $ref brings in: listed before root-object spills it
-    ("root-union-from-a-ref-properties-listed", {
-        "$ref": "#/$defs/Shape",
-        "$defs": {"Shape": {"type": "object", "anyOf": [{"properties": {"r": {"type": "number"}}, "required": ["r"]},
-                                                        {"properties": {"w": {"type": "number"}, "h": {"type": "number"}}, "required": ["w", "h"]}],
-                            "unevaluatedProperties": False}}}),
+    ("root-union-from-a-ref-properties-listed", ROOT_UNION_FROM_A_REF),
 ]
 
 OPENAI_STRICT_COMPAT = [
@@ -332,11 +336,7 @@ GENERIC = [
         "type": "object", "properties": {"id": {"type": "string"}},
         "anyOf": [{"properties": {"a": {"type": "integer"}}, "required": ["a"]}, {"properties": {"b": {"type": "string"}}}],
         "unevaluatedProperties": False}),
-    ("root-union-from-a-ref-properties-listed", {
-        "$ref": "#/$defs/Shape",
-        "$defs": {"Shape": {"type": "object", "anyOf": [{"properties": {"r": {"type": "number"}}, "required": ["r"]},
-                                                        {"properties": {"w": {"type": "number"}, "h": {"type": "number"}}, "required": ["w", "h"]}],
-                            "unevaluatedProperties": False}}}),
+    ("root-union-from-a-ref-properties-listed", ROOT_UNION_FROM_A_REF),
 ]
 
 CASES = (
