@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any, Callable, Iterable
 
+from .jsontext import dumps
 from .model import Change, Options
 from .positions import SLOT_KIND as _SLOT_KIND
 from .positions import SLOT_MAP, SLOT_SINGLE, pointer_of
@@ -29,7 +29,7 @@ def render_value(value: Any) -> str:
     if isinstance(value, str):
         return value
     try:
-        return json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=True)
+        return dumps(value)
     except ValueError:
         # an integer too long for Python to print (over 4,300 digits): say what it is
         return "<a number too long to print>"

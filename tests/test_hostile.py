@@ -5,8 +5,8 @@ a generous time bound: only orders of magnitude are asserted (a case that should
 milliseconds must finish within seconds), so the suite never flakes on a busy machine.
 A runaway case is cut off by an interval timer, so a defect costs seconds, not minutes.
 
-Cases marked xfail(strict=True) are engine defects reported to the lead (D-numbers
-refer to that report); they fail loudly here once fixed, so the mark can go.
+The engine defects these cases found (D-numbers of the report) are fixed; each case
+that found one says so and stays as a plain test.
 """
 
 from __future__ import annotations
@@ -589,59 +589,26 @@ def test_long_required_list_is_linear(target, uncached):
     assert budget_hit(result) is None
 
 
-RAISED_RECURSION = "D17: with budgets raised by the caller, a recursive helper hits Python's recursion limit: "
+# D17 (fixed during this work): with budgets raised by the caller, recursive helpers hit
+# Python's recursion limit (objects.accepts_null, the json.dumps of spilled values and of
+# enum values compared for repeats); they keep their own stacks now
 RAISED = {
-    # shape: (build, {target: defect})
-    "arrays-via-items-3000": (lambda: deep_items(3_000), {}),
-    "objects-via-properties-1500": (lambda: deep_properties(1_500), {}),
-    "allOf-1500": (lambda: deep_all_of(1_500), {}),
-    "anyOf-with-null-1500": (
-        lambda: deep_any_of(1_500),
-        {
-            "openai-strict": RAISED_RECURSION + "objects.accepts_null",
-            "openai-strict-compat": RAISED_RECURSION + "objects.accepts_null",
-        },
-    ),
-    "not-1500": (
-        lambda: deep_keyword("not", 1_500),
-        {
-            t: RAISED_RECURSION + "run.render_value (json.dumps of the spilled `not`)"
-            for t in ("anthropic-strict", "cca-claude", "gemini-jsonschema", "gemini", "openai-strict", "openai-strict-compat", "vertex")
-        },
-    ),
-    "lists-in-default-3000": (
-        lambda: in_literal("default", nested_lists(3_000)),
-        {
-            t: RAISED_RECURSION + "run.render_value (json.dumps of the spilled `default`)"
-            for t in ("cca-claude", "gemini-jsonschema", "openai-strict", "openai-strict-compat")
-        },
-    ),
-    "lists-in-enum-3000": (
-        lambda: in_literal("enum", [nested_lists(3_000)]),
-        {t: RAISED_RECURSION + "literals._identity (dedupe-enum)" for t in TARGETS},
-    ),
+    "arrays-via-items-3000": lambda: deep_items(3_000),
+    "objects-via-properties-1500": lambda: deep_properties(1_500),
+    "allOf-1500": lambda: deep_all_of(1_500),
+    "anyOf-with-null-1500": lambda: deep_any_of(1_500),
+    "not-1500": lambda: deep_keyword("not", 1_500),
+    "lists-in-default-3000": lambda: in_literal("default", nested_lists(3_000)),
+    "lists-in-enum-3000": lambda: in_literal("enum", [nested_lists(3_000)]),
 }
 
 
-def _raised_cases():
-    for shape, (_build, defects) in RAISED.items():
-        for t in TARGETS:
-            reason = defects.get(t)
-            if reason is None:
-                marks = ()
-            elif reason.startswith("skip:"):
-                marks = pytest.mark.skip(reason=reason[5:].strip())
-            else:
-                marks = pytest.mark.xfail(strict=True, reason=reason)
-            yield pytest.param(shape, t, marks=marks, id=f"{shape}-{t}")
-
-
-@pytest.mark.parametrize("shape,target", list(_raised_cases()))
+@pytest.mark.parametrize("shape,target", [(shape, t) for shape in RAISED for t in TARGETS])
 def test_raised_budgets_never_hit_the_recursion_limit(shape, target, uncached):
     """With the budgets raised by the caller (max_depth 50,000), thousands of levels still
     walk iteratively: a Result, no RecursionError (the time bound is generous here)."""
     opts = wireschema.Options(max_depth=50_000, max_nodes=1_000_000)
-    schema = RAISED[shape][0]()
+    schema = RAISED[shape]()
     with bounded(3 * LIMIT):
         result = wireschema.normalize(schema, target, options=opts)
     assert isinstance(result, wireschema.Result)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+from ..jsontext import dumps
 from . import Opt, kind
 from .types import json_type, types_of
 
@@ -13,7 +14,10 @@ _PRIMITIVE = frozenset({"string", "integer", "number", "boolean", "null"})
 def _identity(value) -> object:
     # JSON Schema compares numbers by value (1 equals 1.0) but never a number with true
     if isinstance(value, (dict, list)):
-        return ("json", json.dumps(value, sort_keys=True))
+        try:
+            return ("json", dumps(value, sort_keys=True))
+        except ValueError:  # an integer too long to print: this value is kept, never merged
+            return ("unprintable", id(value))
     if value.__class__ is bool:
         return ("boolean", value)
     if isinstance(value, (int, float)):

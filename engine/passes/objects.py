@@ -76,18 +76,25 @@ def close_objects(rule, node, run):
 
 
 def accepts_null(schema: Any) -> bool:
-    if not isinstance(schema, dict):
-        return schema is True
-    if "null" in types_of(schema):
-        return True
-    enum = schema.get("enum")
-    if isinstance(enum, list) and None in enum:
-        return True
-    if "const" in schema and schema["const"] is None:
-        return True
-    for comb in ("anyOf", "oneOf"):
-        if isinstance(schema.get(comb), list) and any(accepts_null(b) for b in schema[comb]):
+    """Whether null is valid under `schema`, as far as its own keywords and union
+    branches say (any depth of nested unions: a stack, not recursion)."""
+    stack = [schema]
+    while stack:
+        node = stack.pop()
+        if not isinstance(node, dict):
+            if node is True:
+                return True
+            continue
+        if "null" in types_of(node):
             return True
+        enum = node.get("enum")
+        if isinstance(enum, list) and None in enum:
+            return True
+        if "const" in node and node["const"] is None:
+            return True
+        for comb in ("anyOf", "oneOf"):
+            if isinstance(node.get(comb), list):
+                stack.extend(reversed(node[comb]))
     return False
 
 
