@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
 from .blobs import thaw
 from .errors import WireschemaError
 from .model import Issue, Result
 from .positions import escape
+from .prepare import json_copy
 
 _MAX_REF_HOPS = 32
 
@@ -162,7 +162,7 @@ def _restore(doc: _Doc, schema: Any, value: Any, depth: int) -> Any:
 def restore(result: Result, value: Any) -> Any:
     original = _original(result)
     value = result.unwrap(value)
-    return _restore(_Doc(original), original, copy.deepcopy(value), 0)
+    return _restore(_Doc(original), original, json_copy(value), 0)
 
 
 def validate(result: Result, value: Any) -> tuple[Issue, ...]:
