@@ -9,7 +9,7 @@ from typing import Any
 from .model import Change, Options, Result
 from .prepare import copy_input, parse_input
 from .ruletable import Stage, Target
-from .run import BudgetExceeded, Run, Unrepresentable, scan, walk
+from .run import BudgetExceeded, Run, Unrepresentable, walk
 
 _DRAFTS = (("draft-04", "draft-04"), ("draft-06", "draft-06"), ("draft-07", "draft-07"), ("2019-09", "2019-09"))
 
@@ -31,7 +31,7 @@ def _run_stage(stage: Stage, run: Run) -> None:
         return
     pre, post = stage.visitors(run.holder[0])
     if stage.reads_only:
-        scan(run, pre + post, stage.keys[2])
+        walk(run, pre + post, (), (stage.keys[2], None))
     else:
         walk(run, pre, post, stage.keys)
 

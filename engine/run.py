@@ -134,7 +134,7 @@ Visit = Callable[[Any, Any, Run], Any]
 Visitor = tuple[Any, Visit, bool, Any, "set[int] | None"]
 
 
-def walk(run: Run, pre: Iterable[Visitor], post: Iterable[Visitor], keys: tuple | None = None) -> None:
+def walk(run: Run, pre: Iterable[Visitor], post: Iterable[Visitor], keys: tuple) -> None:
     """Visit every schema node once, iteratively (no recursion limit applies).
 
     `pre` visitors run top-down before a node's children are found, `post` visitors
@@ -142,11 +142,13 @@ def walk(run: Run, pre: Iterable[Visitor], post: Iterable[Visitor], keys: tuple 
     only if its rule kind accepts boolean schemas. Subschemas that a post visitor
     creates (anyOf branches, null wrappers) are then walked too, so every rule of the
     stage applies to them as well; nodes already finished are not visited twice.
+    Read-only visitors (residual checks) go in `pre`: one top-down pass, the outermost
+    finding first.
     """
     pre = tuple(pre)
     post = tuple(post)
     bools = any(v[2] for v in pre + post)
-    pre_keys, post_keys = keys[:2] if keys is not None else (trigger_union(pre), trigger_union(post))
+    pre_keys, post_keys = keys[:2]  # trigger_union of each, made once per stage
     done: dict[int, Any] = {}  # id -> node (kept alive so ids stay unique)
     # (container, key, origin chain, depth, entered, keyword the node is the value of)
     stack: list[tuple[Any, Any, Any, int, bool, Any]] = [(run.holder, 0, None, 0, False, None)]
@@ -156,12 +158,12 @@ def walk(run: Run, pre: Iterable[Visitor], post: Iterable[Visitor], keys: tuple 
         node = container[key]
         is_dict = node.__class__ is dict
         if entered:
-            visitors, keys = post, post_keys
+            visitors, wake = post, post_keys
         else:
-            visitors, keys = pre, pre_keys
+            visitors, wake = pre, pre_keys
         called = False
         # a node none of the stage's trigger keywords touch needs no visitor call at all
-        if visitors and (keys is None or not keys.isdisjoint(node) if is_dict else bools):
+        if visitors and (wake is None or not wake.isdisjoint(node) if is_dict else bools):
             run.at = chain
             run.depth = depth
             run.slot = kw
@@ -190,39 +192,6 @@ def walk(run: Run, pre: Iterable[Visitor], post: Iterable[Visitor], keys: tuple 
             done[id(node)] = node
         if is_dict and not _CHILD_KEYWORDS.isdisjoint(node):
             _push_children(push, node, chain, depth, done, bools, False)
-
-
-def scan(run: Run, visitors: Iterable[Visitor], keys: Any = ()) -> None:
-    """Visit every schema node once, top-down, with visitors that only read (checks).
-
-    No node is replaced and none created, so nothing is tracked as done and the first
-    finding is the outermost one."""
-    visitors = tuple(visitors)
-    bools = any(v[2] for v in visitors)
-    if keys == ():
-        keys = trigger_union(visitors)
-    nothing_done: dict[int, Any] = {}
-    stack: list[tuple[Any, Any, Any, int, bool, Any]] = [(run.holder, 0, None, 0, False, None)]
-    push = stack.append
-    while stack:
-        container, key, chain, depth, _entered, kw = stack.pop()
-        node = container[key]
-        is_dict = node.__class__ is dict
-        if keys is None or not keys.isdisjoint(node) if is_dict else bools:
-            run.at = chain
-            run.depth = depth
-            run.slot = kw
-            for rule, visit, sees_bools, trig, selected in visitors:
-                if not is_dict:
-                    if not (sees_bools and node.__class__ is bool):
-                        continue
-                elif trig is not None and trig.isdisjoint(node):
-                    continue
-                if selected is not None and id(node) not in selected:
-                    continue
-                visit(rule, node, run)
-        if is_dict and not _CHILD_KEYWORDS.isdisjoint(node):
-            _push_children(push, node, chain, depth, nothing_done, bools, False)
 
 
 _CHILD_KEYWORDS = frozenset(_SLOT_KIND)

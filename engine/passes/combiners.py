@@ -381,17 +381,9 @@ def _resolve_local(ref: str, run) -> Any:
         run.notes["lift-nested-ids"] = _has_nested_id(run.root)
     if run.notes["lift-nested-ids"]:
         return None
-    from urllib.parse import unquote
+    from .defs import local_target
 
-    node: Any = run.root
-    for token in ref[2:].split("/") if ref != "#" else []:
-        token = unquote(token).replace("~1", "/").replace("~0", "~")
-        if isinstance(node, dict) and token in node:
-            node = node[token]
-        elif isinstance(node, list) and token.isdigit() and int(token) < len(node):
-            node = node[int(token)]
-        else:
-            return None
+    node = local_target(run.root, ref)
     return node if isinstance(node, (dict, bool)) else None
 
 

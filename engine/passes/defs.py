@@ -45,7 +45,7 @@ def _refs_in(body: Any) -> list[str]:
     return found
 
 
-def _local(root: dict, ref: str) -> Any:
+def local_target(root: Any, ref: str) -> Any:
     """What a local `$ref` (`#`, `#/json/pointer`) points at in `root`, or None."""
     if ref == "#":
         return root
@@ -76,7 +76,7 @@ class _Graph:
 
     def out(self, ref: str) -> list[str]:
         if ref not in self.edges:
-            target = _local(self.root, ref)
+            target = local_target(self.root, ref)
             self.edges[ref] = _refs_in(target) if isinstance(target, dict) else []
         return self.edges[ref]
 
