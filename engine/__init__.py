@@ -134,9 +134,9 @@ def targets() -> list[TargetInfo]:
     reg = _registry()
     out = []
     for name in reg.names():
-        t = reg.get(name)
-        if t is not None and not t.abstract:
-            out.append(TargetInfo(t.name, t.description, t.path, t.strict))
+        f = reg.fields(name)  # no rules compiled: a target compiles on its first use
+        if f is not None and not f["abstract"]:
+            out.append(TargetInfo(name, f["description"] or "", f["path"], bool(f["strict"])))
     return out
 
 

@@ -156,16 +156,29 @@ Ids are unique within a file, and across the rules and checks of a target.
 
 ### How a target runs
 
-1. The input is copied and validated (JSON only; budgets counted: see Engine ids).
-2. The rules run in listed order. Consecutive node rules are fused into one iterative
-   walk of the schema tree: at each node the walk's `pre` rules run top-down, before the
-   node's children are found, and its `post` rules bottom-up, after them; each may
-   replace the node. A `pre` rule listed after a `post` rule starts a new walk, so that
-   listed order is kept. A `tree` kind runs once on the whole tree, between walks.
-   Subschemas created during a walk (a new `anyOf` branch, a replaced node) are walked
-   too, by every rule of that walk; finished nodes are not visited twice. A node kind
-   sees boolean subschemas only if the table below says so; otherwise only objects.
-3. The checks run last, fused the same way. A check never rewrites: it fails.
+1. The input is copied and validated (JSON only; budgets counted: see Engine ids). The
+   copy also takes the input's census: the keywords it holds.
+2. The rules run in listed order, in stages. Consecutive node rules make one walk of the
+   schema tree: at each node the walk's `pre` rules run top-down, before the node's
+   children are found, and its `post` rules bottom-up, after them; each may replace the
+   node. A `pre` rule listed after a `post` rule starts a new walk, so that listed order
+   is kept. A `tree` kind runs once on the whole tree, between walks. Subschemas created
+   during a walk (a new `anyOf` branch, a replaced node) are walked too, by every rule
+   of that walk; finished nodes are not visited twice. A node kind sees boolean
+   subschemas only if the table below says so; otherwise only objects.
+3. The checks run last, all node checks in one top-down walk, the tree checks in listed
+   order around it. A check never rewrites: it fails.
+
+That is the reference a compiled target keeps to, while doing less where the kinds'
+contracts (below: what each kind reads, makes, adds and may fail on) allow it. A stage
+none of whose rules can have work on this input (its trigger keywords are neither in
+the census nor among those an earlier rule may add) is skipped; consecutive walks fuse
+into one where no rule reads what another walk has not finished; the node checks run
+inside the last walk where only a root-scoped tree stage follows it. Every walk is
+Python source generated once per target and plan, its rules' triggers and cheap tests
+written inline. Where a fused run does not go as planned (a check fails, a budget runs
+out), the staged run decides, from the start: the output, report and order of changes
+are the staged run's in every case.
 4. A failed check, or a rule that finds the schema unrepresentable, stops the run. A
    `strict: true` file with `fail_open` normalizes the original input again with that
    non-strict target (`Result.strict` false, `strict_reason` says why, the first change
@@ -286,13 +299,53 @@ def _options_block(lines: list[str], base: list[str] | None = None) -> list[str]
 # sections
 
 
+def _reads_text(k: Kind) -> str:
+    reads = "depends on its options" if callable(k.reads) else k.reads
+    if k.reads_via is not None:
+        via = "its options' keywords" if callable(k.reads_via) else ", ".join(f"`{w}`" for w in k.reads_via)
+        reads += f" (only through {via}: without them, its node)"
+    return reads
+
+
+def _contract_text(k: Kind) -> str:
+    """What a kind declares it needs and does (see `Kind`), as one line of CONSTRAINTS.md."""
+    phase = "any" if k.phase is None else ("set by its options" if callable(k.phase) else k.phase)
+    if k.adds is None:
+        adds = "any keyword"
+    elif callable(k.adds):
+        adds = "keywords its options name"
+    else:
+        adds = ", ".join(f"`{a}`" for a in sorted(k.adds)) or "nothing"
+    parts = [
+        f"phase {phase}",
+        f"reads {_reads_text(k)}",
+        f"{'may make' if k.creates else 'makes no'} new subschemas",
+        f"may add {adds} (and `description`)",
+        "may find the schema unrepresentable" if k.fails else "never fails",
+    ]
+    if k.scope == "root":
+        parts.append("changes only the root")
+    for label, value in (("needs", k.needs), ("makes", k.makes)):
+        if callable(value):
+            parts.append(f"{label} facts set by its options")
+        elif value:
+            parts.append(f"{label} " + ", ".join(f"`{v}`" for v in value))
+    return "; ".join(parts)
+
+
 def _kinds_section(title: str, table: dict[str, Kind]) -> list[str]:
     out = [f"## {title}", ""]
     for name in sorted(table):
         k = table[name]
         out += [f"### `{name}`", ""]
-        bools = "" if k.order == "tree" else f" Sees boolean schemas: {'yes' if k.bools else 'no'}."
-        out.append(f"Order: {_ORDER_TEXT.get(k.order, k.order)}.{bools}")
+        if k.phase == "check":
+            order = "once on the whole tree" if k.order == "tree" else "on every node, top-down, in one pass with the other node checks"
+            out.append(f"Runs: {order}. Reads: {_reads_text(k)}.")
+        else:
+            bools = "" if k.order == "tree" else f" Sees boolean schemas: {'yes' if k.bools else 'no'}."
+            out.append(f"Order: {_ORDER_TEXT.get(k.order, k.order)}.{bools}")
+            out.append("")
+            out.append(f"Contract: {_contract_text(k)}.")
         out.append("")
         doc = inspect.cleandoc(k.fn.__doc__ or "") or k.doc
         if doc:

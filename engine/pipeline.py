@@ -7,8 +7,10 @@ import json
 from typing import Any
 
 from .model import Change, Options, Result
-from .prepare import copy_input, parse_input
+from .facts import Facts
+from .prepare import REFERENCE_KEYS, copy_input, parse_input
 from .ruletable import Stage, Target
+from .compiler import RECURSION_SAFE
 from .run import BudgetExceeded, Run, Unrepresentable, walk
 
 _DRAFTS = (("draft-04", "draft-04"), ("draft-06", "draft-06"), ("draft-07", "draft-07"), ("2019-09", "2019-09"))
@@ -29,25 +31,93 @@ def _run_stage(stage: Stage, run: Run) -> None:
         run.at = None
         fn(rule, run)
         return
-    pre, post = stage.visitors(run.holder[0])
-    if stage.reads_only:
-        walk(run, pre + post, (), (stage.keys[2], None))
-    else:
-        walk(run, pre, post, stage.keys)
+    if run.iterative:
+        pre, post = stage.visitors(run.holder[0])
+        if stage.reads_only:
+            walk(run, pre + post, (), (stage.keys[2], None))
+        else:
+            walk(run, pre, post, stage.keys)
+        return
+    stage.compiled()(run, stage.selections(run.holder[0]))
+
+
+# how targets run: "planned" (fused walks where the plan allows), or the staged
+# reference with compiled walks ("staged") or with the generic iterative walk
+# ("iterative"); the tests compare the three
+ENGINE = "planned"
 
 
 def run_target(value: Any, target: Target, options: Options, *, _hop: int = 0) -> Result:
     """Normalize an already-parsed JSON value for one target."""
+    if ENGINE == "planned":
+        result = _planned(value, target, options)
+        if result is not None:
+            return result
     run = Run(target, options)
+    run.iterative = ENGINE == "iterative" or options.max_depth > RECURSION_SAFE
+    return _staged(value, target, options, run, _hop)
+
+
+def _planned(value: Any, target: Target, options: Options) -> Result | None:
+    """The run by the target's plan for this input (see `plans`), or None where it
+    did not go as planned: then the staged run decides, from the start."""
+    if options.max_depth > RECURSION_SAFE:
+        return None  # deep trees take the iterative walks
+    run = Run(target, options)
+    plan = None
+    try:
+        root = copy_input(value, run)
+        if not isinstance(root, (dict, bool)):
+            return None
+        run.holder[0] = root
+        run.facts = _facts(run)
+        run.draft = _detect_draft(root)
+        plan, trusted = target.planner().plan(run.census, root.keys() if root.__class__ is dict else ())
+        if plan.checks_fused:
+            run.edits = []
+        for step in plan.steps:
+            step(run)
+            if run.facts.unprepared:
+                return None  # the staged run walks the earlier stages again
+    except Unrepresentable as exc:
+        if plan is None or not plan.fused:
+            # the staged run's own steps (but for stages with nothing to do): its finding
+            return _recover(value, target, options, run, exc, 0)
+        # a strict target fails open on a rule's finding alone (not on the changes made
+        # so far), and that finding is the staged run's where no fallible rule fused
+        # before it could have failed first
+        if (
+            _opens_to_sibling(target, exc, 0)
+            and not isinstance(exc, BudgetExceeded)
+            and target.planner().stage_of.get(exc.rule, -1) in trusted
+        ):
+            return _recover(value, target, options, run, exc, 0)
+        return None
+    except Exception:  # noqa: BLE001 - anything unplanned is the staged run's to judge
+        return None
+    changes = run.change_list(target.planner().stage_of if plan.fused else None)
+    return Result(
+        schema=run.root,
+        target=target.name,
+        strict=target.strict,
+        changes=tuple(changes),
+        notes=_public_notes(run),
+    )
+
+
+def _staged(value: Any, target: Target, options: Options, run: Run, _hop: int) -> Result:
+    """The reference run: every stage in order, each its own walk."""
     try:
         root = copy_input(value, run)
         run.holder[0] = root
         if not isinstance(root, (dict, bool)):
             raise Unrepresentable("input/not-a-schema", "", f"{_json_kind(root)} is not a JSON Schema")
+        run.facts = _facts(run)
         run.draft = _detect_draft(root)
         for i, stage in enumerate(target.stages):
             _run_stage(stage, run)
-            if run.notes.pop("prepare-again", False):
+            if run.facts.unprepared:
+                run.facts.unprepared.clear()
                 # a $ref brought in content from outside schema positions, which the
                 # walks before this stage never saw; they are idempotent, so run them again
                 for earlier in target.stages[:i]:
@@ -67,18 +137,29 @@ def run_target(value: Any, target: Target, options: Options, *, _hop: int = 0) -
 
 
 def _public_notes(run: Run) -> dict[str, Any]:
-    notes = run.notes.get("nulled-optionals")
+    notes = run.facts.nulled_optionals
     return {"nulled_optionals": tuple(notes)} if notes else {}
+
+
+def _facts(run: Run) -> Facts:
+    """The facts the engine makes before any rule runs."""
+    return Facts(references=not REFERENCE_KEYS.isdisjoint(run.census))
+
+
+def _opens_to_sibling(target: Target, exc: Unrepresentable, hop: int) -> bool:
+    """Whether this failure makes the target fail open to its non-strict sibling."""
+    other = target.related(target.fail_open) if target.strict else None
+    # input and budget failures would fail the non-strict sibling the same way
+    same_everywhere = isinstance(exc, BudgetExceeded) or exc.rule.startswith("input/")
+    return other is not None and hop == 0 and not other.strict and not same_everywhere
 
 
 def _recover(value: Any, target: Target, options: Options, run: Run, exc: Unrepresentable, hop: int) -> Result:
     """Strict targets fail open to their non-strict sibling; the others fall back."""
     reason = f"{exc.rule}: {exc.reason}"
     change = Change(exc.rule, exc.pointer, "fallback", exc.reason)
-    other = target.related(target.fail_open) if target.strict else None
-    # input and budget failures would fail the non-strict sibling the same way
-    same_everywhere = isinstance(exc, BudgetExceeded) or exc.rule.startswith("input/")
-    if other is not None and hop == 0 and not other.strict and not same_everywhere:
+    if _opens_to_sibling(target, exc, hop):
+        other = target.related(target.fail_open)
         res = run_target(value, other, options, _hop=1)
         return Result(
             schema=res.schema,

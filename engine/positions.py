@@ -49,6 +49,9 @@ LITERAL = frozenset(
     }
 )
 
+# every keyword whose value holds subschemas
+SUBSCHEMA_KEYS = SUBSCHEMA | SUBSCHEMA_MAP | SUBSCHEMA_ARRAY | {"dependencies"}
+
 SLOT_SINGLE = 0
 SLOT_MAP = 1
 SLOT_ARRAY = 2
@@ -99,6 +102,46 @@ def child_slots(node: dict) -> Iterator[tuple[str, int, Any, Any]]:
                     yield kw, SLOT_MAP, value, name
 
 
+def subschemas(node: dict) -> list[Any]:
+    """The child schemas of `node` (dicts and booleans), in document order: for walks that
+    need the children themselves, not where they sit."""
+    out: list[Any] = []
+    for kw, value in node.items():
+        slot = SLOT_KIND.get(kw)
+        if slot is None:
+            continue
+        cls = value.__class__
+        if slot == SLOT_SINGLE:
+            if cls is dict or cls is bool:
+                out.append(value)
+            elif cls is list and kw == "items":
+                out.extend(v for v in value if v.__class__ is dict or v.__class__ is bool)
+        elif slot == SLOT_MAP:
+            if cls is dict:
+                out.extend(v for v in value.values() if v.__class__ is dict or v.__class__ is bool)
+        elif cls is list:
+            out.extend(v for v in value if v.__class__ is dict or v.__class__ is bool)
+    return out
+
+
+def has_bool_child(node: dict) -> bool:
+    """Some child schema of `node` is a boolean."""
+    for kw, value in node.items():
+        slot = SLOT_KIND.get(kw)
+        if slot is None:
+            continue
+        cls = value.__class__
+        if cls is bool:
+            if slot == SLOT_SINGLE:
+                return True
+        elif cls is dict:
+            if slot == SLOT_MAP and any(v.__class__ is bool for v in value.values()):
+                return True
+        elif cls is list and any(v.__class__ is bool for v in value):
+            return True
+    return False
+
+
 def escape(token: str) -> str:
     """RFC 6901 escaping of one reference token."""
     return token.replace("~", "~0").replace("/", "~1")
@@ -111,11 +154,18 @@ def unescape(token: str) -> str:
 def pointer_of(chain: Any) -> str:
     """Turn a (parent_chain, token) linked chain into a JSON Pointer string."""
     tokens = []
+    add = tokens.append
     while chain is not None:
         chain, token = chain
-        tokens.append(escape(str(token)))
+        token = str(token)
+        if "~" in token or "/" in token:
+            token = escape(token)
+        add(token)
+    if not tokens:
+        return ""
+    tokens.append("")
     tokens.reverse()
-    return "".join("/" + t for t in tokens)
+    return "/".join(tokens)
 
 
 def is_schema_path(tokens: list[Any], last_is_keyword: bool = False) -> bool:

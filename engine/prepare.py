@@ -12,12 +12,13 @@ from typing import Any
 
 from .errors import SchemaInputError
 from .native import is_native, to_schema
-from .positions import pointer_of
+from .positions import SUBSCHEMA_ARRAY, SUBSCHEMA_MAP, pointer_of
 from .run import BudgetExceeded, Run
 
 _SCALARS = (str, int, float, bool, type(None))
 # keys whose presence anywhere means reference resolution has work to do
-_REFERENCE_KEYS = frozenset({"$ref", "$defs", "definitions", "$id", "$anchor", "$dynamicRef", "$recursiveRef"})
+_LISTS = SUBSCHEMA_ARRAY | {"items"}  # keywords whose list holds subschemas
+REFERENCE_KEYS = frozenset({"$ref", "$defs", "definitions", "$id", "$anchor", "$dynamicRef", "$recursiveRef"})
 
 
 def parse_input(schema: Any, options: Any) -> Any:
@@ -58,11 +59,17 @@ def copy_input(value: Any, run: Run) -> Any:
     """Validate and copy a JSON value iteratively, counting the budgets as it goes."""
     opts = run.options
     if isinstance(value, _SCALARS):
+        if value.__class__ is bool:
+            run.census.add("<bool>:")  # the root itself
         return _scalar(value, None, run)
     holder: list[Any] = [None]
     # (source, destination container, key, origin chain, depth, chain of source objects)
     stack: list[tuple[Any, Any, Any, Any, int, Any]] = [(value, holder, 0, None, 1, None)]
     origins = run.origins
+    # every keyword of the input, and `<bool>:K` where a boolean stands under K: what the
+    # compiled target reads to know which rules can have work (see `plans`)
+    census = run.census
+    add = census.add
     while stack:
         src, dst, key, chain, depth, objchain = stack.pop()
         if depth > opts.max_depth:
@@ -76,13 +83,12 @@ def copy_input(value: Any, run: Run) -> Any:
         if isinstance(src, dict):
             out: dict[str, Any] = {}
             origins[id(out)] = (out, chain)
+            census.update(src)
             for k, v in src.items():
                 if not isinstance(k, str):
                     raise SchemaInputError(
                         f"object key {k!r} at {pointer_of(chain) or '/'} is not a string"
                     )
-                if k in _REFERENCE_KEYS:
-                    run.notes["references"] = True
                 cls = v.__class__
                 # the plain JSON scalars inline: most values are strings, ints or bools
                 if cls is str:
@@ -90,19 +96,28 @@ def copy_input(value: Any, run: Run) -> Any:
                     out[k] = v
                     continue
                 run.literal += len(k)
-                if cls is int or cls is bool or v is None:
+                if cls is int or v is None:
                     out[k] = v
+                elif cls is bool:
+                    out[k] = v
+                    add("<bool>:" + k)  # a boolean subschema (if k holds one) or a switch
+                    if chain is not None and chain[1] in SUBSCHEMA_MAP:
+                        add(f"<bool>:{chain[1]}")  # one of a map of them (properties: {a: true})
                 elif cls is not dict and cls is not list and isinstance(v, _SCALARS):
                     out[k] = _scalar(v, (chain, k), run)
                 else:
                     out[k] = None
                     stack.append((v, out, k, (chain, k), depth + 1, objchain))
+                    if k == "items" and cls is list:
+                        add("<list>:items")  # a draft-07 tuple
         elif isinstance(src, list):
             out = [None] * len(src)
             origins[id(out)] = (out, chain)
             for i, v in enumerate(src):
                 if isinstance(v, _SCALARS):
                     out[i] = _scalar(v, (chain, i), run)
+                    if v.__class__ is bool and chain is not None and chain[1] in _LISTS:
+                        add(f"<bool>:{chain[1]}")  # a boolean branch (anyOf: [true])
                 else:
                     stack.append((v, out, i, (chain, i), depth + 1, objchain))
         else:

@@ -20,6 +20,7 @@ import attrs
 import yaml
 
 from .errors import RuleFileError
+from .facts import ENGINE_FACTS, FACTS
 from .passes import CHECKS, KINDS, Kind, Opt
 from .positions import is_schema_path
 from .run import trigger_union
@@ -81,6 +82,10 @@ class Rule:
     where: str | None
     source: str
     _where_expr: Any = attrs.field(default=None, repr=False)
+    fast: str | None = attrs.field(default=None, repr=False)
+    """The kind's cheap test for this rule's options (see `Kind.acts_if`), or None."""
+    spec: Any = attrs.field(default=None, repr=False)
+    """The `Kind` (or check kind) this rule is an instance of."""
 
     def select(self, root: Any) -> set[int] | None:
         """Ids of the schema nodes this rule's `where:` selects in `root` (None: all)."""
@@ -90,6 +95,14 @@ class Rule:
             # the common root-only selector needs no JSONPath search
             return {id(root)} if isinstance(root, dict) else set()
         return _select(self._where_expr, root, ".." in (self.where or ""))
+
+
+def _visitor(entry: tuple, selectors: list) -> Any:
+    from .compiler import Visitor
+
+    rule, fn, bools, trig = entry
+    selected = selectors.index(rule) if rule._where_expr is not None else None
+    return Visitor(rule, fn, bools, trig, rule.fast, rule.spec.creates, selected)
 
 
 @attrs.frozen(eq=False)
@@ -104,11 +117,31 @@ class Stage:
 
     # keywords that wake some visitor up (None: any node does), for (pre, post, both)
     keys: Any = attrs.field(init=False, default=None, repr=False)
+    _walk: Any = attrs.field(init=False, default=None, repr=False)
 
     def __attrs_post_init__(self) -> None:
         if all(r._where_expr is None for r in self.rules):
             object.__setattr__(self, "_static", self._visitors(None))
         object.__setattr__(self, "keys", (trigger_union(self.pre), trigger_union(self.post), trigger_union(self.pre + self.post)))
+
+    def compiled(self) -> Any:
+        """This stage's walk as one specialized function (see `compiler`), made on first use."""
+        fn = self._walk
+        if fn is None:
+            from .compiler import Variant, compile_variants
+
+            selectors = [v[0] for v in self.pre + self.post if v[0]._where_expr is not None]
+            pre = tuple(_visitor(v, selectors) for v in self.pre)
+            post = tuple(_visitor(v, selectors) for v in self.post)
+            if self.reads_only:
+                pre, post = pre + post, ()
+            fn = compile_variants((Variant("s", pre, post, "s", "s"),), "stage")
+            object.__setattr__(self, "_walk", fn)
+        return fn
+
+    def selections(self, root: Any) -> tuple:
+        """Per rule with a `where:` selector, the ids it selects in `root`."""
+        return tuple(v[0].select(root) for v in self.pre + self.post if v[0]._where_expr is not None)
 
     def visitors(self, root: Any) -> tuple[tuple, tuple]:
         """(pre, post) visitors for one tree: each with the ids its `where:` selects."""
@@ -156,6 +189,18 @@ class Target:
     registry: Any = attrs.field(repr=False)
     # where the name is given (`target:`), for a clash between two files
     name_at: tuple[int | None, int | None] = attrs.field(default=(None, None), repr=False)
+
+    _planner: Any = attrs.field(init=False, default=None, repr=False, eq=False)
+
+    def planner(self) -> Any:
+        """How this target runs on each input (see `plans`), made on first use."""
+        planner = self._planner
+        if planner is None:
+            from .plans import Planner
+
+            planner = Planner(self)
+            object.__setattr__(self, "_planner", planner)
+        return planner
 
     def related(self, name: str | None) -> "Target | None":
         return None if name is None else self.registry.get(name)
@@ -300,6 +345,7 @@ class Registry:
         self._compiled: dict[str, Target] = {}
         self._names: list[str] | None = None
         self._parsed: dict[str, tuple[Any, str]] = {}
+        self._fields: dict[str, dict[str, Any]] = {}
         self._shapes: list[Any] | None = None
         self._shapes_key: str | None = None
         self._lock = threading.RLock()
@@ -322,14 +368,31 @@ class Registry:
             self._parsed[key] = _read(path)
         return self._parsed[key]
 
+    def fields(self, name: str) -> dict[str, Any] | None:
+        """A target's top-level fields (description, strict, tool, ...) read from its rule
+        file and what it extends, validated, without compiling its rules; None if no file."""
+        with self._lock:
+            if name in self._fields:
+                return self._fields[name]
+            path = self.file_for(name)
+            if path is None:
+                return None
+            spec = _merge_chain(path, self, ())
+            out = {f: _top(spec, self, f) for f in ("description", "strict", "tool", "abstract")}
+            out["abstract"] = bool(out["abstract"]) or path.stem.startswith("_")
+            out["path"] = str(path)
+            self._fields[name] = out
+            return out
+
     def tool_shapes(self) -> list[Any]:
-        """Every distinct `tool:` shape of the registry's targets (computed once)."""
+        """Every distinct `tool:` shape of the registry's targets (computed once, no rules compiled)."""
         if self._shapes is None:
             shapes: list[Any] = []
             for name in self.names():
-                t = self.get(name)
-                if t is not None and t.tool and t.tool not in shapes:
-                    shapes.append(t.tool)
+                f = self.fields(name)
+                tool = MappingProxyType(f["tool"] or {}) if f is not None else None
+                if tool and tool not in shapes:
+                    shapes.append(tool)
             self._shapes = shapes
         return self._shapes
 
@@ -602,47 +665,52 @@ def _flatten(item: Any) -> tuple[dict[str, Any], dict[str, tuple[str, Any]]]:
 # compiling
 
 
+def _top(spec: dict[str, Any], registry: Registry, field: str, default: Any = None) -> Any:
+    """One top-level field of a merged rule file, validated (its default if absent)."""
+    if field not in spec:
+        return default
+    fpath, container, key = spec[field]
+    value = container[key]
+    kind = _TOP_FIELDS[field]
+    if kind == "str" and not isinstance(value, str):
+        _err(fpath, container, key, f"{field} must be a string")
+    if kind == "bool" and not isinstance(value, bool):
+        _err(fpath, container, key, f"{field} must be true or false")
+    if kind == "name":
+        if not _valid_name(value):
+            _err(fpath, container, key, f"{field} must name a target (not a path), got {value!r}")
+        if not registry.knows(value):
+            # checked now: at request time a missing sibling would be skipped silently
+            _err(fpath, container, key, f"{field}: no target named {value!r}")
+    if kind == "spill":
+        value = _check_fields(fpath, container, key, value, _SPILL_FIELDS)
+        _templates(fpath, container[key])
+    if kind == "names-rule":
+        value = _check_fields(fpath, container, key, value, _NAME_FIELDS)
+        for rk in ("allowed", "first"):
+            if rk in value:
+                _regex(value[rk], fpath, container[key], rk)
+    if kind == "locate":
+        value = _locate(fpath, container, key, value)
+    if kind == "tool-shape":
+        value = _tool_shape(fpath, container, key, value)
+    if kind == "request-limits":
+        value = _check_fields(fpath, container, key, value, _LIMIT_FIELDS)
+    if kind == "output":
+        value = _check_fields(fpath, container, key, value, _OUTPUT_FIELDS)
+    if kind == "json":
+        if not isinstance(value, (dict, bool)):
+            _err(fpath, container, key, f"{field} must be a JSON Schema (a mapping or true/false)")
+        value = _freeze_json(value)
+    return value
+
+
 def _compile(spec: dict[str, Any], path: Path, registry: Registry) -> Target:
     spath = str(path)
     vocab = registry.vocabulary
 
     def top(field: str, default: Any = None) -> Any:
-        if field not in spec:
-            return default
-        fpath, container, key = spec[field]
-        value = container[key]
-        kind = _TOP_FIELDS[field]
-        if kind == "str" and not isinstance(value, str):
-            _err(fpath, container, key, f"{field} must be a string")
-        if kind == "bool" and not isinstance(value, bool):
-            _err(fpath, container, key, f"{field} must be true or false")
-        if kind == "name":
-            if not _valid_name(value):
-                _err(fpath, container, key, f"{field} must name a target (not a path), got {value!r}")
-            if not registry.knows(value):
-                # checked now: at request time a missing sibling would be skipped silently
-                _err(fpath, container, key, f"{field}: no target named {value!r}")
-        if kind == "spill":
-            value = _check_fields(fpath, container, key, value, _SPILL_FIELDS)
-            _templates(fpath, container[key])
-        if kind == "names-rule":
-            value = _check_fields(fpath, container, key, value, _NAME_FIELDS)
-            for rk in ("allowed", "first"):
-                if rk in value:
-                    _regex(value[rk], fpath, container[key], rk)
-        if kind == "locate":
-            value = _locate(fpath, container, key, value)
-        if kind == "tool-shape":
-            value = _tool_shape(fpath, container, key, value)
-        if kind == "request-limits":
-            value = _check_fields(fpath, container, key, value, _LIMIT_FIELDS)
-        if kind == "output":
-            value = _check_fields(fpath, container, key, value, _OUTPUT_FIELDS)
-        if kind == "json":
-            if not isinstance(value, (dict, bool)):
-                _err(fpath, container, key, f"{field} must be a JSON Schema (a mapping or true/false)")
-            value = _freeze_json(value)
-        return value
+        return _top(spec, registry, field, default)
 
     name = top("target", path.stem)
     if "target" in spec and (not _valid_name(name) or name.startswith("_")):
@@ -654,6 +722,8 @@ def _compile(spec: dict[str, Any], path: Path, registry: Registry) -> Target:
     spill.update(top("spill", {}))
     rules = tuple(_compile_rule(item, KINDS, vocab, "rule") for item in spec["rules"])
     checks = tuple(_compile_rule(item, CHECKS, vocab, "check") for item in spec["checks"])
+    if not (top("abstract", False) or path.stem.startswith("_")):
+        _check_order(rules)
     seen: set[str] = set()
     for item in spec["rules"] + spec["checks"]:
         # a safety net: ids are unique per file and per list already, but parents may clash
@@ -691,6 +761,35 @@ def _compile(spec: dict[str, Any], path: Path, registry: Registry) -> Target:
         registry=registry,
         name_at=mark_of(*spec["target"][1:]) if "target" in spec else (None, None),
     )
+
+
+_PHASES = ("prepare", "resolve", "rewrite", "finish")
+
+
+def _check_order(rules: tuple[Rule, ...]) -> None:
+    """Refuse a rule list whose kinds' contracts say the order is wrong: a rule needs a
+    fact (see `facts.FACTS`) no rule before it makes, or comes before a rule of an
+    earlier phase. Each refusal points at the rule and names what it needs."""
+    made = set(ENGINE_FACTS)
+    latest: Rule | None = None  # the rule of the latest phase so far
+    for rule in rules:
+        spec = rule.spec
+        for fact in spec.facts_needed(rule.options):
+            if fact not in made:
+                _err_at(rule, f"rule {rule.id!r} ({rule.kind}) needs {FACTS[fact]} before it")
+        phase = spec.phase_of(rule.options)
+        if phase is not None:
+            if latest is not None and _PHASES.index(phase) < _PHASES.index(latest.spec.phase_of(latest.options)):
+                other = latest.spec.phase_of(latest.options)
+                _err_at(rule, f"rule {rule.id!r} ({rule.kind}, a {phase} rule) must come before {latest.id!r} ({latest.kind}, a {other} rule)")
+            if latest is None or _PHASES.index(phase) >= _PHASES.index(latest.spec.phase_of(latest.options)):
+                latest = rule
+        made.update(spec.facts_made(rule.options))
+
+
+def _err_at(rule: Rule, message: str) -> None:
+    fpath, line, col = rule.source.rsplit(":", 2)
+    raise RuleFileError(fpath, int(line), int(col), message)
 
 
 def _templates(fpath: str, spill: Any) -> None:
@@ -835,6 +934,8 @@ def _compile_rule(item: Any, table: dict[str, Kind], vocab: Vocabulary, what: st
         where=where_text,
         source=f"{fpath}:{line}:{col}",
         where_expr=expr,
+        fast=kind.fast_test(options),
+        spec=kind,
     )
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Iterable
 
+from .facts import Facts
 from .jsontext import dumps
 from .model import Change, Options
 from .positions import SLOT_KIND as _SLOT_KIND
@@ -26,6 +27,16 @@ class BudgetExceeded(Unrepresentable):
 
 def render_value(value: Any) -> str:
     """How a spilled value reads inside a description: strings raw, the rest compact JSON."""
+    cls = value.__class__
+    if cls is str:
+        return value
+    # the common scalars spelled directly: a JSON encoder costs more than the spill
+    if cls is bool:
+        return "true" if value else "false"
+    if value is None:
+        return "null"
+    if cls is int and -(10**15) < value < 10**15:
+        return str(value)
     if isinstance(value, str):
         return value
     try:
@@ -41,36 +52,42 @@ class Run:
     __slots__ = (
         "target",
         "options",
-        "changes",
-        "_seen",
+        "_records",
         "origins",
         "at",
-        "depth",
         "nodes",
         "literal",
         "holder",
         "draft",
-        "notes",
+        "facts",
+        "_memo",
         "spill_template",
         "spill_skip",
         "slot",
+        "iterative",
+        "census",
+        "edits",
     )
 
     def __init__(self, target: Any, options: Options):
         self.target = target
         self.options = options
-        self.changes: list[Change] = []
-        self._seen: set[tuple[str, str, str, str]] = set()
+        self._records: list[tuple] = []  # (rule id, origin chain, action, detail), see `report`
         # id(node) -> (node, origin chain); the node is kept so its id cannot be reused
         self.origins: dict[int, tuple[Any, Any]] = {}
         self.at: Any = None
         self.slot: str | None = None  # the keyword whose value the visited node is
-        self.depth = 0
+        # walk with the generic iterative walker rather than the compiled, recursive ones
+        self.iterative = False
+        self.census: set[str] = set()  # see prepare.copy_input
+        # nodes a kind changed that its walk had already finished (see `edited`)
+        self.edits: list[Any] | None = None
         self.nodes = 0
         self.literal = 0
         self.holder: list[Any] = [None]
         self.draft: str | None = None
-        self.notes: dict[str, Any] = {}
+        self.facts = Facts()  # made again once the copy knows what the input holds
+        self._memo: dict[Any, Any] = {}
         spill = target.spill
         self.spill_template: str = spill["template"]
         self.spill_skip: str = spill["skip_if"]
@@ -98,13 +115,44 @@ class Run:
             self.origins[id(new)] = (new, self.chain_of(old))
         return new
 
+    def memo(self, key: Any, make: Callable[[], Any]) -> Any:
+        """A value computed once per run (say, a rule's graph of the references)."""
+        if key not in self._memo:
+            self._memo[key] = make()
+        return self._memo[key]
+
+    def edited(self, node: Any) -> None:
+        """A kind changed `node`'s own keywords although it is not the node it visits (say,
+        a property schema of its object), or put `node` where no walk will visit it: a
+        compiled target that checks nodes as it walks checks it (alone) again."""
+        if self.edits is not None:
+            self.edits.append(node)
+
     # -- what happened ----------------------------------------------------------
     def report(self, rule: Any, node: Any, action: str, detail: str, key: Any = None) -> None:
-        change = Change(rule.id, self.pointer(node, key), action, detail)
-        marker = (change.rule, change.pointer, change.action, change.detail)
-        if marker not in self._seen:
-            self._seen.add(marker)
-            self.changes.append(change)
+        chain = self.chain_of(node)
+        # recorded now, spelled out (pointer, Change) once at the end: see `change_list`
+        self._records.append((rule.id, chain if key is None else (chain, key), action, detail))
+
+    def change_list(self, order: dict | None = None) -> list[Change]:
+        """The changes so far, each once, in the order they were made (or, with `order`,
+        by the stage of their rule: a fused walk makes them interleaved)."""
+        records = self._records
+        if order is not None:
+            records = sorted(records, key=lambda r: order.get(r[0], 0))
+        seen: set[tuple] = set()
+        out = []
+        for rid, chain, action, detail in records:
+            change = Change(rid, pointer_of(chain), action, detail)
+            marker = (rid, change.pointer, action, detail)
+            if marker not in seen:
+                seen.add(marker)
+                out.append(change)
+        return out
+
+    @property
+    def changes(self) -> list[Change]:
+        return self.change_list()
 
     def fail(self, rule: Any, node: Any, reason: str, key: Any = None) -> None:
         raise Unrepresentable(rule.id, self.pointer(node, key), reason)
@@ -157,6 +205,8 @@ def walk(run: Run, pre: Iterable[Visitor], post: Iterable[Visitor], keys: tuple)
         container, key, chain, depth, entered, kw = stack.pop()
         node = container[key]
         is_dict = node.__class__ is dict
+        if is_dict and not entered and done.get(id(node)) is node:
+            continue  # reached twice (a subtree shared by two slots): walked once
         if entered:
             visitors, wake = post, post_keys
         else:
@@ -165,7 +215,6 @@ def walk(run: Run, pre: Iterable[Visitor], post: Iterable[Visitor], keys: tuple)
         # a node none of the stage's trigger keywords touch needs no visitor call at all
         if visitors and (wake is None or not wake.isdisjoint(node) if is_dict else bools):
             run.at = chain
-            run.depth = depth
             run.slot = kw
             for rule, visit, sees_bools, trig, selected in visitors:
                 if node.__class__ is not dict:

@@ -9,6 +9,7 @@ infinities are refused, and nesting is bounded.
 from __future__ import annotations
 
 import math
+import re
 from typing import Any
 
 import yaml
@@ -130,18 +131,68 @@ def _refuse(loader: _MarkedLoader, node: yaml.Node) -> Any:
     )
 
 
-_MarkedLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
-_MarkedLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_SEQUENCE_TAG, _construct_sequence)
-_MarkedLoader.add_constructor("tag:yaml.org,2002:timestamp", _construct_text)
-_MarkedLoader.add_constructor("tag:yaml.org,2002:float", _construct_float)
-_MarkedLoader.add_constructor("tag:yaml.org,2002:int", _construct_int)
-for _tag in ("set", "binary", "omap", "pairs"):
-    _MarkedLoader.add_constructor(f"tag:yaml.org,2002:{_tag}", _refuse)
+# libyaml composes about ten times faster than PyYAML's Python parser, but where it
+# cannot be watched: a text that could hold an anchor or alias, or nest deeply, is read by
+# the Python loader above, which refuses those as it goes (and says where)
+_FastBase: Any = getattr(yaml, "CSafeLoader", None)
+_SUSPECT = re.compile(r"(?:^|[\s\[{,:-])[&*][^\s,\]}]|^ {200}|[\[{]{20}", re.MULTILINE)
+_MAX_BRACKETS = 2000
+
+
+class _FastMarkedLoader(_FastBase or yaml.SafeLoader):  # type: ignore[misc]
+    pass
+
+
+for _loader in (_MarkedLoader, _FastMarkedLoader):
+    _loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
+    _loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_SEQUENCE_TAG, _construct_sequence)
+    _loader.add_constructor("tag:yaml.org,2002:timestamp", _construct_text)
+    _loader.add_constructor("tag:yaml.org,2002:float", _construct_float)
+    _loader.add_constructor("tag:yaml.org,2002:int", _construct_int)
+    for _tag in ("set", "binary", "omap", "pairs"):
+        _loader.add_constructor(f"tag:yaml.org,2002:{_tag}", _refuse)
 
 
 def load_marked(text: str) -> Any:
     """Parse YAML text into MarkedDict/MarkedList trees. Raises yaml.YAMLError."""
-    return yaml.load(text, Loader=_MarkedLoader)  # noqa: S506 - a SafeLoader subclass
+    if _FastBase is None or _SUSPECT.search(text) or text.count("[") + text.count("{") > _MAX_BRACKETS:
+        return yaml.load(text, Loader=_MarkedLoader)  # noqa: S506 - a SafeLoader subclass
+    loader = _FastMarkedLoader(text)
+    try:
+        node = loader.get_single_node()
+        if node is None:
+            return None
+        _bounded(node)
+        return loader.construct_document(node)
+    except yaml.YAMLError:
+        # a mistake: the Python loader names it (its messages and marks are the documented ones)
+        return yaml.load(text, Loader=_MarkedLoader)  # noqa: S506 - a SafeLoader subclass
+    finally:
+        loader.dispose()
+
+
+def _bounded(root: yaml.Node) -> None:
+    """What the Python loader refuses while composing, checked on libyaml's node tree: a
+    node met twice is an alias, and nesting is bounded."""
+    seen: set[int] = set()
+    stack = [(root, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if id(node) in seen:
+            _refuse_node(node, "aliases (*name) are not allowed in a rule file: write the value out")
+        seen.add(id(node))
+        if depth > _MAX_DEPTH:
+            _refuse_node(node, f"nested more than {_MAX_DEPTH} levels deep")
+        if isinstance(node, yaml.MappingNode):
+            for k, v in node.value:
+                stack.append((k, depth + 1))
+                stack.append((v, depth + 1))
+        elif isinstance(node, yaml.SequenceNode):
+            stack.extend((v, depth + 1) for v in node.value)
+
+
+def _refuse_node(node: yaml.Node, problem: str) -> None:
+    raise yaml.composer.ComposerError(None, None, problem, node.start_mark)
 
 
 def mark_of(container: Any, key: Any = None, *, of_key: bool = False) -> tuple[int | None, int | None]:

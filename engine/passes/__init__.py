@@ -35,6 +35,45 @@ class Kind:
     triggers: Any = None
     """Keywords without which a node is left alone (skipped, not visited): a set, the
     name of an option holding keywords, or a function of the options; None: every node."""
+    acts_if: Any = None
+    """A cheap test (Python source over `node`, a dict holding a trigger keyword) that is
+    false wherever the kind would change nothing: the compiled walk calls the kind only
+    where it holds. `{option}` names a rule option (a list reads as a set). A function of
+    the options may return the source, or None for no test. None: always called."""
+
+    phase: Any = None
+    """When in a target it may run: prepare, resolve, rewrite, finish (check for
+    checks), or a function of the options; None: any phase. A rule file that puts a
+    rule before one of an earlier phase is refused."""
+    reads: Any = "tree"
+    """How far beyond its own node it looks (or a function of the options): `node` (its keywords and their literal
+    values; it may move child schemas around without reading them), `children` (the
+    keywords of its child schemas), `subtree`, or `tree` (anything, the root included).
+    A compiled target fuses walks only where what a kind reads is already final."""
+    creates: bool = True
+    """It may make new subschemas (or put new ones in place of its children), which
+    the walk then visits too."""
+    adds: Any = None
+    """Keywords it may add that the input did not have (a set, or a function of the
+    options); `description` is always among them (spilled text). None: any keyword."""
+    scope: str = "tree"
+    """A tree kind that changes only the root (`root`), reading beyond it only through
+    `reads_via` (at the root): where those are absent, a compiled target may run it
+    as a visitor of the root inside a fused walk."""
+    reads_via: Any = None
+    """Keywords (or a function of the options) through which alone it reads beyond its
+    node: where the input has none of them, it reads only its node. None: any."""
+    census: Any = None
+    """What in the input's census (`prepare.copy_input`: its keywords, `<bool>:K` where a
+    boolean stands under K, `<list>:items` for a draft-07 tuple) gives it work: a set or a
+    function of the options. None: its trigger keywords."""
+    fails: bool = True
+    """It may find a schema unrepresentable (raise, through `Run.fail`); a kind that
+    only rewrites never does."""
+    needs: Any = ()
+    """Facts (see `facts.FACTS`) an earlier rule must have made: names, or a function of the options."""
+    makes: Any = ()
+    """Facts it makes: names, or a function of the options."""
 
     def trigger_keys(self, options: Any) -> frozenset | None:
         t = self.triggers
@@ -46,28 +85,91 @@ class Kind:
             return frozenset(t(options))
         return frozenset(t)
 
+    def fast_test(self, options: Any) -> str | None:
+        test = self.acts_if
+        return test(options) if callable(test) else test
+
+    def reads_of(self, options: Any) -> str:
+        return self.reads(options) if callable(self.reads) else self.reads
+
+    def reads_through(self, options: Any) -> frozenset | None:
+        via = self.reads_via(options) if callable(self.reads_via) else self.reads_via
+        return None if via is None else frozenset(via)
+
+    def census_keys(self, options: Any) -> frozenset | None:
+        if self.census is None:
+            return self.trigger_keys(options)
+        return frozenset(self.census(options) if callable(self.census) else self.census)
+
+    def phase_of(self, options: Any) -> str | None:
+        return self.phase(options) if callable(self.phase) else self.phase
+
+    def added_keys(self, options: Any) -> frozenset | None:
+        added = self.adds(options) if callable(self.adds) else self.adds
+        return None if added is None else frozenset(added) | {"description"}
+
+    def facts_needed(self, options: Any) -> tuple[str, ...]:
+        return tuple(self.needs(options) if callable(self.needs) else self.needs)
+
+    def facts_made(self, options: Any) -> tuple[str, ...]:
+        return tuple(self.makes(options) if callable(self.makes) else self.makes)
+
 
 KINDS: dict[str, Kind] = {}
 CHECKS: dict[str, Kind] = {}
+# functions a kind's cheap test (`acts_if`) may call, by the name it calls them
+TEST_HELPERS: dict[str, Callable[..., Any]] = {}
 
 
-def _register(table: dict[str, Kind], name: str, order: str, bools: bool, triggers: Any, options: dict[str, Opt]):
+def test_helper(name: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Make a function callable from `acts_if` tests as `name`."""
+
     def deco(fn: Callable[..., Any]) -> Callable[..., Any]:
-        table[name] = Kind(name, fn, order, dict(options), bools, (fn.__doc__ or "").strip(), triggers)
+        TEST_HELPERS[name] = fn
         return fn
 
     return deco
 
 
-def kind(name: str, *, order: str = "post", bools: bool = False, triggers: Any = None, **options: Opt):
-    """Register a rewrite kind under its YAML name."""
-    return _register(KINDS, name, order, bools, triggers, options)
+_CONTRACT = ("phase", "reads", "scope", "reads_via", "creates", "adds", "census", "fails", "needs", "makes")
+_READS = ("node", "children", "subtree", "tree")
 
 
-def check(name: str, *, order: str = "post", triggers: Any = None, **options: Opt):
-    """Register a residual check kind under its YAML name."""
-    return _register(CHECKS, name, order, False, triggers, options)
+def _register(table: dict[str, Kind], name: str, order: str, bools: bool, triggers: Any, acts_if: Any, contract: dict, options: dict[str, Opt]):
+    reads = contract.get("reads", "tree")
+    if not callable(reads) and reads not in _READS:
+        raise ValueError(f"kind {name}: reads must be one of {_READS}")
 
+    def deco(fn: Callable[..., Any]) -> Callable[..., Any]:
+        table[name] = Kind(name, fn, order, dict(options), bools, (fn.__doc__ or "").strip(), triggers, acts_if, **contract)
+        return fn
+
+    return deco
+
+
+def _split(options: dict) -> tuple[dict, dict]:
+    contract = {k: options.pop(k) for k in _CONTRACT if k in options}
+    return contract, options
+
+
+def kind(name: str, *, order: str = "post", bools: bool = False, triggers: Any = None, acts_if: Any = None, **fields: Any):
+    """Register a rewrite kind under its YAML name: its options (`Opt`) and its contract
+    (phase, reads, creates, adds, needs, makes; see `Kind`)."""
+    contract, options = _split(fields)
+    return _register(KINDS, name, order, bools, triggers, acts_if, contract, options)
+
+
+def check(name: str, *, order: str = "post", triggers: Any = None, acts_if: Any = None, **fields: Any):
+    """Register a residual check kind under its YAML name. A check changes nothing, so
+    its contract is only what it reads (`node` unless it says otherwise)."""
+    contract, options = _split(fields)
+    contract = {"phase": "check", "reads": "node", "creates": False, "adds": (), **contract}
+    return _register(CHECKS, name, order, False, triggers, acts_if, contract, options)
+
+
+from ..positions import has_bool_child  # noqa: E402
+
+TEST_HELPERS["_has_bool_child"] = has_bool_child
 
 # importing the modules fills the tables
 from . import checks, combiners, counts, cycles, defs, keys, literals, objects, patterns, prepare, refs, spelling, types, values  # noqa: E402,F401

@@ -10,16 +10,18 @@ from __future__ import annotations
 import fnmatch
 import re
 
-from ..positions import child_slots
-from . import Opt, check
+from ..positions import SLOT_KIND, child_slots, subschemas
+
+_CHILD_KEYS = frozenset(SLOT_KIND)
+from . import Opt, check, test_helper
 from .literals import _allowed, dedupe
-from .objects import is_object
+from .objects import _IS_OBJECT, is_object
 from .types import types_of
 
 _JSON_TYPES = ("object", "array", "string", "number", "integer", "boolean", "null")
 
 
-@check("allowed-keys", keys=Opt("keys", required=True))
+@check("allowed-keys", acts_if="not {keys}.issuperset(node)", keys=Opt("keys", required=True))
 def allowed_keys(rule, node, run):
     """Every schema node uses only these keywords."""
     keys = rule.options["keys"]
@@ -40,6 +42,7 @@ def forbidden_keys(rule, node, run):
 @check(
     "type-values",
     triggers={"type"},
+    acts_if="not ((t := node['type']).__class__ is str and t in {allowed})",
     allowed=Opt("strlist", list(_JSON_TYPES)),
     single=Opt("bool", False, doc="type must be one string, never a list"),
 )
@@ -109,7 +112,7 @@ def required_defined(rule, node, run):
             run.fail(rule, node, f"required names {n!r}, which is not a property", "required")
 
 
-@check("objects-closed")
+@check("objects-closed", acts_if=_IS_OBJECT + " and node.get('additionalProperties') is not False")
 def objects_closed(rule, node, run):
     """Every object says `additionalProperties: false`."""
     if is_object(node) and node.get("additionalProperties") is not False:
@@ -128,28 +131,36 @@ def all_required(rule, node, run):
             run.fail(rule, node, f"properties not required: {missing}", "required")
 
 
-@check("arrays-have-items", triggers={"type"})
+@check(
+    "arrays-have-items",
+    triggers={"type"},
+    acts_if="((t := node['type']) == 'array' or t.__class__ is list) and (i := node.get('items')).__class__ is not _dict and i.__class__ is not _bool",
+)
 def arrays_have_items(rule, node, run):
     """Every array schema has `items`."""
     if "array" in types_of(node) and not isinstance(node.get("items"), (dict, bool)):
         run.fail(rule, node, "array schema missing items", "items")
 
 
-@check("objects-have-properties", triggers={"type"})
+@check(
+    "objects-have-properties",
+    triggers={"type"},
+    acts_if="((t := node['type']) == 'object' or t.__class__ is list) and node.get('properties').__class__ is not _dict",
+)
 def objects_have_properties(rule, node, run):
     """Every object schema has `properties`."""
     if "object" in types_of(node) and not isinstance(node.get("properties"), dict):
         run.fail(rule, node, "object schema missing properties", "properties")
 
 
-@check("typed", allow=Opt("keys", ["anyOf", "$ref"], doc="keywords that stand in for a type"))
+@check("typed", acts_if="'type' not in node and {allow}.isdisjoint(node)", allow=Opt("keys", ["anyOf", "$ref"], doc="keywords that stand in for a type"))
 def typed(rule, node, run):
     """Every schema node has a `type` (or one of the keywords that stand in for it)."""
     if "type" not in node and not any(k in node for k in rule.options["allow"]):
         run.fail(rule, node, "schema has no type", "type")
 
 
-@check("ref-alone", triggers={"$ref"}, siblings=Opt("strlist", [], doc="keywords (glob patterns) allowed beside $ref"))
+@check("ref-alone", triggers={"$ref"}, acts_if="len(node) > 1", siblings=Opt("strlist", [], doc="keywords (glob patterns) allowed beside $ref"))
 def ref_alone(rule, node, run):
     """A `$ref` stands alone (but for the allowed siblings)."""
     if "$ref" in node:
@@ -226,7 +237,53 @@ _SHAPES: dict = {
 }
 
 
-@check("keyword-shapes")
+# how the cheap test below judges a keyword's value without a call: 1 a string, 2 true or
+# false, 3 a type name, 4 a map of schemas, 5 a schema, 6 a non-empty list of schemas, 7 a
+# list; 0: its own test in `_SHAPES` decides
+_HOW: dict = {
+    **{k: 1 for k in ("description", "title", "pattern", "format", "$ref", "$id", "$anchor", "$comment")},
+    **{k: 2 for k in ("uniqueItems", "nullable", "readOnly", "writeOnly", "deprecated")},
+    "type": 3,
+    **{k: 4 for k in ("properties", "patternProperties", "$defs", "dependentSchemas")},
+    **{k: 5 for k in ("items", "additionalProperties", "not", "if", "then", "else", "contains", "propertyNames")},
+    **{k: 6 for k in ("anyOf", "oneOf", "allOf", "prefixItems")},
+    "enum": 7,
+}
+_HOW.update({k: 0 for k in _SHAPES if k not in _HOW})
+_TYPE_NAMES = frozenset(_JSON_TYPES)
+
+
+@test_helper("_shapes_differ")
+def _shapes_differ(node: dict) -> bool:
+    """Some keyword value may have the wrong shape (the cheap test of keyword-shapes)."""
+    how_of = _HOW.get
+    for k, v in node.items():
+        how = how_of(k)
+        if how is None:
+            continue
+        cls = v.__class__
+        if how == 1:
+            ok = cls is str
+        elif how == 3:
+            ok = v in _TYPE_NAMES if cls is str else _type_name(v)
+        elif how == 4:
+            ok = cls is dict and all(s.__class__ is dict or s.__class__ is bool for s in v.values())
+        elif how == 5:
+            ok = cls is dict or cls is bool
+        elif how == 2:
+            ok = cls is bool
+        elif how == 7:
+            ok = cls is list
+        elif how == 6:
+            ok = cls is list and bool(v) and all(b.__class__ is dict or b.__class__ is bool for b in v)
+        else:
+            ok = _SHAPES[k][0](v)
+        if not ok:
+            return True
+    return False
+
+
+@check("keyword-shapes", acts_if="_shapes_differ(node)")
 def keyword_shapes(rule, node, run):
     """Keyword values have the shapes draft 2020-12 requires (the meta-schema's core)."""
     shapes = _SHAPES
@@ -241,7 +298,7 @@ def keyword_shapes(rule, node, run):
 
 
 @check(
-    "limits",
+    "limits", reads="tree",
     order="tree",
     max_properties=Opt("int", 0, doc="object properties in the whole schema (0: no limit)"),
     max_object_depth=Opt("int", 0, doc="nesting of object schemas, root = 1"),
@@ -257,30 +314,33 @@ def limits(rule, run):
     deepest = 0
     root = run.root
     stack = [(root, 1 if isinstance(root, dict) and is_object(root) else 0)]
+    pop, push = stack.pop, stack.append
     while stack:
-        node, depth = stack.pop()
-        if not isinstance(node, dict):
+        node, depth = pop()
+        if node.__class__ is not dict:
             continue
-        deepest = max(deepest, depth)
+        if depth > deepest:
+            deepest = depth
         p = node.get("properties")
-        if isinstance(p, dict):
+        if p.__class__ is dict:
             props += len(p)
-            chars += sum(len(n) for n in p)
+            chars += sum(map(len, p))
         d = node.get("$defs")
-        if isinstance(d, dict):
-            chars += sum(len(n) for n in d)
+        if d.__class__ is dict:
+            chars += sum(map(len, d))
         e = node.get("enum")
-        if isinstance(e, list):
+        if e.__class__ is list:
             enums += len(e)
             text = sum(len(v) for v in e if isinstance(v, str))
             chars += text
             if o["large_enum"] and len(e) > o["large_enum"] and o["max_large_enum_chars"] and text > o["max_large_enum_chars"]:
                 run.fail(rule, node, f"an enum of {len(e)} values has {text} characters (limit {o['max_large_enum_chars']})", "enum")
-        if isinstance(node.get("const"), str):
-            chars += len(node["const"])
-        for _kw, _slot, cont, key in child_slots(node):
-            child = cont[key]
-            stack.append((child, depth + (1 if isinstance(child, dict) and is_object(child) else 0)))
+        c = node.get("const")
+        if c.__class__ is str:
+            chars += len(c)
+        if not _CHILD_KEYS.isdisjoint(node):
+            for child in subschemas(node):
+                push((child, depth + 1 if child.__class__ is dict and is_object(child) else depth))
     for limit, value, what in (
         ("max_properties", props, "object properties"),
         ("max_object_depth", deepest, "levels of object nesting"),
@@ -297,7 +357,7 @@ def _unrepresentable(rule, reason):
     return Unrepresentable(rule.id, "", reason)
 
 
-@check("root-object", order="tree", forbid=Opt("keys", ["anyOf", "oneOf", "allOf", "enum", "not"]))
+@check("root-object", reads="tree", order="tree", forbid=Opt("keys", ["anyOf", "oneOf", "allOf", "enum", "not"]))
 def root_object(rule, run):
     """The root is `type: object`, without the forbidden root keywords."""
     root = run.root

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..positions import SUBSCHEMA_ARRAY, SUBSCHEMA_MAP, child_slots
+from ..positions import SUBSCHEMA_ARRAY, SUBSCHEMA_MAP, child_slots, subschemas
 from . import Opt, kind
 from .objects import is_object
 
 _TEXT = ("description", "title")
 
 
-@kind("one-of-to-any-of", triggers={"oneOf"})
+@kind("one-of-to-any-of", fails=False, reads="node", creates=True, adds={"anyOf", "allOf"}, triggers={"oneOf"})
 def one_of_to_any_of(rule, node, run):
     """`oneOf` becomes `anyOf`: the branches stay, "exactly one" relaxes to "at least one"."""
     branches = node.get("oneOf")
@@ -89,7 +89,7 @@ def _fold_one(outer: dict, branch: dict, branch_wins: bool, run) -> dict:
 
 
 @kind(
-    "merge-all-of",
+    "merge-all-of", fails=False, reads="children", creates=True, adds={"anyOf", "allOf"},
     triggers={"allOf"},
     mode=Opt("choice", "compatible", choices=("single", "compatible")),
     single_wins=Opt("choice", "branch", choices=("branch", "outer")),
@@ -148,10 +148,8 @@ def _fold_all_of(rule, node, run) -> None:
     for b in branches:
         if "$ref" in b or "allOf" in b:
             return None
-        reason = _merge_into(merged, b, run)
-        if reason is not None:
-            run.notes.setdefault("allOf-conflicts", {})[id(node)] = reason
-            return None
+        if _merge_into(merged, b, run) is not None:
+            return None  # a conflict: the allOf stays for the rules and checks after this
     node.clear()
     node.update(merged)
     run.report(rule, node, "rewritten", f"allOf of {len(branches)} compatible branches merged", "allOf")
@@ -244,7 +242,7 @@ def _keep_own(node: dict, merged: dict) -> None:
 
 
 @kind(
-    "collapse-any-of",
+    "collapse-any-of", fails=False, reads="subtree", creates=True, adds={"type", "properties", "required", "additionalProperties", "enum", "allOf"},
     triggers={"anyOf"},
     modes=Opt("strlist", ["object-merge", "same-type"], choices=("object-merge", "same-type", "mixed-type"), doc="tried in order"),
     otherwise=Opt("choice", "keep", choices=("keep", "spill")),
@@ -377,9 +375,7 @@ def _resolve_local(ref: str, run) -> Any:
     may give the reference another base)."""
     if ref != "#" and not ref.startswith("#/"):
         return None
-    if "lift-nested-ids" not in run.notes:
-        run.notes["lift-nested-ids"] = _has_nested_id(run.root)
-    if run.notes["lift-nested-ids"]:
+    if run.memo("nested-ids", lambda: _has_nested_id(run.root)):
         return None
     from .defs import local_target
 
@@ -534,7 +530,7 @@ def _one_schema(schemas: list, run) -> Any:
 
 
 @kind(
-    "lift-properties",
+    "lift-properties", reads="tree", creates=True, adds={"properties", "required", "anyOf"},
     order="pre",
     triggers="keys",
     keys=Opt("keys", ["anyOf", "oneOf"], doc="the keywords whose subschemas' properties are lifted"),
@@ -647,13 +643,12 @@ def _required(schema: Any, run) -> list[str]:
 
 
 def _has_nested_id(root: Any) -> bool:
-    stack = [root]
+    """A subschema below the root has its own `$id` (literal payloads are data, not schemas)."""
+    stack = subschemas(root) if isinstance(root, dict) else []
     while stack:
         node = stack.pop()
-        if isinstance(node, dict):
-            if node is not root and isinstance(node.get("$id"), str):
+        if node.__class__ is dict:
+            if isinstance(node.get("$id"), str):
                 return True
-            stack.extend(v for v in node.values() if isinstance(v, (dict, list)))
-        elif isinstance(node, list):
-            stack.extend(v for v in node if isinstance(v, (dict, list)))
+            stack.extend(subschemas(node))
     return False

@@ -7,7 +7,7 @@ from . import Opt, check
 
 
 @check(
-    "property-counts",
+    "property-counts", reads="tree",
     order="tree",
     max_optional=Opt("int", 0, doc="properties not listed in their object's required, over the whole schema (0: no limit)"),
     max_unions=Opt("int", 0, doc="properties whose schema is an anyOf or a type list (0: no limit)"),

@@ -136,8 +136,9 @@ def _snapshot(node: Any, run) -> Any:
 
 
 @kind(
-    "unroll-required-recursion",
+    "unroll-required-recursion", reads="tree", creates=True, adds=None, needs=("refs-resolved",),
     order="tree",
+    triggers={"$ref"},
     max_unroll=Opt("int", 2, doc="how many times a schema may nest in itself before the cut"),
     cut=Opt("json", {}, doc="what stands where unrolling stops"),
     cut_note=Opt("str", " (recursive {name}: cut after {depth} levels)"),
@@ -221,7 +222,7 @@ def _cut(rule, run, node: dict, opts) -> dict:
     return run.adopt(new, node)
 
 
-@check("recursion-through-optional", order="tree")
+@check("recursion-through-optional", reads="tree", order="tree", triggers={"$ref"})
 def recursion_through_optional(rule, run):
     """Every `$ref` cycle passes, somewhere, a property its object does not require."""
     root = run.root

@@ -97,7 +97,7 @@ class _Graph:
         return first_cycle(starts, self.out)
 
 
-@kind("inline-refs", order="pre", within=Opt("keys", required=True, doc="keywords whose subschemas may not be a $ref"))
+@kind("inline-refs", reads="tree", creates=True, adds=None, order="pre", triggers="within", within=Opt("keys", required=True, doc="keywords whose subschemas may not be a $ref"))
 def inline_refs(rule, node, run):
     """A `$ref` where the wire refuses one (say, an `allOf` branch) becomes a copy of the
     definition it names, its sibling keywords winning.
@@ -129,15 +129,11 @@ def inline_refs(rule, node, run):
 
 def _recursive(rule, run, root: dict, ref: str) -> bool:
     # one graph per rule and run: copies only repeat references the graph has seen
-    key = f"inline-refs:{rule.id}"
-    graph = run.notes.get(key)
-    if graph is None:
-        graph = run.notes[key] = _Graph(root)
-    return graph.reaches_itself(ref)
+    return run.memo(("graph", rule.id), lambda: _Graph(root)).reaches_itself(ref)
 
 
 @check(
-    "branches",
+    "branches", reads="children",
     triggers="within",
     within=Opt("keys", required=True, doc="the keywords whose subschemas are judged"),
     forbid=Opt("strlist", ["ref"], choices=("ref", "object"), doc="what may not stand there: a `$ref`, an object schema"),
@@ -162,7 +158,7 @@ def branches(rule, node, run):
         run.fail(rule, node, reason, kw)
 
 
-@check("refs-acyclic", order="tree")
+@check("refs-acyclic", reads="tree", order="tree", triggers={"$ref"})
 def refs_acyclic(rule, run):
     """No `$ref` is reached again from itself: expanding the references ends, the schema
     is not recursive (an unused recursive definition counts too: the wire reads it)."""

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+from ..positions import SUBSCHEMA_KEYS
 from . import Opt, kind
 
 
 # drop and spill run top-down: what they remove is never walked, and a spilled
 # subschema reads as the author wrote it
-@kind("drop", order="pre", triggers="keys", keys=Opt("keys", required=True))
+@kind("drop", fails=False, reads="node", creates=False, adds=(), order="pre", triggers="keys", keys=Opt("keys", required=True))
 def drop(rule, node, run):
     """Remove keywords the wire rejects and that carry nothing worth keeping."""
     keys = rule.options["keys"]
@@ -17,7 +18,7 @@ def drop(rule, node, run):
 
 
 @kind(
-    "spill",
+    "spill", fails=False, reads=lambda o: "subtree" if not SUBSCHEMA_KEYS.isdisjoint(o["keys"]) else "node", creates=False, adds=(),
     order="pre",
     triggers="keys",
     keys=Opt("keys", required=True),
@@ -45,7 +46,8 @@ def spill(rule, node, run):
 
 
 @kind(
-    "keep-only",
+    "keep-only", fails=False, reads="node", creates=False, adds=(),
+    acts_if="not {keys}.issuperset(node)",
     keys=Opt("keys", required=True, doc="the allow-list"),
     spill=Opt("keys", (), doc="keywords outside the allow-list that are spilled, not dropped"),
 )
@@ -62,7 +64,8 @@ def keep_only(rule, node, run):
 
 
 @kind(
-    "place-keys",
+    "place-keys", fails=False, reads="node", creates=False, adds=(),
+    acts_if="not {keys}.isdisjoint(node)",
     keys=Opt("strlist", required=True, doc="keywords to move, in this order"),
     follow=Opt("str", "", doc="the keyword they follow; empty: the end of the schema"),
     when=Opt("keys", (), doc="only on a schema that has one of these keywords (empty: every schema)"),

@@ -48,7 +48,7 @@ def _allowed(value, values: str) -> bool:
 
 
 @kind(
-    "const-to-enum",
+    "const-to-enum", fails=False, reads="node", creates=False, adds={"enum", "type"},
     triggers={"const"},
     values=Opt("choice", "strings", choices=("strings", "strings-and-numbers", "primitives", "any")),
     otherwise=Opt("choice", "spill", choices=("spill", "keep")),
@@ -75,7 +75,7 @@ def const_to_enum(rule, node, run):
     return None
 
 
-@kind("dedupe-enum", order="pre", triggers={"enum"})
+@kind("dedupe-enum", fails=False, reads="node", creates=False, adds=(), order="pre", triggers={"enum"})
 def dedupe_enum(rule, node, run):
     """An enum lists each value once; an empty enum (nothing is valid) is removed.
 
@@ -97,7 +97,7 @@ def dedupe_enum(rule, node, run):
 
 
 @kind(
-    "enum-values",
+    "enum-values", fails=False, reads="node", creates=False, adds=(),
     triggers={"enum"},
     values=Opt("choice", "primitives", choices=("strings", "strings-and-numbers", "primitives", "any")),
     types=Opt("strlist", [], doc="the types an enum may sit on (empty: any type)"),
@@ -138,7 +138,7 @@ def _text(v) -> str:
 
 
 @kind(
-    "format-allow",
+    "format-allow", fails=False, reads="node", creates=False, adds=(),
     triggers={"format"},
     allowed=Opt("typemap", required=True, doc="type -> the formats the wire accepts on it"),
 )

@@ -4,10 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..positions import escape
 from . import Opt, kind
 from .types import types_of
 
 _ROOT_UNIONS = ("anyOf", "oneOf", "allOf", "enum", "not")
+# `is_object` and `_is_array` as fast tests (see Kind.when)
+_IS_OBJECT = "((t := node.get('type')) == 'object' or (t is None and 'properties' in node) or (t.__class__ is list and 'object' in t))"
+_IS_ARRAY = "((t := node.get('type')) == 'array' or (t.__class__ is list and 'array' in t))"
 
 
 def is_object(node: dict) -> bool:
@@ -22,7 +26,7 @@ def _is_array(node: dict) -> bool:
     return t == "array" or (isinstance(t, list) and "array" in t)
 
 
-@kind("ensure-properties", triggers={"type"})
+@kind("ensure-properties", fails=False, reads="node", creates=False, adds={"properties"}, triggers={"type"}, acts_if="'properties' not in node and "+_IS_OBJECT)
 def ensure_properties(rule, node, run):
     """An object schema without `properties` gets `properties: {}`."""
     if "properties" not in node and is_object(node):
@@ -30,7 +34,7 @@ def ensure_properties(rule, node, run):
         run.report(rule, node, "rewritten", "properties: {} added", "properties")
 
 
-@kind("ensure-items", triggers={"type"}, schema=Opt("json", {}, doc="the items schema an array gets when it has none"))
+@kind("ensure-items", fails=False, reads="node", creates=True, adds=lambda o: {"items", *(o["schema"] or {})}, triggers={"type"}, acts_if="'items' not in node and "+_IS_ARRAY, schema=Opt("json", {}, doc="the items schema an array gets when it has none"))
 def ensure_items(rule, node, run):
     """An array schema without `items` gets the rule's items schema.
 
@@ -43,8 +47,9 @@ def ensure_items(rule, node, run):
 
 
 @kind(
-    "close-objects",
+    "close-objects", reads="node", creates=False, adds={"additionalProperties"},
     triggers={"type", "properties"},  # what is_object reads
+    acts_if=_IS_OBJECT + " and not (node.get('additionalProperties') is False and not node.get('patternProperties'))",
     open=Opt("choice", "fail", choices=("fail", "close")),
 )
 def close_objects(rule, node, run):
@@ -98,7 +103,7 @@ def accepts_null(schema: Any) -> bool:
     return False
 
 
-@kind("require-all", triggers={"properties"})
+@kind("require-all", fails=False, reads="subtree", creates=True, adds={"required", "anyOf", "type"}, makes=("nulled-optionals",), triggers={"properties"}, acts_if="node['properties'].__class__ is dict")
 def require_all(rule, node, run):
     """Every property is required; an optional one becomes "T or null" instead.
 
@@ -117,22 +122,25 @@ def require_all(rule, node, run):
         if accepts_null(sub):
             continue
         if isinstance(sub, dict) and isinstance(sub.get("anyOf"), list) and set(sub) <= {"anyOf", "description", "title"}:
-            sub["anyOf"] = [*sub["anyOf"], {"type": "null"}]
+            null = {"type": "null"}
+            sub["anyOf"] = [*sub["anyOf"], null]
+            run.edited(sub)
+            run.edited(null)
         else:
             wrapper: dict[str, Any] = {}
-            inner = sub
             if isinstance(sub, dict) and "description" in sub and "$ref" not in sub:
-                inner = {k: v for k, v in sub.items() if k != "description"}
-                run.adopt(inner, sub)
-                wrapper_desc = sub["description"]
+                # the description moves up to the wrapper; the schema itself, walked
+                # already, stays the same object
+                wrapper_desc = sub.pop("description")
+                run.edited(sub)
             else:
                 wrapper_desc = None
-            wrapper["anyOf"] = [inner, {"type": "null"}]
+            wrapper["anyOf"] = [sub, {"type": "null"}]
             if wrapper_desc is not None:
                 wrapper["description"] = wrapper_desc
             run.adopt(wrapper, sub)
             props[name] = wrapper
-        run.notes.setdefault("nulled-optionals", []).append(run.pointer(node, "properties") + "/" + name.replace("~", "~0").replace("/", "~1"))
+        run.facts.nulled_optionals.append(run.pointer(node, "properties") + "/" + escape(name))
     if optional:
         run.report(rule, node, "rewritten", f"optional {', '.join(optional)} now required (null stands for absent)", "required")
     if not isinstance(req, list) or req != list(props):
@@ -140,7 +148,7 @@ def require_all(rule, node, run):
     return None
 
 
-@kind("required-exists", triggers={"required"})
+@kind("required-exists", fails=False, reads="node", creates=False, adds=(), triggers={"required"})
 def required_exists(rule, node, run):
     """`required` lists each defined property once, and nothing else."""
     req = node.get("required")
@@ -165,8 +173,12 @@ def required_exists(rule, node, run):
 
 
 @kind(
-    "root-object",
+    # (a `$defs` entry too, where a `$ref` names the root: resolve-refs, which may add
+    # anything, has then run before it)
+    "root-object", reads="tree", creates=True, adds={"type", "properties"},
     order="tree",
+    scope="root",
+    reads_via=lambda o: {*o["forbid"], "$ref"},  # spilled root keywords; the root a $ref names
     forbid=Opt("keys", list(_ROOT_UNIONS), doc="keywords the root may not have; they are spilled"),
 )
 def root_object(rule, run):
@@ -208,7 +220,7 @@ def _fail(rule, run, reason):
 
 
 # top-down: it reads `items: false` before that boolean is respelled
-@kind("tuple-to-items", order="pre", triggers={"prefixItems"}, open=Opt("choice", "close", choices=("close", "keep")))
+@kind("tuple-to-items", fails=False, reads="subtree", creates=True, adds={"items", "anyOf", "maxItems"}, order="pre", triggers={"prefixItems"}, open=Opt("choice", "close", choices=("close", "keep")))
 def tuple_to_items(rule, node, run):
     """`prefixItems` (a tuple) becomes `items: {anyOf: [each position's schema]}`.
 

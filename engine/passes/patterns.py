@@ -157,8 +157,9 @@ def put_back(node: dict, key: str, value: Any, keys: list[str]) -> None:
 
 
 @kind(
-    "pattern-features",
+    "pattern-features", fails=False, reads="node", creates=True, adds={"pattern", "patternProperties", "anyOf"},
     order="pre",
+    triggers={"pattern", "patternProperties"},
     remove=Opt("strlist", [], choices=REMOVABLE, doc="zero-width assertions taken out of the pattern, which only loosens it"),
     spill=Opt("strlist", [], choices=FEATURES, doc="features that make the whole pattern spilled"),
     property_patterns=Opt("bool", True, doc="patternProperties keys are patterns too"),

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..positions import SLOT_SINGLE, child_slots
+from ..positions import SLOT_SINGLE, SUBSCHEMA_KEYS, child_slots
 from . import Opt, kind
 
 _JSON_TYPES = frozenset({"object", "array", "string", "number", "integer", "boolean", "null"})
@@ -18,7 +18,7 @@ def _rebuild(node: dict, items: list[tuple[str, Any]]) -> None:
 
 
 @kind(
-    "rename-keys",
+    "rename-keys", fails=False, reads="node", creates=False, adds=lambda o: o["map"].values(),
     order="pre",
     triggers="map",
     map=Opt("map", required=True, doc="from -> to, or map:NAME from the vocabulary"),
@@ -49,7 +49,12 @@ def rename_keys(rule, node, run):
     return None
 
 
-@kind("type-alias", order="pre", triggers={"type"}, map=Opt("map", required=True, doc="alias -> JSON type, or null for any"))
+@kind(
+    "type-alias", fails=False, reads="node", creates=False, adds=(),
+    order="pre",
+    triggers={"type"},
+    acts_if="(t := node['type']).__class__ is list or (t.__class__ is str and t in {map})",
+    map=Opt("map", required=True, doc="alias -> JSON type, or null for any"))
 def type_alias(rule, node, run):
     """Map non-JSON type names (Python's dict, float, any, ...) to JSON Schema types."""
     t = node.get("type")
@@ -80,9 +85,11 @@ def type_alias(rule, node, run):
 
 
 @kind(
-    "boolean-schemas",
+    "boolean-schemas", fails=False, reads="node", creates=True, adds=lambda o: {*o["true_as"], *o["false_as"]},
+    census=lambda o: {"<bool>:", *(f"<bool>:{k}" for k in SUBSCHEMA_KEYS - o["keep_in"])},
     order="pre",
     bools=True,
+    acts_if="_has_bool_child(node)",
     true_as=Opt("json", {}, doc="what `true` (any value) becomes"),
     false_as=Opt("json", {"not": {}}, doc="what `false` (no value) becomes"),
     keep_in=Opt(
@@ -279,6 +286,17 @@ _FORMS = {
 }
 
 
+# keywords each form may write that the input may lack
+_FORM_ADDS = {
+    "definitions": ("$defs",),
+    "tuple-items": ("prefixItems", "items"),
+    "dependencies": ("dependentRequired", "dependentSchemas"),
+    "exclusive-bounds": ("exclusiveMinimum", "exclusiveMaximum"),
+    "id": ("$id",),
+    "nullable": ("type", "anyOf", "enum"),
+    "schema-uri": ("$schema",),
+}
+
 _FORM_KEYS = {
     "definitions": ("definitions",),
     "tuple-items": ("items", "additionalItems"),
@@ -290,10 +308,18 @@ _FORM_KEYS = {
 }
 
 
+# the census marks a tuple `items` (copy_input): a plain `items` schema needs no upgrade
+_FORM_CENSUS = {"tuple-items": ("<list>:items", "additionalItems")}
+# the common forms' own test: `items` is usually a schema, not a draft-07 tuple
+_FORM_TESTS = {"tuple-items": "node.get('items').__class__ is list or 'additionalItems' in node"}
+
+
 @kind(
-    "upgrade",
+    "upgrade", fails=False, phase="prepare", reads="node", creates=True, adds=lambda o: _FORM_ADDS[o["form"]],
+    census=lambda o: _FORM_CENSUS.get(o["form"]) or _FORM_KEYS[o["form"]],
     order="pre",
     triggers=lambda options: _FORM_KEYS[options["form"]],
+    acts_if=lambda options: _FORM_TESTS.get(options["form"]),
     form=Opt("choice", required=True, choices=tuple(_FORMS)),
 )
 def upgrade(rule, node, run):

@@ -16,7 +16,7 @@ from urllib.parse import quote, unquote, urldefrag, urljoin
 
 from ..graphs import first_cycle
 from ..positions import SLOT_SINGLE, child_slots, escape, is_schema_path, unescape
-from ..prepare import copy_subtree
+from ..prepare import REFERENCE_KEYS, copy_subtree
 from ..run import BudgetExceeded, Unrepresentable
 from . import Opt, kind
 
@@ -206,8 +206,9 @@ def _as_schema(target: Any) -> Any:
 
 
 @kind(
-    "resolve-refs",
+    "resolve-refs", phase="resolve", reads="tree", creates=True, adds=None, makes=("refs-resolved",), needs=("references",),
     order="tree",
+    triggers=REFERENCE_KEYS,
     mode=Opt("choice", "inline", choices=("inline", "keep-defs")),
     recursion=Opt("choice", "fallback", choices=("fallback", "unroll", "keep")),
     max_unroll=Opt("int", 2, doc="with recursion: unroll, how many times a schema may nest in itself"),
@@ -219,7 +220,7 @@ def _as_schema(target: Any) -> Any:
 def resolve_refs(rule, run):
     """Inline `$ref`s, or keep root `$defs` and inline only the refs the wire refuses."""
     root = run.root
-    if not isinstance(root, dict) or not run.notes.get("references"):
+    if not isinstance(root, dict) or not run.facts.references:
         return  # copying the input saw no $ref, $defs or $id anywhere
     dynamic = _Dynamic()
     resources, sites = _index(root, dynamic)
@@ -426,7 +427,7 @@ class _Expander:
             # schema position (`#/$defs/group/member`); it resolves against the document
             target = self.links[id(node)] = _resolve(node["$ref"], self.base, self.resources)
         if isinstance(target, _Raw):
-            self.run.notes["prepare-again"] = True
+            self.run.facts.unprepared.append(target.node)
             target = self.links[id(node)] = target.node
         return target
 
@@ -628,7 +629,7 @@ def _cyclic(edges: dict[Any, set[Any]], nodes: set[int]) -> bool:
     return first_cycle(nodes, lambda n: edges.get(n, ())) is not None
 
 
-@kind("prune-defs", order="tree")
+@kind("prune-defs", fails=False, phase="finish", reads="tree", creates=False, adds=(), order="tree", triggers={"$defs"})
 def prune_defs(rule, run):
     """Remove root `$defs` entries that no `$ref` reaches any more (run it last).
 

@@ -47,8 +47,9 @@ def _schema_nodes(*starts: Any) -> list[dict]:
 
 
 @kind(
-    "spell-refs",
+    "spell-refs", phase=lambda o: "prepare" if o["direction"] == "read" else "finish", reads="tree", creates=True, adds=lambda o: {o["ref"], o["defs"], "$ref", "$defs"},
     order="tree",
+    triggers=lambda o: {"$ref", "$defs"} if o["direction"] == "write" else {o["ref"], o["defs"]},
     direction=Opt("choice", required=True, choices=("write", "read"), doc="write: to the wire's spelling; read: back to $ref/$defs"),
     ref=Opt("str", required=True, doc="the wire's keyword for $ref"),
     defs=Opt("str", required=True, doc="the wire's keyword for the root $defs"),
@@ -125,8 +126,9 @@ def _write(rule, run, root: dict) -> None:
 
 
 @check(
-    "ref-targets",
+    "ref-targets", reads="tree",
     order="tree",
+    triggers=lambda o: {o["ref"], o["defs"]},
     ref=Opt("str", "$ref", doc="the keyword that holds a reference"),
     defs=Opt("str", "$defs", doc="the keyword of the root definitions"),
     siblings=Opt("strlist", [], doc="keywords (glob patterns) allowed beside a reference"),
@@ -172,7 +174,8 @@ def _as_text(value: Any, t: str) -> str:
 
 
 @kind(
-    "enum-as-strings",
+    "enum-as-strings", fails=False, reads="node", creates=False, adds={"format"},
+    acts_if="(t := node.get('type')).__class__ is str and t in {types} and node.get('enum').__class__ is list",
     types=Opt("strlist", required=True, doc="the types whose enum values are written as strings"),
     format=Opt("str", "", doc="the format such a node then says (empty: format left alone)"),
 )
@@ -196,7 +199,7 @@ def enum_as_strings(rule, node, run):
     return None
 
 
-@kind("null-enum-branch")
+@kind("null-enum-branch", fails=False, reads="node", creates=True, adds={"anyOf", "type"}, triggers={"enum"}, acts_if="node['enum'].__class__ is list and None in node['enum']")
 def null_enum_branch(rule, node, run):
     """A `null` among the enum values becomes a `{type: null}` branch of its own.
 
@@ -236,7 +239,9 @@ def null_enum_branch(rule, node, run):
 
 
 @kind(
-    "any-of-alone",
+    "any-of-alone", fails=False, reads="children", creates=True, adds={"type"},
+    triggers={"anyOf"},
+    acts_if="len(node) > 1",
     ref_siblings=Opt("strlist", ["*"], doc="keywords (glob patterns) a `$ref` branch may take"),
     by_type=Opt("map", "map:type-keywords", doc="which keywords belong to which type"),
 )

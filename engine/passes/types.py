@@ -54,7 +54,8 @@ def _types_for_values(values: list[Any]) -> list[str]:
 
 
 @kind(
-    "infer-type",
+    "infer-type", reads="node", creates=False, adds={"type"},
+    acts_if="'type' not in node or node['type'] == []",
     strict=Opt("bool", False, doc="a node whose type cannot be inferred is unrepresentable"),
     hints=Opt(
         "bool",
@@ -73,7 +74,7 @@ def infer_type(rule, node, run):
         return None
     if isinstance(node.get("$ref"), str):
         return None  # a $ref that is no string names nothing and stands in for no type
-    if node is run.root and run.notes.get("references") and _recurs_to_root(node):
+    if node is run.root and run.facts.references and _recurs_to_root(node):
         # root-object types the root and keeps a copy as it was for its `$ref: #`s; typed
         # here, the copy would demand an object wherever the root recurs
         return None
@@ -110,9 +111,18 @@ def _is_null_branch(b: Any) -> bool:
 
 
 # top-down, so a union sees its `{"type": "null"}` branch before that branch is rewritten
+# the nodes `nullable` may change: a null said somewhere, or a union that may hold one
+_NULL_SAID = (
+    "'anyOf' in node or 'oneOf' in node or (t := node.get('type')) == 'null' or (t.__class__ is list and 'null' in t)"
+    " or (node.get('enum').__class__ is list and None in node['enum']) or ('const' in node and node['const'] is None)"
+    " or node.get('nullable') is True"
+)
+
+
 @kind(
-    "nullable",
+    "nullable", fails=False, reads="children", reads_via=("anyOf", "oneOf"), creates=False, adds={"nullable", "type"}, makes=lambda o: ("nullable-removed",) if o["style"] == "remove" else (),
     triggers={"type", "anyOf", "oneOf", "enum", "const"},
+    acts_if=_NULL_SAID,
     order="pre",
     style=Opt("choice", required=True, choices=("marker", "remove")),
     null_type=Opt("bool", False, doc="marker: the wire also has type null, so a lone type null and the null branch of a union that does not fold into one schema stay"),
@@ -198,14 +208,15 @@ def nullable(rule, node, run):
         node["nullable"] = True
         run.report(rule, node, "rewritten", f"null in {', '.join(made)} -> nullable: true", made[0])
     else:
-        run.notes.setdefault("nullable-removed", set()).add(id(node))
+        run.facts.nullable_removed.add(node)
         run.report(rule, node, "dropped", f"null removed from {', '.join(made)}", made[0])
     return None
 
 
 @kind(
-    "nullable-settle",
+    "nullable-settle", fails=False, reads="children", reads_via=("anyOf", "oneOf"), creates=False, adds={"nullable", "type"}, makes=lambda o: ("nullable-removed",) if o["style"] == "remove" else (),
     triggers={"type", "anyOf", "oneOf", "enum", "const", "nullable"},
+    acts_if=_NULL_SAID,
     style=Opt("choice", required=True, choices=("marker", "remove")),
     null_type=Opt("bool", False, doc="as for nullable"),
 )
@@ -238,16 +249,17 @@ def _mergeable(node: dict, branch: dict, comb: str) -> bool:
 
 
 @kind(
-    "optional-if-nullable",
+    "optional-if-nullable", fails=False, reads="children", creates=False, adds=(), needs=("nullable-removed",),
+    acts_if="'required' in node and 'properties' in node",
 )
 def optional_if_nullable(rule, node, run):
     """A property whose null was removed leaves `required`: omission says what null said."""
-    removed = run.notes.get("nullable-removed")
+    removed = run.facts.nullable_removed
     props = node.get("properties")
     req = node.get("required")
     if not removed or not isinstance(props, dict) or not isinstance(req, list):
         return None
-    drop = [n for n in req if isinstance(n, str) and id(props.get(n)) in removed]
+    drop = [n for n in req if isinstance(n, str) and n in props and props[n] in removed]
     if drop:
         node["required"] = [n for n in req if n not in drop]
         run.report(rule, node, "rewritten", f"nullable {', '.join(drop)} made optional", "required")
@@ -255,8 +267,9 @@ def optional_if_nullable(rule, node, run):
 
 
 @kind(
-    "type-array",
+    "type-array", fails=False, reads="node", creates=True, adds={"anyOf", "type"},
     triggers={"type"},
+    acts_if="node['type'].__class__ is list",
     mode=Opt("choice", required=True, choices=("any-of", "first")),
     by_type=Opt("map", "map:type-keywords", doc="which keywords belong to which type"),
 )

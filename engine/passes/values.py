@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..positions import child_slots
+from ..positions import SUBSCHEMA_KEYS, child_slots
 from . import Opt, check, kind
 from .patterns import put_back
 from .types import json_type
@@ -27,7 +27,8 @@ def _number(v: Any) -> bool:
 
 
 @kind(
-    "keyword-values",
+    "keyword-values", fails=False, reads="node", creates=False, adds=(),
+    triggers="keys",
     keys=Opt("keys", required=True),
     allowed=Opt("json", required=True, doc="the values the wire takes (a list, or one value)"),
     floor=Opt("bool", False, doc="a number above the allowed ones becomes the greatest allowed number below it"),
@@ -67,7 +68,9 @@ def keyword_values_check(rule, node, run):
 
 
 @check(
-    "boolean-schemas",
+    "boolean-schemas", reads="children",
+    census=lambda o: {f"<bool>:{k}" for k in SUBSCHEMA_KEYS - o["keep_in"]},
+    acts_if="_has_bool_child(node)",
     keep_in=Opt("keys", _SWITCHES, doc="keywords whose boolean value is a plain switch, allowed"),
 )
 def boolean_schemas_check(rule, node, run):

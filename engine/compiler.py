@@ -1,0 +1,264 @@
+"""Compile walks of node rules into specialized functions (generated Python source).
+
+The generic walk (`run.walk`) interprets a list of visitors at every node: per node and
+per rule a trigger test, a selection test and a tuple of bookkeeping. A compiled walk
+is the same traversal written out once for its rules, the way fastjsonschema writes
+out a validator: each rule's trigger keywords and its kind's cheap test (`acts_if`)
+become inline tests, its function and options are bound as constants, and the
+children are found by one loop over the node's keys. It recurses, one Python frame per
+schema level; the budgets bound the depth, and a tree deeper than `RECURSION_SAFE`
+takes the iterative walk instead (see `pipeline`).
+
+A walk has one or more variants (see `Variant`): the walk of one stage has one; a walk
+that fuses several stages (see `plans`) has the full one, which applies every fused
+stage to the nodes it finds, and one for the subschemas that the last stage's post
+visitors make, which only that stage would have walked.
+
+Semantics are the generic walk's, visitor for visitor: pre visitors top-down, post
+visitors bottom-up, a replacement node seen by the visitors after it, booleans only for
+kinds that take them, and subschemas a post visitor made walked too (nodes already
+finished are not visited again).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Callable
+
+import attrs
+
+from .passes import TEST_HELPERS
+from .positions import SLOT_KIND, SLOT_MAP, SLOT_SINGLE
+
+# deeper trees than this (in nested JSON containers) take the iterative walk: a compiled
+# walk uses about one frame per level, kinds a few more
+RECURSION_SAFE = 200
+
+_INLINE_KEYS = 3  # trigger sets up to this size are tested key by key (`in`), larger ones by isdisjoint
+_PLACEHOLDER = re.compile(r"\{([a-z_]+)\}")
+
+
+@attrs.frozen
+class Visitor:
+    """One rule as a walk calls it."""
+
+    rule: Any
+    fn: Callable[..., Any]
+    bools: bool  # sees boolean schemas too
+    triggers: frozenset | None  # None: every node
+    fast: str | None  # the kind's cheap test for this rule's options
+    creates: bool = True  # its kind may make new subschemas (see `Kind.creates`)
+    selected: int | None = None  # index into the walk's `where:` selections (None: no selector)
+    not_root: bool = False  # skipped at the root (fused checks: the root is checked after the tree stages)
+    root_only: bool = False  # runs at the root alone (a root-scoped tree stage, see `plans`)
+
+
+@attrs.frozen
+class Variant:
+    """A visit function: its visitors, and which variant visits its children and the
+    subschemas its post visitors make."""
+
+    name: str
+    pre: tuple[Visitor, ...]
+    post: tuple[Visitor, ...]
+    children: str | None  # variant that visits the node's children (None: the node alone)
+    fresh: str | None  # variant that visits subschemas the post visitors made
+
+
+class _Source:
+    def __init__(self) -> None:
+        self.lines: list[str] = []
+        self.consts: dict[str, Any] = {}
+
+    def const(self, prefix: str, value: Any) -> str:
+        name = f"{prefix}{len(self.consts)}"
+        self.consts[name] = value
+        return name
+
+    def emit(self, indent: int, text: str) -> None:
+        self.lines.append("    " * indent + text)
+
+
+def _bind(src: _Source, test: str, options: Any) -> str:
+    """A kind's cheap test with each `{option}` replaced by a constant holding its value."""
+
+    def const(m: re.Match) -> str:
+        value = options[m.group(1)]
+        if isinstance(value, (list, tuple)):
+            value = frozenset(value)
+        return src.const("O", value)
+
+    return _PLACEHOLDER.sub(const, test)
+
+
+def _keys_test(src: _Source, keys: frozenset | None) -> str:
+    """Source of the test that the dict `node` has one of `keys` (None: any node)."""
+    if keys is None:
+        return "True"
+    if not keys:
+        return "False"
+    if len(keys) <= _INLINE_KEYS:
+        return " or ".join(f"{k!r} in node" for k in sorted(keys))
+    return f"not {src.const('T', keys)}.isdisjoint(node)"
+
+
+def _union(visitors: tuple[Visitor, ...]) -> frozenset | None:
+    keys: set[str] = set()
+    for v in visitors:
+        if v.triggers is None:
+            return None
+        keys |= v.triggers
+    return frozenset(keys)
+
+
+def _emit_calls(src: _Source, indent: int, visitors: tuple[Visitor, ...], sets_called: bool) -> None:
+    # `d` says whether `node` is a dict; set again only where a visitor replaced it
+    src.emit(indent, "d = node.__class__ is _dict")
+    for v in visitors:
+        test = _keys_test(src, v.triggers)
+        if v.fast:
+            test = f"({test}) and ({_bind(src, v.fast, v.rule.options)})"
+        guard = f"d and ({test})" if test != "True" else "d"
+        if v.bools:
+            guard = f"({guard}) or node.__class__ is _bool"
+        if v.selected is not None:
+            guard = f"({guard}) and _id(node) in sel[{v.selected}]"
+        if v.not_root:
+            guard = f"kw is not None and ({guard})"
+        if v.root_only:
+            guard = f"kw is None and container is run.holder and ({guard})"
+        src.emit(indent, f"if {guard}:")
+        if sets_called and v.creates:
+            src.emit(indent + 1, "called = True")
+        src.emit(indent + 1, f"new = {src.const('F', v.fn)}({src.const('R', v.rule)}, node, run)")
+        src.emit(indent + 1, "if new is not None:")
+        src.emit(indent + 2, "container[key] = node = new")
+        src.emit(indent + 2, "d = node.__class__ is _dict")
+
+
+def _emit_post(src: _Source, indent: int, var: Variant, bools: bool) -> None:
+    """The post visitors on `node` (at `container[key]`), then the subschemas they made."""
+    src.emit(indent, "called = False")
+    test = _keys_test(src, _union(var.post))
+    src.emit(indent, f"if {'node.__class__ is _bool or ' if bools else ''}(node.__class__ is _dict and ({test})):")
+    src.emit(indent + 1, "run.at = chain")
+    src.emit(indent + 1, "run.slot = kw")
+    _emit_calls(src, indent + 1, var.post, True)
+    src.emit(indent, "done[_id(node)] = node")
+    # only a visitor that ran can have made new subschemas: they are walked too
+    src.emit(indent, "if called and node.__class__ is _dict and not _child_keys.isdisjoint(node):")
+    src.emit(indent + 1, f"children_{var.fresh}(node, chain, depth)")
+
+
+def _emit_variant(src: _Source, var: Variant, bools: bool) -> None:
+    n, pre, post = var.name, var.pre, var.post
+    src.emit(2, f"def visit_{n}(container, key, chain, depth, kw):")
+    src.emit(3, "node = container[key]")
+    src.emit(3, "cls = node.__class__")
+    src.emit(3, "if cls is not _dict and cls is not _bool:" if bools else "if cls is not _dict:")
+    src.emit(4, "return")
+    if pre:
+        src.emit(3, f"if {'cls is _bool or ' if bools else ''}({_keys_test(src, _union(pre))}):")
+        src.emit(4, "run.at = chain")
+        src.emit(4, "run.slot = kw")
+        _emit_calls(src, 4, pre, False)
+        src.emit(4, "if node.__class__ is not _dict:")
+        # a boolean (or a node replaced by one) still gets its post visitors
+        if post and bools:
+            src.emit(5, f"post_{n}(container, key, chain, depth, kw)")
+        src.emit(5, "return")
+    elif post and bools:
+        src.emit(3, "if cls is _bool:")
+        src.emit(4, f"post_{n}(container, key, chain, depth, kw)")
+        src.emit(4, "return")
+    if var.children is None:
+        return  # one node: no children, no post visitors
+    if not post:
+        src.emit(3, "done[_id(node)] = node")
+    src.emit(3, "if not _child_keys.isdisjoint(node):")
+    src.emit(4, f"children_{var.children}(node, chain, depth)")
+    if not post:
+        return
+    # the post visitors inline (a call less per node); booleans take post_<name>
+    src.emit(3, "node = container[key]")
+    _emit_post(src, 3, var, bools)
+    if bools:
+        src.emit(2, f"def post_{n}(container, key, chain, depth, kw):")
+        src.emit(3, "node = container[key]")
+        _emit_post(src, 3, var, bools)
+
+
+def _emit_children(src: _Source, name: str, bools: bool) -> None:
+    """`children_<name>(node, chain, depth)`: `node`'s child schemas in document order
+    through `visit_<name>`, finished ones skipped (booleans only when some visitor takes them)."""
+    visit = f"visit_{name}"
+    src.emit(2, f"def children_{name}(node, chain, depth):")
+    src.emit(3, "for ckw, value in list(node.items()):")
+    src.emit(4, "slot = _slots(ckw)")
+    src.emit(4, "if slot is None:")
+    src.emit(5, "continue")
+    src.emit(4, "vcls = value.__class__")
+    src.emit(4, f"if slot == {SLOT_SINGLE}:")
+    src.emit(5, "if vcls is _dict:")
+    src.emit(6, "if done.get(_id(value)) is not value:")
+    src.emit(7, f"{visit}(node, ckw, (chain, ckw), depth + 1, ckw)")
+    if bools:
+        src.emit(5, "elif vcls is _bool:")
+        src.emit(6, f"{visit}(node, ckw, (chain, ckw), depth + 1, ckw)")
+    src.emit(5, "elif ckw == 'items' and vcls is _list:")
+    src.emit(6, f"items_{name}(value, (chain, ckw), depth, ckw)")
+    src.emit(4, f"elif slot == {SLOT_MAP}:")
+    src.emit(5, "if vcls is _dict:")
+    src.emit(6, "here = (chain, ckw)")
+    src.emit(6, "for name, sub in list(value.items()):")
+    src.emit(7, "if sub.__class__ is _dict:")
+    src.emit(8, "if done.get(_id(sub)) is not sub:")
+    src.emit(9, f"{visit}(value, name, (here, name), depth + 2, ckw)")
+    if bools:
+        src.emit(7, "elif sub.__class__ is _bool:")
+        src.emit(8, f"{visit}(value, name, (here, name), depth + 2, ckw)")
+    src.emit(4, "elif vcls is _list:")
+    src.emit(5, f"items_{name}(value, (chain, ckw), depth, ckw)")
+    src.emit(2, f"def items_{name}(value, here, depth, ckw):")
+    src.emit(3, "for i, sub in enumerate(list(value)):")
+    src.emit(4, "if sub.__class__ is _dict:")
+    src.emit(5, "if done.get(_id(sub)) is not sub:")
+    src.emit(6, f"{visit}(value, i, (here, i), depth + 2, ckw)")
+    if bools:
+        src.emit(4, "elif sub.__class__ is _bool:")
+        src.emit(5, f"{visit}(value, i, (here, i), depth + 2, ckw)")
+
+
+def compile_variants(variants: tuple[Variant, ...], label: str) -> Callable[[Any, Any], None]:
+    """A function `walk(run, sel)` visiting the tree from the root with `variants[0]`.
+
+    `sel` holds, per selector index, the ids of the nodes that rule's `where:` picked in
+    this tree.
+    """
+    bools = any(v.bools for var in variants for v in var.pre + var.post)
+    src = _Source()
+    src.emit(0, "def make():")
+    src.emit(1, "def walk(run, sel):")
+    src.emit(2, "done = {}")
+    # closures calling each other: visit -> children -> visit ...
+    for var in variants:
+        _emit_variant(src, var, bools)
+    for name in dict.fromkeys(x for var in variants for x in (var.children, var.fresh) if x is not None):
+        _emit_children(src, name, bools)
+    src.emit(2, f"visit_{variants[0].name}(run.holder, 0, None, 0, None)")
+    src.emit(1, "return walk")
+    text = "\n".join(src.lines)
+    namespace: dict[str, Any] = {
+        **TEST_HELPERS,
+        "_dict": dict,
+        "_bool": bool,
+        "_list": list,
+        "_id": id,
+        "_slots": SLOT_KIND.get,
+        "_child_keys": frozenset(SLOT_KIND),
+        **src.consts,
+    }
+    exec(compile(text, f"<wireschema walk {label}>", "exec"), namespace)
+    fn = namespace["make"]()
+    fn.source = text  # read a compiled walk when debugging: print(fn.source)
+    return fn

@@ -1,0 +1,326 @@
+"""How a target runs on one input: the stages it needs, and the walks that fuse into one.
+
+A target's stages (see `ruletable.Stage`) say what runs and in which order, one whole
+walk of the tree per stage: that staged run is the reference. Most inputs need much
+less. The keywords the input holds (its census, taken while it is copied) and the
+keywords each rule may add say which rules can have work at all; a stage without any
+is skipped. Consecutive walks fuse into one where the kinds' contracts (`Kind.reads`,
+`creates`) make the order of their visits irrelevant:
+
+- the earlier walks have only pre visitors, so at every node they have all run when
+  a later walk's visitors come;
+- a later walk's pre visitors read nothing but their own node and make no subschema
+  (what they read is then already final, and every node the earlier walks would visit
+  is one they do visit);
+- no rule reads the whole tree, which fusing would show half done;
+- a `where:` selector only on the first walk (selections are taken on the tree as it
+  stands when the walk starts).
+
+The residual checks fuse into the last walk too when only root-scoped tree stages
+(`root-object`) follow it: every node is checked right after its own last rule, the
+root after those stages. A node a kind changes after it was checked (`Run.edited`) is
+checked again.
+
+A fused run is optimistic: whatever does not go as planned (a check or rule that
+finds the schema unrepresentable, a budget, a caller deep in its own stack) makes the
+pipeline run the staged reference instead, from the start. A fused run that completes
+gives the staged run's result, changes in the same order (they are put in stage
+order), which `tests/test_plans.py` holds over the whole corpus.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+import attrs
+
+from .compiler import Variant, Visitor, compile_variants
+
+_ANY = None  # a rule whose added keywords are unknown: every later rule may have work
+
+
+def _rule_triggers(rule: Any) -> frozenset | None:
+    """What in an input's census gives the rule work (None: any input)."""
+    return rule.spec.census_keys(rule.options)
+
+
+@attrs.frozen
+class _StageInfo:
+    stage: Any
+    tree: bool
+    rules: tuple  # (rule, triggers or None, added keys or None)
+
+
+@attrs.frozen
+class Plan:
+    """The steps of one run: fused walks, tree stages, and where the checks go."""
+
+    steps: tuple[Callable[[Any], None], ...]
+    fused: bool  # some walk fuses stages, or the checks fuse into a walk
+    checks_fused: bool  # nodes are checked inside the last walk (edited ones again after it)
+
+
+class Planner:
+    """Makes (and keeps) a target's plans, one per set of rules that can have work."""
+
+    def __init__(self, target: Any):
+        self.target = target
+        self.infos = tuple(self._info(s) for s in target.stages)
+        self.check_infos = tuple(self._info(s) for s in target.check_stages)
+        self._plans: dict[tuple, Plan] = {}
+        self._by_census: dict[tuple, Plan] = {}
+        relevant: set[str] = set()
+        for info in self.infos + self.check_infos:
+            for rule, trig, _adds in info.rules:
+                relevant |= trig or frozenset()
+                relevant |= rule.spec.reads_through(rule.options) or frozenset()
+        self._relevant = frozenset(relevant)
+        order = {}
+        for i, stage in enumerate(target.stages):
+            for r in stage.rules:
+                order[r.id] = i
+        self.stage_of = order  # rule id -> stage index: changes are put in stage order
+
+    @staticmethod
+    def _info(stage: Any) -> _StageInfo:
+        rules = tuple((r, _rule_triggers(r), r.spec.added_keys(r.options)) for r in stage.rules)
+        return _StageInfo(stage, stage.tree is not None, rules)
+
+    def plan(self, census: set, root_keys: Any) -> tuple[Plan, frozenset]:
+        """The plan for an input whose keywords are `census` (`root_keys` at its root),
+        and the stages whose failure the staged run would meet the same way (see
+        `_trusted`)."""
+        # only the keywords some rule reacts to tell plans apart (the census also holds
+        # property names): those are the key of the memo
+        seen = (frozenset(census & self._relevant), frozenset(self._relevant.intersection(root_keys)))
+        plan = self._by_census.get(seen)
+        if plan is None:
+            active, reads = self._active(*seen)
+            groups, checks_fused = self._groups(active, reads)
+            shape = (groups, checks_fused)
+            plan = self._plans.get(shape)
+            if plan is None:
+                plan = self._plans[shape] = self._make(groups, checks_fused)
+            if len(self._by_census) > 4096:
+                self._by_census.clear()  # inputs of very many shapes: start over
+            plan = self._by_census[seen] = (plan, self._trusted(groups, active))
+        return plan
+
+    def _active(self, census: set, root_keys: Any) -> tuple[frozenset, dict]:
+        """The rules that may have work, and how far each of them reads on this input.
+
+        A rule may have work where its triggers meet the input's keywords or those an
+        earlier active rule may add (at the root, for a rule that selects only the
+        root). What it reads narrows to its node where none of its `reads_via`
+        keywords can be there yet (at the root, for a root-scoped tree kind).
+        """
+        keys = set(census)
+        root = set(root_keys)
+        anything = False
+        out = []
+        reads: dict[str, str] = {}
+        for info in self.infos + self.check_infos:
+            for rule, trig, adds in info.rules:
+                spec = rule.spec
+                here = root if rule.where == "$" or spec.scope == "root" else keys
+                if trig is None or anything or not trig.isdisjoint(here):
+                    out.append(rule.id)
+                    via = spec.reads_through(rule.options)
+                    level = spec.reads_of(rule.options)
+                    if via is not None and not anything and via.isdisjoint(here):
+                        level = "node"
+                    reads[rule.id] = level
+                    if adds is _ANY:
+                        anything = True
+                    else:
+                        keys |= adds
+                        root |= adds
+        return frozenset(out), reads
+
+    def _groups(self, active: frozenset, reads: dict) -> tuple[tuple, bool]:
+        """The steps, as stage indexes: a tuple for one (fused) walk, in which a negative
+        index `-1 - i` is the root-scoped tree stage `i` run at the root; an int for a
+        tree stage."""
+        groups: list[Any] = []
+        pending: list[int] = []  # root-scoped tree stages waiting for the next walk to fuse into
+        for i, info in enumerate(self.infos):
+            if not self._on(info, active):
+                continue  # no rule of it can have work
+            if info.tree:
+                rule = info.stage.tree[0]
+                if rule.spec.scope == "root" and reads[rule.id] == "node" and groups and isinstance(groups[-1], list):
+                    pending.append(i)
+                    continue
+                groups.extend(pending)
+                pending = []
+                groups.append(i)
+            elif groups and isinstance(groups[-1], list) and self._fuses(groups[-1], info, active, reads):
+                groups[-1].extend(-1 - p for p in pending)
+                groups[-1].append(i)
+                pending = []
+            else:
+                groups.extend(pending)
+                pending = []
+                groups.append([i])
+        groups.extend(pending)
+        walks = [i for i, g in enumerate(groups) if isinstance(g, list)]
+        return tuple(tuple(g) if isinstance(g, list) else g for g in groups), self._checks_fuse(groups, walks)
+
+    # -- building a plan --------------------------------------------------------
+
+    def _make(self, groups: tuple, checks_fused: bool) -> Plan:
+        walks = [i for i, g in enumerate(groups) if isinstance(g, tuple)]
+        node_checks = self._node_checks() if checks_fused else ()
+        steps: list[Callable[[Any], None]] = []
+        for i, group in enumerate(groups):
+            if isinstance(group, tuple):
+                steps.append(self._walk([self.infos[j if j >= 0 else -1 - j] for j in group], node_checks if i == walks[-1] else ()))
+            else:
+                steps.append(_tree_step(self.infos[group].stage))
+        for info in self.check_infos:
+            if info.tree:
+                steps.append(_tree_step(info.stage))
+            elif checks_fused:
+                steps.append(_node_step(node_checks))
+            else:
+                steps.append(_stage_step(info.stage))
+        fused = checks_fused or any(isinstance(g, tuple) and len(g) > 1 for g in groups)
+        return Plan(tuple(steps), fused, checks_fused)
+
+    def _trusted(self, groups: tuple, active: frozenset) -> frozenset:
+        """Stages where a rule finding the schema unrepresentable in a fused walk is the
+        staged run's finding too: no stage fused before it has a rule that can have work
+        and can fail (the staged run would have met that failure first)."""
+        out = set()
+        for group in groups:
+            if not isinstance(group, tuple):
+                continue
+            clean = True
+            for j in group:
+                i = j if j >= 0 else -1 - j
+                if clean:
+                    out.add(i)
+                if any(r.id in active and r.spec.fails for r, _t, _a in self.infos[i].rules):
+                    clean = False
+        return frozenset(out)
+
+    @staticmethod
+    def _on(info: _StageInfo, active: frozenset) -> bool:
+        return any(r.id in active for r, _t, _a in info.rules)
+
+    def _fuses(self, group: list, info: _StageInfo, active: frozenset, reads: dict) -> bool:
+        """May `info`'s walk join the walks of `group` (stage indexes; see the module docstring)?"""
+        earlier = [self.infos[j] for j in group if j >= 0]
+        if any(self._active_visitors(g.stage.post, active) for g in earlier):
+            return False
+        rules = [r for r, _t, _a in info.rules if r.id in active]
+        before = [r for g in earlier for r, _t, _a in g.rules if r.id in active]
+        if any(r._where_expr is not None for r in rules):
+            return False
+        if any(reads[r.id] == "tree" for r in rules + before):
+            return False
+        pre = {v[0].id for v in info.stage.pre}
+        return not any(r.id in pre and (reads[r.id] != "node" or r.spec.creates) for r in rules)
+
+    @staticmethod
+    def _active_visitors(visitors: tuple, active: frozenset) -> tuple:
+        return tuple(v for v in visitors if v[0].id in active)
+
+    def _checks_fuse(self, groups: list, walks: list) -> bool:
+        """Checks go into the last walk if only root-scoped tree stages follow it."""
+        if not walks:
+            return False
+        if any(self.infos[g].stage.tree[0].spec.name != "root-object" for g in groups[walks[-1] + 1 :]):
+            return False
+        return not any(r._where_expr is not None for info in self.check_infos for r, _t, _a in info.rules)
+
+    def _node_checks(self) -> tuple:
+        return tuple(
+            _visitor(entry, not_root=True)
+            for info in self.check_infos
+            if not info.tree
+            for entry in info.stage.pre + info.stage.post
+        )
+
+    def _walk(self, group: list, checks: tuple) -> Callable[[Any], None]:
+        # selections are taken as the walk starts: only the first stage's may have work
+        # (see `_fuses`); a later stage's selector rule is there, but never wakes up
+        selectors = [r for g in group if not g.tree for r in g.stage.rules if r._where_expr is not None]
+        pre_all = tuple(
+            _root_visitor(g.stage) if g.tree else _visitor(v, selectors=selectors)
+            for g in group
+            for v in ((None,) if g.tree else g.stage.pre)
+        )
+        last = group[-1].stage
+        last_pre = tuple(_visitor(v, selectors=selectors) for v in last.pre)
+        post = tuple(_visitor(v, selectors=selectors) for v in last.post) + checks
+        if len(group) == 1:
+            variants = (Variant("a", pre_all, post, "a", "a"),)
+        else:
+            # the subschemas the last walk's post visitors make are walked by it alone
+            variants = (Variant("a", pre_all, post, "a", "b"), Variant("b", last_pre, post, "b", "b"))
+        fn = compile_variants(variants, "+".join(str(self.infos.index(g)) for g in group))
+
+        if not selectors:
+            return lambda run: fn(run, ())
+
+        def step(run: Any) -> None:
+            fn(run, tuple(r.select(run.holder[0]) for r in selectors))
+
+        return step
+
+
+def _root_visitor(stage: Any) -> Visitor:
+    """A root-scoped tree stage as a visitor of the root (see `Kind.scope`)."""
+    rule, fn = stage.tree
+
+    def at_root(rule: Any, node: Any, run: Any) -> Any:
+        fn(rule, run)
+        new = run.holder[0]
+        return new if new is not node else None
+
+    return Visitor(rule, at_root, True, None, None, rule.spec.creates, None, False, True)
+
+
+def _visitor(entry: tuple, *, selectors: list | None = None, not_root: bool = False) -> Visitor:
+    rule, fn, bools, trig = entry
+    selected = selectors.index(rule) if selectors is not None and rule._where_expr is not None else None
+    return Visitor(rule, fn, bools, trig, rule.fast, rule.spec.creates, selected, not_root)
+
+
+def _tree_step(stage: Any) -> Callable[[Any], None]:
+    rule, fn = stage.tree
+
+    def step(run: Any) -> None:
+        run.at = None
+        fn(rule, run)
+
+    return step
+
+
+def _stage_step(stage: Any) -> Callable[[Any], None]:
+    fn = stage.compiled()
+
+    def step(run: Any) -> None:
+        fn(run, stage.selections(run.holder[0]))
+
+    return step
+
+
+def _node_step(checks: tuple) -> Callable[[Any], None]:
+    """The node checks on the root, which the fused walk left for after the tree
+    stages, and on each node a kind changed after the walk had checked it."""
+    fn = compile_variants((Variant("r", tuple(attrs.evolve(v, not_root=False) for v in checks), (), None, None),), "node checks")
+
+    def step(run: Any) -> None:
+        fn(run, ())
+        if run.edits:
+            holder = run.holder
+            try:
+                for node in run.edits:
+                    run.holder = [node]
+                    fn(run, ())
+            finally:
+                run.holder = holder
+
+    return step
