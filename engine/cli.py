@@ -209,7 +209,7 @@ def _join(*parts: str) -> str:
     return " ".join(p for p in parts if p)
 
 
-def _path_to(tool: dict, schema: Any, depth: int = 4) -> str:
+def _path_to(tool: dict[str, Any], schema: Any, depth: int = 4) -> str:
     """Where in `tool` its schema sits (the tool shapes put it two or three keys deep)."""
     stack: list[tuple[Any, str, int]] = [(tool, "", 0)]
     while stack:
@@ -227,7 +227,7 @@ def _json_kind(value: Any) -> str:
     return {str: "a string", list: "an array", int: "a number", float: "a number"}.get(type(value), type(value).__name__)
 
 
-def _looks_like_schema(value: dict) -> bool:
+def _looks_like_schema(value: dict[str, Any]) -> bool:
     # a tool may say "type": "function"; a schema's type is a JSON type (or a list)
     t = value.get("type")
     if isinstance(t, str) and t not in _JSON_TYPES:
@@ -544,7 +544,7 @@ def _summary(name: str, outcomes: list[_Outcome], found: list[_Finding]) -> str:
     return f"{name}: {counts} in {items} of {checked} checked{tail}"
 
 
-def _check_json(per_target: list, fail_on: tuple[str, ...], ignore: list[str], failed: bool) -> dict[str, Any]:
+def _check_json(per_target: list[tuple[str, list[_Outcome], list[_Finding]]], fail_on: tuple[str, ...], ignore: list[str], failed: bool) -> dict[str, Any]:
     return {
         "ok": not failed,
         "fail_on": list(fail_on),

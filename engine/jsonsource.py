@@ -103,7 +103,8 @@ def _diagnose(text: str, start: int, name: str) -> JSONSourceError:
     else the nesting that exhausted its stack."""
     depth = deepest = 0
     deepest_at = start
-    digits = sys.get_int_max_str_digits()
+    # the limit exists from 3.10.7 / 3.11; before it, int() reads any length
+    digits = getattr(sys, "get_int_max_str_digits", lambda: 0)()
     for m in _tokens(text, start):
         kind = m.lastgroup
         if kind == "open":
