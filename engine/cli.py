@@ -293,13 +293,18 @@ class _Outcome:
     error: str | None = None
 
 
-def _process(data: _Input, target: Any, strict: bool | None, output: bool) -> list[list[_Outcome]]:
-    """Normalize every item for one target; a document that fails is named and skipped."""
+def _process(
+    data: _Input, target: Any, strict: bool | None, output: bool, *, first: bool = True, named: bool = False
+) -> list[list[_Outcome]]:
+    """Normalize every item for one target; a document of a batch that fails is named
+    (once, for the first target, if no target can read it; `named`: with the target's
+    name where only this one failed) and gets a null in its place."""
     progress = _Progress(len(data.items()))
     out = []
     for doc in data.docs:
         if doc.error is not None:
-            _error(doc.error)
+            if first:
+                _error(doc.error)
             out.append([_Outcome(doc.items[0], error=doc.error)])
             progress.step()
             continue
@@ -310,7 +315,7 @@ def _process(data: _Input, target: Any, strict: bool | None, output: bool) -> li
                 raise
             message = str(exc) if isinstance(exc, WireschemaError) else f"internal error: {type(exc).__name__}: {exc}"
             label = doc.items[0].label.split(" #")[0] if doc.items else ""
-            _error(_join(label, message))
+            _error(_join(f"{target.name}:" if named else "", label, message))
             outcomes = [_Outcome(it, error=message) for it in doc.items]
         out.append(outcomes)
         progress.step(len(doc.items))
@@ -463,17 +468,13 @@ def _findings(target: Any, o: _Outcome, strict: bool | None) -> list[_Finding]:
         wanted = strict if strict is not None else (o.item.strict if o.item.strict is not None else target.strict)
         if wanted and not r.strict and _has_strict(target):
             out += [finding("strict", c.pointer, c.rule, c.detail) for c in gave_up] or [
-                finding("strict", "", "", r.strict_reason or _first_detail(r) or "sent non-strict")
+                finding("strict", "", "", r.strict_reason or "sent non-strict (normalize --explain tells why)")
             ]
     for c in r.changes:
         keyword = _keyword(c.pointer)
         if c.action == "spilled" or (c.action == "dropped" and keyword not in _HARMLESS and not keyword.startswith("x-")):
             out.append(finding(c.action, c.pointer, c.rule, c.detail))
     return out
-
-
-def _first_detail(r: Any) -> str | None:
-    return next((c.detail for c in r.changes if "non-strict" in c.detail), None)
 
 
 def _kinds(text: str) -> tuple[str, ...]:
@@ -512,8 +513,8 @@ def _run_check(args: argparse.Namespace) -> int:
     targets = _targets(args, args.targets)
     data = _load(args.file)
     per_target = []
-    for t in targets:
-        outcomes = [o for doc in _process(data, t, None, False) for o in doc]
+    for n, t in enumerate(targets):
+        outcomes = [o for doc in _process(data, t, None, False, first=n == 0, named=True) for o in doc]
         found = [f for o in outcomes for f in _findings(t, o, None) if f.kind in fail_on and f.keyword not in ignore]
         per_target.append((t.name, outcomes, found))
     failed = any(found for _, _, found in per_target) or any(o.error for _, outs, _ in per_target for o in outs)
@@ -638,7 +639,7 @@ def _run_diff(args: argparse.Namespace) -> int:
         raise _UsageError("--width must be 4 or more")
     targets = _targets(args, args.targets)
     data = _load(args.file)
-    runs = [[o for doc in _process(data, t, None, False) for o in doc] for t in targets]
+    runs = [[o for doc in _process(data, t, None, False, first=n == 0, named=True) for o in doc] for n, t in enumerate(targets)]
     items = data.items()
     for n, item in enumerate(items):
         if len(items) > 1:

@@ -443,6 +443,15 @@ def test_check_fallback_and_strict_findings(run, tmp_path):
     assert code == 1 and _found(report) == expected
 
 
+def test_check_names_a_bad_document_of_a_batch_once(run, tmp_path):
+    f = tmp_path / "batch.jsonl"
+    f.write_text('{"type": "object"}\n"not a schema"\n')
+    ran = run("check", f, "--targets", "gemini,anthropic")
+    assert ran.returncode == 1
+    assert ran.stderr.count("\n") == 1 and ran.stderr.startswith("wireschema: error: line 2 is a string")
+    assert ran.stdout.splitlines() == [f"{t}: ok (1 checked; 1 could not be read)" for t in ("gemini", "anthropic")]
+
+
 def test_check_text_names_target_item_and_pointer(run):
     listed = json.loads(MCP_TOOLS.read_text())["tools"]
     done = wireschema.normalize_tools(listed, "cca-claude")
