@@ -161,3 +161,14 @@ def test_changelog_has_the_current_version():
     text = (ROOT / "CHANGELOG.md").read_text(encoding="utf-8")
     assert f"## [{wireschema.__version__}] - " in text
     assert text.index("## [Unreleased]") < text.index(f"## [{wireschema.__version__}]")
+
+
+def test_the_python_versions_named_are_the_ones_ci_runs():
+    pyproject = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+    classified = re.findall(r'"Programming Language :: Python :: (3\.\d+)"', pyproject)
+    said = re.search(r"CI runs the suite on ([\d.]+) and ([\d.]+)", README)
+    assert said and sorted(said.groups()) == sorted(classified)
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    for version in classified:
+        # the machine's own Python, or a script of .ci/ that brings that version
+        assert version == "3.11" or f"bash .ci/python{version}" in ci, version

@@ -113,7 +113,7 @@ def test_built_wheel_ships_rules_and_normalizes(tmp_path):
         ROOT,
         src,
         ignore=shutil.ignore_patterns(
-            ".git", ".venv", "build", "dist", "*.egg-info", "__pycache__", ".pytest_cache", ".benchmarks"
+            ".git", ".venv", ".ci-py313", "build", "dist", "*.egg-info", "__pycache__", ".pytest_cache", ".benchmarks"
         ),
     )
     wheels = tmp_path / "wheels"
