@@ -83,12 +83,17 @@ def _session(block: str) -> tuple[str, str]:
     return "\n".join(commands), "".join(line + "\n" for line in expected)
 
 
+def _real_output(block: str, scratch: Path) -> str:
+    shutil.copytree(ROOT / "examples", scratch / "examples")
+    script, _ = _session(block)
+    return _shell(script, scratch).stdout.decode("utf-8")
+
+
 @pytest.mark.parametrize("index", range(len(_blocks("console"))))
 def test_console_block_shows_the_real_output(index, tmp_path):
-    shutil.copytree(ROOT / "examples", tmp_path / "examples")
-    script, expected = _session(_blocks("console")[index])
-    proc = _shell(script, tmp_path)
-    assert proc.stdout.decode("utf-8") == expected
+    block = _blocks("console")[index]
+    # on purpose changed? `python tests/test_readme.py --update`, then review the diff
+    assert _real_output(block, tmp_path) == _session(block)[1]
 
 
 @pytest.mark.parametrize("index", range(len(_blocks("yaml"))))
@@ -172,3 +177,30 @@ def test_the_python_versions_named_are_the_ones_ci_runs():
     for version in classified:
         # the machine's own Python, or a script of .ci/ that brings that version
         assert version == "3.11" or f"bash .ci/python{version}" in ci, version
+
+
+_MARK = "@@wireschema-readme-next-command@@"
+
+
+def _update() -> None:
+    """Write each console block's real output into README.md (like a snapshot update)."""
+    import tempfile
+
+    text = README
+    for block in _blocks("console"):
+        commands = [line[2:] for line in block.splitlines() if line.startswith("$ ")]
+        # one shell, as the test runs it; a mark after each command (its exit status kept
+        # for the next one, which may print $?) says where its output ends
+        script = "".join(f"{c}\n__status=$?; echo {_MARK}; (exit $__status)\n" for c in commands)
+        with tempfile.TemporaryDirectory() as scratch:
+            shutil.copytree(ROOT / "examples", Path(scratch) / "examples")
+            outputs = _shell(script, Path(scratch)).stdout.decode("utf-8").split(_MARK + "\n")
+        new = "".join(f"$ {c}\n{out}" for c, out in zip(commands, outputs))
+        text = text.replace(block, new, 1)
+    (ROOT / "README.md").write_text(text, encoding="utf-8")
+
+
+if __name__ == "__main__":
+    if sys.argv[1:] != ["--update"]:
+        sys.exit("usage: python tests/test_readme.py --update")
+    _update()
