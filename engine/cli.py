@@ -776,7 +776,12 @@ def _command(sub: Any, name: str, help_text: str) -> argparse.ArgumentParser:
 
 def _read_text(path: str) -> str:
     try:
-        data = sys.stdin.buffer.read() if path == "-" else Path(path).read_bytes()
+        if path != "-":
+            data = Path(path).read_bytes()
+        elif hasattr(sys.stdin, "buffer"):
+            data = sys.stdin.buffer.read()
+        else:  # a text stream put in place of stdin (an embedding program, a test)
+            data = sys.stdin.read().encode("utf-8", "surrogatepass")
     except OSError as exc:
         raise _UsageError(f"cannot read {path}: {exc.strerror or exc}") from None
     try:

@@ -194,6 +194,25 @@ def test_a_strict_target_failing_open_says_so_on_stderr(run):
     assert line.startswith("wireschema: warning: ") and expected.strict_reason in line
 
 
+def test_the_librarys_own_log_records_do_not_reach_stderr_twice(run, monkeypatch):
+    # the library logs a fallback at WARNING; the command says it itself, naming the item
+    import logging
+
+    real = wireschema.normalize
+
+    def logging_normalize(*args, **kwargs):
+        result = real(*args, **kwargs)
+        if result.used_fallback:
+            logging.getLogger("wireschema").warning("fell back: %s", result.fallback_reason)
+        return result
+
+    monkeypatch.setattr(wireschema, "normalize", logging_normalize)
+    ran = run("normalize", "-", "--target", "gemini", stdin='{"type": "string"}')
+    assert ran.returncode == 0 and len(ran.stderr.splitlines()) == 1
+    assert ran.stderr.startswith("wireschema: warning: ")
+    assert logging.getLogger("wireschema").propagate  # as it was before the command ran
+
+
 def test_strict_switch_follows_the_library(run):
     ran = run("normalize", EXAMPLE, "--target", "openai-strict", "--no-strict")
     assert json.loads(ran.stdout) == wireschema.normalize(_example(), "openai-strict", strict=False).schema
