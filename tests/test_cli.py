@@ -626,3 +626,10 @@ def test_a_closed_pipe_ends_quietly(tmp_path):
     proc = subprocess.run(f"{sys.executable} -m wireschema normalize {f} --target gemini | head -1",
                           shell=True, capture_output=True, cwd=tmp_path, timeout=120)
     assert proc.stdout.count(b"\n") == 1 and b"Traceback" not in proc.stderr
+
+
+def test_diff_of_a_tool_list_gives_one_table_per_tool(run):
+    listed = json.loads(MCP_TOOLS.read_text())["tools"]
+    ran = run("diff", MCP_TOOLS, "--targets", "openai-strict,gemini")
+    heads = [line for line in ran.stdout.splitlines() if line.startswith("== ")]
+    assert heads == [f"== #{i} {t['name']}" for i, t in enumerate(listed)]
