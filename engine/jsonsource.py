@@ -165,7 +165,7 @@ def positions(text: str, doc: Document) -> dict[str, int]:
         else:
             pointer = f"{stack[-1][0]}/{stack[-1][2]}"
             stack[-1][2] += 1
-        out.setdefault(pointer, m.start())
+        out[pointer] = m.start()  # a repeated key: the decoder keeps the last one too
         if kind == "open":
             stack.append([pointer, m.group() == "{", 0, True])
         elif not stack:
