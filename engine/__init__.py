@@ -56,7 +56,7 @@ _shipped = None
 _memo = Memo()
 
 
-def _registry():
+def _registry() -> Any:
     global _shipped
     with _lock:
         if _shipped is None:
@@ -88,7 +88,7 @@ class RuleSet:
         return list(self._names)
 
 
-def load_rules(path: Union[str, os.PathLike]) -> RuleSet:
+def load_rules(path: Union[str, "os.PathLike[str]"]) -> RuleSet:
     """Compile a user's rule file, or every rule file in a directory.
 
     A user file may `extends:` a shipped target by name. Every file is compiled now,

@@ -21,7 +21,7 @@ sample long enough for `time.perf_counter_ns` to resolve it; gc stays enabled, a
 client. Peak memory is measured with tracemalloc in a separate pass, because tracing
 slows every allocation and would distort the timings. `--quick` runs a small
 configuration in a few seconds (a smoke test, not figures to quote). `--markdown` adds a
-heading, the method and the peer versions, ready to paste into the README.
+heading, the method and the peer versions, ready to paste into CONTRIBUTING.md.
 """
 
 from __future__ import annotations
@@ -764,7 +764,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--quick", action="store_true", help="a small configuration that runs in seconds (smoke test)")
     parser.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS, help="folder of mcp.jsonl and bfcl.jsonl (default: ../shared/corpus)")
     parser.add_argument("--repeat", type=int, default=None, help="samples per measurement, median taken (default 5; 1 with --quick)")
-    parser.add_argument("--markdown", action="store_true", help="a README section: heading, method and peer versions too")
+    parser.add_argument("--markdown", action="store_true", help="a CONTRIBUTING.md section: heading, method and peer versions too")
     args = parser.parse_args(argv)
     if args.repeat is not None and args.repeat < 1:
         parser.error("--repeat must be at least 1")

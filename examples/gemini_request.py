@@ -13,4 +13,4 @@ body = {"contents": [], "tools": [{"functionDeclarations": mcp_tools}]}
 result = wireschema.normalize_request(body, "gemini")
 for decl, outcome in zip(result.body["tools"][0]["functionDeclarations"], result.tools[0].results):
     print(json.dumps(decl))
-    print(outcome.explain())
+    print(outcome.explain() if outcome is not None else "(not a function tool: passed through)")

@@ -6,6 +6,7 @@ from __future__ import annotations
 import importlib.metadata
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -32,20 +33,25 @@ print(json.dumps({
 """
 
 
+def _setuptools_floor() -> tuple[int, int]:
+    # the build-system requirement in pyproject.toml is the one source (no tomllib on 3.10)
+    text = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+    m = re.search(r'requires\s*=\s*\[\s*"setuptools>=(\d+)(?:\.(\d+))?', text)
+    assert m, "pyproject.toml: build-system requires no setuptools>=N"
+    return int(m.group(1)), int(m.group(2) or 0)
+
+
 def _missing_wheel_builder() -> str | None:
-    # --no-build-isolation builds with this interpreter's setuptools; bdist_wheel is
-    # built into setuptools only from 70.1, before that it comes from `wheel`
+    # --no-build-isolation builds with this interpreter's setuptools, which must meet the
+    # project's own build requirement (bdist_wheel is built into setuptools from 70.1)
     try:
         version = importlib.metadata.version("setuptools")
     except importlib.metadata.PackageNotFoundError:
         return "setuptools is not installed"
     major, minor = (int(p) if p.isdigit() else 0 for p in (version.split(".") + ["0"])[:2])
-    if (major, minor) >= (70, 1):
-        return None
-    try:
-        importlib.metadata.version("wheel")
-    except importlib.metadata.PackageNotFoundError:
-        return f"setuptools {version} cannot build wheels: install setuptools>=70.1 (or `wheel`)"
+    floor = _setuptools_floor()
+    if (major, minor) < floor:
+        return f"setuptools {version} is older than the build requirement: install setuptools>={floor[0]}.{floor[1]}"
     return None
 
 
@@ -67,6 +73,31 @@ def _clean_env() -> dict[str, str]:
     return {k: v for k, v in os.environ.items() if k not in drop and not k.startswith("WIRESCHEMA_")}
 
 
+def _assert_metadata(wheel: Path, names: set[str]) -> None:
+    """What an index and an installer read: version, license, Python floor, classifiers."""
+    import email.parser
+
+    import wireschema
+
+    [info] = {n.split("/", 1)[0] for n in names if n.split("/", 1)[0].endswith(".dist-info")}
+    # the license text travels with the wheel (PEP 639 puts it under licenses/)
+    assert f"{info}/licenses/LICENSE" in names
+    with zipfile.ZipFile(wheel) as z:
+        assert z.read(f"{info}/licenses/LICENSE") == (ROOT / "LICENSE").read_bytes()
+        meta = email.parser.Parser().parsestr(z.read(f"{info}/METADATA").decode("utf-8"))
+    assert meta["Version"] == wireschema.__version__ == importlib.metadata.version("wireschema")
+    assert meta["License-Expression"] == "MIT" and "MIT License" in (ROOT / "LICENSE").read_text(encoding="utf-8")
+    assert meta["Requires-Python"] == ">=3.10"
+    classifiers = meta.get_all("Classifier") or []
+    assert "Typing :: Typed" in classifiers
+    # each Python version named as supported is one some CI job runs (today: this one)
+    named = {c.rsplit(" ", 1)[-1] for c in classifiers if re.fullmatch(r"Programming Language :: Python :: 3\.\d+", c)}
+    assert f"{sys.version_info.major}.{sys.version_info.minor}" in named
+    # no placeholder home page: the project has none yet, so it names none
+    urls = (meta.get_all("Project-URL") or []) + [meta["Home-page"] or ""]
+    assert not [u for u in urls if re.search(r"example\.(com|org)|your-?org|TODO|changeme", u, re.I)], urls
+
+
 def test_built_wheel_ships_rules_and_normalizes(tmp_path):
     missing = _missing_wheel_builder()
     if missing:
@@ -82,7 +113,7 @@ def test_built_wheel_ships_rules_and_normalizes(tmp_path):
         ROOT,
         src,
         ignore=shutil.ignore_patterns(
-            ".git", ".venv", "build", "dist", "*.egg-info", "__pycache__", ".pytest_cache", ".benchmarks"
+            ".git", ".venv", ".ci-py313", "build", "dist", "*.egg-info", "__pycache__", ".pytest_cache", ".benchmarks"
         ),
     )
     wheels = tmp_path / "wheels"
@@ -91,6 +122,7 @@ def test_built_wheel_ships_rules_and_normalizes(tmp_path):
 
     names = set(zipfile.ZipFile(wheel).namelist())
     expected = {f"wireschema/rules/{p.name}" for p in (ROOT / "rules").glob("*.yaml")}
+    expected |= {"wireschema/py.typed"}  # PEP 561: type checkers read the package's annotations
     expected |= {f"wireschema/passes/{p.name}" for p in (ROOT / "engine" / "passes").glob("*.py")}
     expected |= {f"wireschema/{p.name}" for p in (ROOT / "engine").glob("*.py")}
     assert "wireschema/rules/gemini.yaml" in expected
@@ -98,6 +130,7 @@ def test_built_wheel_ships_rules_and_normalizes(tmp_path):
     # a package shadows the module of the same name on import: only one can ship
     shadowed = sorted(n for n in names if n.endswith(".py") and f"{n[:-3]}/__init__.py" in names)
     assert not shadowed, f"modules shadowed by a package of the same name in the wheel: {shadowed}"
+    _assert_metadata(wheel, names)
 
     venv = tmp_path / "venv"
     _run([sys.executable, "-m", "venv", "--system-site-packages", venv])
