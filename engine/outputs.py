@@ -6,12 +6,13 @@ from typing import Any
 
 import attrs
 
+from .positions import DEFINITIONS
 from .blobs import freeze
 from .model import Options, Result
 from .positions import child_slots
 from .prepare import json_copy
 
-_DEFS = ("$defs", "definitions")
+_DEFS = DEFINITIONS
 _HOISTED = ("$schema", "$id")
 
 

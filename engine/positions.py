@@ -9,6 +9,7 @@ left alone.
 
 from __future__ import annotations
 
+import re
 from typing import Any, Iterator
 
 # keyword -> one subschema
@@ -140,6 +141,58 @@ def has_bool_child(node: dict) -> bool:
         elif cls is list and any(v.__class__ is bool for v in value):
             return True
     return False
+
+
+# where a document keeps its definitions: 2020-12's spelling and draft-07's
+DEFINITIONS = ("$defs", "definitions")
+# keywords whose subschemas apply to the same value as their schema (not to a part of it)
+IN_PLACE_LISTS = ("allOf", "anyOf", "oneOf")
+IN_PLACE_SINGLE = ("if", "then", "else", "not")
+_INDEX = re.compile(r"0|[1-9][0-9]{0,17}")  # RFC 6901 array indices: ASCII digits, no leading zero
+
+
+def array_index(token: str) -> int | None:
+    """The array index a JSON Pointer token names, or None (`01`, `²` and `١` name none)."""
+    return int(token) if _INDEX.fullmatch(token) else None
+
+
+def follow(resource: Any, tokens: list[str], *, upgraded: bool = False) -> Any:
+    """What the unescaped pointer `tokens` name in `resource`, or None.
+
+    `upgraded`: the document was read through the draft upgrade, so a token in an
+    older spelling (`definitions`, a tuple's `items`, `dependencies`, `any_of`) also
+    finds what the upgrade renamed.
+    """
+    cur = resource
+    for i, tok in enumerate(tokens):
+        if isinstance(cur, dict):
+            if tok in cur:
+                cur = cur[tok]
+            elif not upgraded:
+                return None
+            elif tok == "definitions" and "$defs" in cur:
+                cur = cur["$defs"]
+            elif tok == "items" and "prefixItems" in cur and i + 1 < len(tokens) and array_index(tokens[i + 1]) is not None:
+                cur = cur["prefixItems"]
+            elif tok == "additionalItems" and "prefixItems" in cur and "items" in cur:
+                cur = cur["items"]
+            elif tok == "dependencies" and isinstance(cur.get("dependentSchemas"), dict):
+                cur = cur["dependentSchemas"]
+            elif _SNAKE.sub(lambda m: m.group(1).upper(), tok) in cur:
+                cur = cur[_SNAKE.sub(lambda m: m.group(1).upper(), tok)]
+            else:
+                return None
+        elif isinstance(cur, list):
+            index = array_index(tok)
+            if index is None or index >= len(cur):
+                return None
+            cur = cur[index]
+        else:
+            return None
+    return cur
+
+
+_SNAKE = re.compile(r"_([a-z])")
 
 
 def escape(token: str) -> str:

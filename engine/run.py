@@ -46,6 +46,13 @@ def render_value(value: Any) -> str:
         return "<a number too long to print>"
 
 
+def rewrite(node: dict, items: Any) -> None:
+    """`node`'s keys become `items`, in that order, in place: `$ref`s and origins that name
+    this node stay valid (key order is part of the output)."""
+    node.clear()
+    node.update(items)
+
+
 class Run:
     """Everything one call to `normalize` accumulates."""
 
@@ -109,11 +116,42 @@ class Run:
             chain = (chain, key)
         return pointer_of(chain)
 
-    def adopt(self, new: Any, old: Any) -> Any:
-        """`new` stands where `old` stood: changes inside it point at `old`'s origin."""
+    # -- changing the tree: how kinds make and move nodes (never through origins or ids)
+    def replace(self, new: Any, old: Any) -> Any:
+        """`new` stands where `old` stood: changes inside it point at `old`'s origin.
+        Returns `new`, for the kind to put in `old`'s place (or return)."""
         if isinstance(new, (dict, list)):
             self.origins[id(new)] = (new, self.chain_of(old))
         return new
+
+    def placed(self, new: Any, chain: Any) -> Any:
+        """`new` is a node made at the position `chain` (a kind that knows no node it stands for)."""
+        self.origins[id(new)] = (new, chain)
+        return new
+
+    def has_origin(self, node: Any) -> bool:
+        """Whether changes inside `node` already point somewhere into the input."""
+        entry = self.origins.get(id(node))
+        return entry is not None and entry[0] is node
+
+    def same_origin(self, new: Any, old: Any) -> None:
+        """`new`, a copy of `old`, points where `old` points (if `old` points anywhere)."""
+        entry = self.origins.get(id(old))
+        if entry is not None and entry[0] is old:
+            self.origins[id(new)] = (new, entry[1])
+
+    rewrite = staticmethod(lambda node, items: rewrite(node, items))
+
+    def set_root(self, new: Any) -> Any:
+        """`new` becomes the root (standing where the old root stood)."""
+        self.holder[0] = self.replace(new, self.holder[0])
+        return self.holder[0]
+
+    def copy(self, subtree: Any, links: dict[int, Any] | None = None) -> Any:
+        """A copy of a subtree of the tree, keeping origins, counting the budgets."""
+        from .prepare import copy_subtree
+
+        return copy_subtree(subtree, self, links)
 
     def memo(self, key: Any, make: Callable[[], Any]) -> Any:
         """A value computed once per run (say, a rule's graph of the references)."""

@@ -10,7 +10,7 @@ from __future__ import annotations
 import fnmatch
 import re
 
-from ..positions import SLOT_KIND, child_slots, subschemas
+from ..positions import SLOT_KIND, subschemas
 
 _CHILD_KEYS = frozenset(SLOT_KIND)
 from . import Opt, check, test_helper

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..positions import SUBSCHEMA_ARRAY, SUBSCHEMA_MAP, child_slots, subschemas
+from ..positions import IN_PLACE_LISTS, IN_PLACE_SINGLE, SUBSCHEMA_ARRAY, SUBSCHEMA_MAP, child_slots, subschemas
 from . import Opt, kind
 from .objects import is_object
 
@@ -24,8 +24,7 @@ def one_of_to_any_of(rule, node, run):
         run.report(rule, node, "rewritten", "oneOf and anyOf on one node -> allOf of two anyOf", "oneOf")
         return None
     out = {("anyOf" if k == "oneOf" else k): v for k, v in node.items()}
-    node.clear()
-    node.update(out)
+    run.rewrite(node, out)
     run.report(rule, node, "rewritten", "oneOf -> anyOf", "oneOf")
     return None
 
@@ -68,7 +67,7 @@ def _both(a: Any, b: Any, run) -> Any:
         merged = dict(a)
         if _merge_into(merged, b) is None and not any(k in merged for k in ("$ref", "allOf")):
             return merged
-    return run.adopt({"allOf": [a, b]}, a)
+    return run.replace({"allOf": [a, b]}, a)
 
 
 def _fold_one(outer: dict, branch: dict, branch_wins: bool, run) -> dict:
@@ -138,8 +137,7 @@ def _fold_all_of(rule, node, run) -> None:
             run.report(rule, node, "rewritten", "one-branch allOf around a $ref -> one-branch anyOf", "allOf")
             return None
         merged = _fold_one(outer, b, rule.options["single_wins"] == "branch", run)
-        node.clear()
-        node.update(merged)
+        run.rewrite(node, merged)
         run.report(rule, node, "rewritten", "one-branch allOf merged into its parent", "allOf")
         return None
     if rule.options["mode"] != "compatible":
@@ -150,8 +148,7 @@ def _fold_all_of(rule, node, run) -> None:
             return None
         if _merge_into(merged, b, run) is not None:
             return None  # a conflict: the allOf stays for the rules and checks after this
-    node.clear()
-    node.update(merged)
+    run.rewrite(node, merged)
     run.report(rule, node, "rewritten", f"allOf of {len(branches)} compatible branches merged", "allOf")
     return None
 
@@ -506,9 +503,9 @@ def _listed(schema: Any, depth: int) -> list[str]:
             continue
         if isinstance(s.get("properties"), dict):
             names.extend(n for n in s["properties"] if n not in names)
-        for kw in ("allOf", "anyOf", "oneOf"):
+        for kw in IN_PLACE_LISTS:
             stack.extend((b, d + 1) for b in _branches(s, kw))
-        for kw in ("if", "then", "else", "not"):
+        for kw in IN_PLACE_SINGLE:
             stack.append((s.get(kw), d + 1))
         if isinstance(s.get("dependentSchemas"), dict):
             stack.extend((b, d + 1) for b in s["dependentSchemas"].values())
@@ -526,7 +523,7 @@ def _one_schema(schemas: list, run) -> Any:
         return {}
     if len(kept) == 1:
         return copy_subtree(kept[0], run)
-    return run.adopt({"anyOf": [copy_subtree(s, run) for s in kept]}, kept[0])
+    return run.replace({"anyOf": [copy_subtree(s, run) for s in kept]}, kept[0])
 
 
 @kind(

@@ -119,9 +119,7 @@ def _snapshot(node: Any, run) -> Any:
         src, dst, key = stack.pop()
         if isinstance(src, dict):
             out: Any = {}
-            entry = run.origins.get(id(src))
-            if entry is not None and entry[0] is src:
-                run.origins[id(out)] = (out, entry[1])
+            run.same_origin(out, src)
             for k, v in src.items():
                 out[k] = None
                 stack.append((v, out, k))
@@ -202,7 +200,7 @@ def _unroll(rule, run, graph: _Graph, originals: dict, source: Any, opts) -> Non
             new = copy_subtree(originals[target], run)
             put_beside(new, node, run, rule)  # as in resolution
             run.report(rule, node, "rewritten", f"$ref {ref} inlined: its recursion passes required properties only", "$ref")
-            container[key] = run.adopt(new, node)
+            container[key] = run.replace(new, node)
             stack.append((container, key, chain + (target,), False, target, depth))
             continue
         for kw, slot, cont, ckey in reversed(list(child_slots(node))):
@@ -219,7 +217,7 @@ def _cut(rule, run, node: dict, opts) -> dict:
     desc = node.get("description")
     new["description"] = (desc + note) if isinstance(desc, str) else note.strip()
     run.report(rule, node, "dropped", f"recursion through {node['$ref']} cut after {levels} levels", "$ref")
-    return run.adopt(new, node)
+    return run.replace(new, node)
 
 
 @check("recursion-through-optional", reads="tree", order="tree", triggers={"$ref"})

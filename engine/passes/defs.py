@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import unquote
 
-from ..positions import SLOT_SINGLE, child_slots, unescape
+from ..positions import DEFINITIONS, SLOT_SINGLE, child_slots, follow, unescape
 from ..prepare import copy_subtree
 from ..graphs import first_cycle
 from . import Opt, check, kind
@@ -28,7 +28,7 @@ def def_name(ref: Any) -> str | None:
     return None if rest else unescape(unquote(name))
 
 
-_DEFS = ("$defs", "definitions")
+_DEFS = DEFINITIONS
 
 
 def _refs_in(body: Any) -> list[str]:
@@ -51,16 +51,7 @@ def local_target(root: Any, ref: str) -> Any:
         return root
     if not ref.startswith("#/"):
         return None
-    cur: Any = root
-    for token in ref[2:].split("/"):
-        token = unescape(unquote(token))
-        if isinstance(cur, dict) and token in cur:
-            cur = cur[token]
-        elif isinstance(cur, list) and token.isdigit() and int(token) < len(cur):
-            cur = cur[int(token)]
-        else:
-            return None
-    return cur
+    return follow(root, [unescape(unquote(t)) for t in ref[2:].split("/")])
 
 
 class _Graph:
@@ -119,8 +110,8 @@ def inline_refs(rule, node, run):
             continue
         copy = copy_subtree(target, run)
         put_beside(copy, branch, run, rule)
-        if id(copy) not in run.origins:
-            run.adopt(copy, branch)
+        if not run.has_origin(copy):
+            run.replace(copy, branch)
         cont[key] = copy
         where = kw if slot == SLOT_SINGLE else f"{kw}[{key}]"
         run.report(rule, node, "rewritten", f"$ref {branch['$ref']} in {where} inlined", kw)

@@ -91,8 +91,7 @@ def place_keys(rule, node, run):
     items = list(node.items())
     at = [k for k, _ in items].index(anchor) + 1 if anchor else len(items)
     items[at:at] = list(values.items())
-    node.clear()
-    node.update(items)
+    run.rewrite(node, items)
     where = f"after {anchor}" if anchor else "to the end"
     run.report(rule, node, "rewritten", f"{', '.join(moving)} moved {where}", moving[0])
     return None

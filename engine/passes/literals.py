@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import json
-
 from ..jsontext import dumps
 from . import Opt, kind
 from .types import json_type, types_of
@@ -67,8 +65,7 @@ def const_to_enum(rule, node, run):
                 out[k] = v
         if "type" not in out:
             out["type"] = json_type(value)
-        node.clear()
-        node.update(out)
+        run.rewrite(node, out)
         run.report(rule, node, "rewritten", f"const -> one-value enum", "const")
     elif rule.options["otherwise"] == "spill":
         run.spill(rule, node, "const", value)

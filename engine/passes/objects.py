@@ -42,7 +42,7 @@ def ensure_items(rule, node, run):
     schema already means "anything": `{}` there says the same thing out loud.
     """
     if _is_array(node) and "items" not in node:
-        node["items"] = run.adopt(dict(rule.options["schema"] or {}), node)
+        node["items"] = run.replace(dict(rule.options["schema"] or {}), node)
         run.report(rule, node, "rewritten", "items added", "items")
 
 
@@ -138,7 +138,7 @@ def require_all(rule, node, run):
             wrapper["anyOf"] = [sub, {"type": "null"}]
             if wrapper_desc is not None:
                 wrapper["description"] = wrapper_desc
-            run.adopt(wrapper, sub)
+            run.replace(wrapper, sub)
             props[name] = wrapper
         run.facts.nulled_optionals.append(run.pointer(node, "properties") + "/" + escape(name))
     if optional:
@@ -185,7 +185,7 @@ def root_object(rule, run):
     """The root describes an object: type added where implied, forbidden root keywords spilled."""
     root = run.root
     if root is True or root == {}:
-        run.holder[0] = run.adopt({"type": "object", "properties": {}}, root)
+        run.set_root({"type": "object", "properties": {}})
         run.report(rule, run.root, "rewritten", "an any-value root becomes an open object")
         return
     if not isinstance(root, dict):
@@ -200,8 +200,7 @@ def root_object(rule, run):
         run.report(rule, root, "rewritten", f"root type {t!r} -> 'object'", "type")
     elif t is None:
         items = list(root.items())
-        root.clear()
-        root.update([("type", "object"), *items])
+        run.rewrite(root, [("type", "object"), *items])
         run.report(rule, root, "rewritten", "root type: object added", "type")
     elif t != "object":
         raise _fail(rule, run, f"the root must describe an object, not {t!r}")
@@ -245,7 +244,7 @@ def tuple_to_items(rule, node, run):
     elif len(branches) == 1:
         items = branches[0]
     else:
-        items = run.adopt({"anyOf": branches}, node)
+        items = run.replace({"anyOf": branches}, node)
     node["items"] = items
     if closed and isinstance(node.get("maxItems"), int) is False:
         node["maxItems"] = len(prefix)

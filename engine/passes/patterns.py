@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from ..run import rewrite
 from . import Opt, check, kind
 
 FEATURES = ("lookaround", "word-boundary", "backreference")
@@ -152,8 +153,7 @@ def put_back(node: dict, key: str, value: Any, keys: list[str]) -> None:
     before = set(order[:at])
     pos = sum(1 for k, _ in items if k in before)
     items.insert(pos, (key, value))
-    node.clear()
-    node.update(items)
+    rewrite(node, items)
 
 
 @kind(
@@ -217,12 +217,12 @@ def _property_patterns(rule, node, pp, removable, spillable, run):
             continue
         # names matching either pattern meet here now: either schema may hold
         branches = out[to]["anyOf"] if to in joined else [out[to]]
-        out[to] = run.adopt({"anyOf": [*branches, pp[k]]}, pp[k])
+        out[to] = run.replace({"anyOf": [*branches, pp[k]]}, pp[k])
         joined.add(to)
         reports.append(("rewritten", f"entries meeting at key {to!r} joined in anyOf"))
     run.spill(rule, node, "patternProperties", {k: pp[k] for k, action, _ in plan if action != "keep"})
     if out:
-        run.adopt(out, pp)
+        run.replace(out, pp)
         put_back(node, "patternProperties", out, keys)
     for action, detail in reports:
         run.report(rule, node, action, detail, "patternProperties")

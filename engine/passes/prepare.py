@@ -11,12 +11,6 @@ _JSON_TYPES = frozenset({"object", "array", "string", "number", "integer", "bool
 _ANNOTATIONS = frozenset({"description", "title", "default", "examples", "example", "$comment", "deprecated", "readOnly", "writeOnly"})
 
 
-def _rebuild(node: dict, items: list[tuple[str, Any]]) -> None:
-    # in place, so that `$ref`s and origins that point at this node stay valid
-    node.clear()
-    node.update(items)
-
-
 @kind(
     "rename-keys", fails=False, reads="node", creates=False, adds=lambda o: o["map"].values(),
     order="pre",
@@ -45,7 +39,7 @@ def rename_keys(rule, node, run):
             continue  # replaced by the renamed spelling
         else:
             items.append((k, v))
-    _rebuild(node, items)
+    run.rewrite(node, items)
     return None
 
 
@@ -123,7 +117,7 @@ def boolean_schemas(rule, node, run):
 def _spelled(rule, value: bool, run, chain: Any) -> dict:
     new = dict(rule.options["true_as" if value else "false_as"])
     if chain is not None:
-        run.origins[id(new)] = (new, chain)
+        run.placed(new, chain)
     run.report(rule, new, "rewritten", f"boolean schema {str(value).lower()} -> {_short(new)}")
     return new
 
@@ -150,7 +144,7 @@ def _up_definitions(rule, node, run):
                 existing[name] = sub
         del node["definitions"]
     else:
-        _rebuild(node, [("$defs" if k == "definitions" else k, v) for k, v in node.items()])
+        run.rewrite(node, [("$defs" if k == "definitions" else k, v) for k, v in node.items()])
     run.report(rule, node, "renamed", "definitions -> $defs", "definitions")
 
 
@@ -166,7 +160,7 @@ def _up_tuple_items(rule, node, run):
                     out.append(("items", extra))
             elif k != "additionalItems":
                 out.append((k, v))
-        _rebuild(node, out)
+        run.rewrite(node, out)
         detail = "items array -> prefixItems" + (", additionalItems -> items" if extra is not None else "")
         run.report(rule, node, "renamed", detail, "items")
     elif "additionalItems" in node:
@@ -191,7 +185,7 @@ def _up_dependencies(rule, node, run):
         out.append(("dependentRequired", req))
     if sch:
         out.append(("dependentSchemas", sch))
-    _rebuild(node, out)
+    run.rewrite(node, out)
     run.report(rule, node, "rewritten", "dependencies -> dependentRequired/dependentSchemas", "dependencies")
 
 
@@ -200,7 +194,7 @@ def _up_exclusive_bounds(rule, node, run):
         v = node.get(ex)
         if v is True and isinstance(node.get(bound), (int, float)) and node.get(bound) is not True:
             out = [(ex if k == bound else k, node[bound] if k == bound else vv) for k, vv in node.items() if k != ex]
-            _rebuild(node, out)
+            run.rewrite(node, out)
             run.report(rule, node, "rewritten", f"draft-04 {ex}: true + {bound} -> {ex}: number", ex)
         elif isinstance(v, bool):
             del node[ex]
@@ -220,7 +214,7 @@ def _up_id(rule, node, run):
         del node["id"]
         run.report(rule, node, "dropped", "id beside $id removed: $id names this schema", "id")
         return
-    _rebuild(node, [("$id" if k == "id" else k, vv) for k, vv in node.items()])
+    run.rewrite(node, [("$id" if k == "id" else k, vv) for k, vv in node.items()])
     run.report(rule, node, "renamed", "id -> $id", "id")
 
 
@@ -254,7 +248,7 @@ def _up_nullable(rule, node, run):
         # refs to it still see the union)
         desc = node.pop("description", None)
         inner = dict(node)
-        run.adopt(inner, node)
+        run.replace(inner, node)
         node.clear()
         node["anyOf"] = [inner, {"type": "null"}]
         if desc is not None:

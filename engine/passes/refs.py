@@ -10,19 +10,17 @@ which add to them. A loop of `$ref`s that passes no subschema constrains nothing
 from __future__ import annotations
 
 import fnmatch
-import re
 from typing import Any
 from urllib.parse import quote, unquote, urldefrag, urljoin
 
 from ..graphs import first_cycle
-from ..positions import SLOT_SINGLE, child_slots, escape, is_schema_path, unescape
+from ..positions import DEFINITIONS, SLOT_SINGLE, array_index, child_slots, escape, follow, is_schema_path, unescape
 from ..prepare import REFERENCE_KEYS, copy_subtree
 from ..run import BudgetExceeded, Unrepresentable
 from . import Opt, kind
 
 _BASE = "https://wireschema.invalid/root.json"
-_SNAKE = re.compile(r"_([a-z])")
-_DEFS = ("$defs", "definitions")
+_DEFS = DEFINITIONS
 
 
 class _Unresolved:
@@ -89,35 +87,6 @@ def _index(root: Any, dynamic: _Dynamic | None = None) -> tuple[dict[str, Any], 
     return resources, sites
 
 
-def _follow(resource: Any, fragment: str) -> Any:
-    cur = resource
-    tokens = [unescape(unquote(t)) for t in fragment.split("/")[1:]]
-    i = 0
-    while i < len(tokens):
-        tok = tokens[i]
-        if isinstance(cur, dict):
-            if tok in cur:
-                cur = cur[tok]
-            elif tok == "definitions" and "$defs" in cur:
-                cur = cur["$defs"]
-            elif tok == "items" and "prefixItems" in cur and i + 1 < len(tokens) and tokens[i + 1].isdigit():
-                cur = cur["prefixItems"]
-            elif tok == "additionalItems" and "prefixItems" in cur and "items" in cur:
-                cur = cur["items"]
-            elif tok == "dependencies" and isinstance(cur.get("dependentSchemas"), dict):
-                cur = cur["dependentSchemas"]
-            elif _SNAKE.sub(lambda m: m.group(1).upper(), tok) in cur:
-                cur = cur[_SNAKE.sub(lambda m: m.group(1).upper(), tok)]
-            else:
-                return None
-        elif isinstance(cur, list) and tok.isdigit() and int(tok) < len(cur):
-            cur = cur[int(tok)]
-        else:
-            return None
-        i += 1
-    return cur
-
-
 def _join(base: str, ref: str) -> str:
     # urljoin does not know non-hierarchical schemes such as urn:, where "#..." still
     # means "in this document"
@@ -134,9 +103,10 @@ def _resolve(ref: str, base: str, resources: dict[str, Any]) -> Any:
     if not fragment:
         return resource
     if fragment.startswith("/"):
-        target = _follow(resource, fragment)
         tokens = [unescape(unquote(t)) for t in fragment.split("/")[1:]]
-        if isinstance(target, dict) and not is_schema_path([int(t) if t.isdigit() else t for t in tokens]):
+        target = follow(resource, tokens, upgraded=True)
+        path = [i if (i := array_index(t)) is not None else t for t in tokens]
+        if isinstance(target, dict) and not is_schema_path(path):
             # found outside schema positions: no walk has prepared it yet
             return _Raw(target)
     else:
@@ -295,11 +265,11 @@ class _Expander:
                 for cand, uri in landings:
                     resource, frag = urldefrag(uri)
                     text = (f"#{frag}" if frag else "#") if resource == here else uri
-                    refs.append((run.adopt({"$ref": text}, node), cand))
-                applied: dict = run.adopt({"anyOf": [r for r, _ in refs]}, node)
+                    refs.append((run.replace({"$ref": text}, node), cand))
+                applied: dict = run.replace({"anyOf": [r for r, _ in refs]}, node)
                 detail = f"{kw} {ref} -> anyOf of the {len(refs)} schemas it may land on"
             else:
-                applied = run.adopt({"$ref": ref if kw == "$dynamicRef" else "#"}, node)
+                applied = run.replace({"$ref": ref if kw == "$dynamicRef" else "#"}, node)
                 refs.append((applied, landings[0][0]))
                 detail = f"{kw} {ref} -> $ref (its static target)"
             del node[kw]
@@ -448,7 +418,7 @@ class _Expander:
     def _unresolved(self, node: dict, target: _Unresolved) -> dict:
         if self.opts["external"] == "fallback":
             raise Unrepresentable(self.rule.id, self.run.pointer(node, "$ref"), target.reason)
-        new = self.run.adopt({k: v for k, v in node.items() if k != "$ref"}, node)
+        new = self.run.replace({k: v for k, v in node.items() if k != "$ref"}, node)
         self.run.report(self.rule, node, "dropped", f"{target.reason}: any value accepted here", "$ref")
         return new
 
@@ -501,7 +471,7 @@ class _Expander:
         desc = node.get("description")
         new["description"] = (desc + note) if isinstance(desc, str) else note.strip()
         self.run.report(self.rule, node, "dropped", f"recursion through {node['$ref']} cut after {levels} levels", "$ref")
-        return self.run.adopt(new, node)
+        return self.run.replace(new, node)
 
     def _inline(self, node: dict, target: Any) -> dict:
         source = self.pristine if id(target) in self.roots and self.pristine is not None else target
@@ -512,8 +482,8 @@ class _Expander:
             detail += f"; {', '.join(siblings)} beside it override the target's"
         self.run.report(self.rule, node, "rewritten", detail, "$ref")
         put_beside(new, node, self.run, self.rule)
-        if id(new) not in self.run.origins:
-            self.run.adopt(new, node)
+        if not self.run.has_origin(new):
+            self.run.replace(new, node)
         return new
 
 
@@ -537,13 +507,13 @@ def put_beside(new: dict, node: dict, run, rule) -> None:
         if k in _MERGED_MAPS and isinstance(mine, dict) and isinstance(v, dict):
             both = [n for n in v if n in mine and not _same(mine[n], v[n])]
             for n, sub in v.items():
-                mine[n] = run.adopt({"allOf": [mine[n], sub]}, sub) if n in both else sub
+                mine[n] = run.replace({"allOf": [mine[n], sub]}, sub) if n in both else sub
             if both:
                 run.report(rule, node, "rewritten", f"{k} {both} beside $ref {node['$ref']} also defined by its target: both apply (allOf)", k)
         elif k == "required" and isinstance(mine, list) and isinstance(v, list):
-            new[k] = run.adopt([*mine, *(n for n in v if n not in mine)], v)
+            new[k] = run.replace([*mine, *(n for n in v if n not in mine)], v)
         elif k == "allOf" and isinstance(mine, list) and isinstance(v, list):
-            new[k] = run.adopt([*mine, *v], v)
+            new[k] = run.replace([*mine, *v], v)
         else:
             new[k] = v
 
@@ -592,7 +562,7 @@ def define_root(rule, run) -> None:
     for node in sites:
         node["$ref"] = ref  # before the copy: the root's own recursion is copied rewritten
     body = {k: v for k, v in root.items() if k not in ("$defs", "$schema", "$id")}
-    defs[name] = run.adopt(copy_subtree(body, run), root)
+    defs[name] = run.replace(copy_subtree(body, run), root)
     run.report(rule, root, "rewritten", f"$ref # now names $defs/{name}, a copy of the root as it was before this change", "$defs")
 
 

@@ -15,6 +15,7 @@ from urllib.parse import quote, unquote
 
 from ..positions import child_slots, escape, unescape
 from ..prepare import copy_subtree
+from ..run import rewrite
 from . import Opt, check, kind
 from .types import json_type, types_of
 
@@ -27,8 +28,7 @@ _ANNOTATIONS = ("description", "title", "default", "examples", "$comment", "depr
 def _rename(node: dict, old: str, new: str, value: Any) -> None:
     """Replace key `old` by `new` (holding `value`) where it stands: key order is output."""
     items = [(new, value) if k == old else (k, v) for k, v in node.items()]
-    node.clear()
-    node.update(items)
+    rewrite(node, items)
 
 
 def _schema_nodes(*starts: Any) -> list[dict]:
@@ -98,7 +98,7 @@ def _write(rule, run, root: dict) -> None:
         while name in defs:
             name, n = f"{rule.options['root_name']}{n}", n + 1
         body = {k: v for k, v in root.items() if k not in ("$defs", "$schema", "$id")}
-        defs[name] = run.adopt(copy_subtree(body, run), root)
+        defs[name] = run.replace(copy_subtree(body, run), root)
         run.report(rule, root, "rewritten", f"the root, which a $ref names, copied to {defs_kw}/{name}", "$defs")
         nodes = _schema_nodes(root)
         root_target = f"#/{defs_kw}/" + quote(escape(name), safe=_POINTER_SAFE)
@@ -232,10 +232,10 @@ def null_enum_branch(rule, node, run):
             inner["type"] = kept
         else:
             del inner["type"]
-    out = {"anyOf": [run.adopt(inner, node), {"type": "null"}]}
+    out = {"anyOf": [run.replace(inner, node), {"type": "null"}]}
     out.update((k, v) for k, v in node.items() if k in _ANNOTATIONS)
     run.report(rule, node, "rewritten", "null in enum -> its own {type: null} branch", "enum")
-    return run.adopt(out, node)
+    return run.replace(out, node)
 
 
 @kind(
@@ -282,7 +282,7 @@ def any_of_alone(rule, node, run):
                 continue
             new[k] = v
             taken.add(k)
-        out.append(run.adopt(new, b) if new != b else b)
+        out.append(run.replace(new, b) if new != b else b)
     node.clear()
     node["anyOf"] = out
     moved = [k for k, _ in beside if k in taken]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..run import rewrite
 from . import Opt, kind
 
 _COMBINERS = ("anyOf", "oneOf", "allOf", "not", "$ref")
@@ -236,8 +237,7 @@ def _fold(node: dict, comb: str, branch: dict) -> None:
             items.extend((bk, bv) for bk, bv in branch.items() if bk == comb or bk not in node)
         else:
             items.append((k, v))
-    node.clear()
-    node.update(items)
+    rewrite(node, items)
 
 
 def _mergeable(node: dict, branch: dict, comb: str) -> bool:
@@ -327,7 +327,7 @@ def type_array(rule, node, run):
                 continue
             if x != "null":
                 b["const"] = node["const"]
-        run.adopt(b, node)
+        run.replace(b, node)
         branches.append(b)
     wrapper = {k: v for k, v in node.items() if k in _KEEP_ON_WRAPPER}
     others = [k for k in node if k not in _KEEP_ON_WRAPPER and k not in owned and k not in ("type", "enum", "const")]
@@ -337,6 +337,6 @@ def type_array(rule, node, run):
         out = {**branches[0], **wrapper}
     else:
         out = {"anyOf": branches, **wrapper}
-    run.adopt(out, node)
+    run.replace(out, node)
     run.report(rule, node, "rewritten", f"type {t!r} -> one anyOf branch per type", "type")
     return out
