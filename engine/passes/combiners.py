@@ -318,13 +318,15 @@ def _spill_union(rule, node: dict, run, branches: list, key: str = "anyOf") -> N
     run.spill(rule, node, key, structure)
     if node.get("description") == had:
         return  # spilling was switched off, or the description already says it
+    texts = []
     for i, b in enumerate(branches):
         text = b.get("description") if isinstance(b, dict) else None
         if isinstance(text, str) and text:
-            run.append_spilled(node, run.spill_template.format(key=f"{key}[{i}]", value=text))
+            texts.append(run.spill_template.format(key=f"{key}[{i}]", value=text))
     # a deeper description that JSON would escape goes as plain text, with where it was
-    for where, text in deeper:
-        run.append_spilled(node, run.spill_template.format(key=f"{key}{where}", value=text))
+    texts.extend(run.spill_template.format(key=f"{key}{where}", value=text) for where, text in deeper)
+    if texts:
+        run.append_spilled(node, "".join(texts))  # once: appending one by one is quadratic
 
 
 def _structure(branches: list) -> tuple[list, list[tuple[str, str]]]:
@@ -332,17 +334,22 @@ def _structure(branches: list) -> tuple[list, list[tuple[str, str]]]:
     any deeper one that JSON would escape: those are what grows when embedded again.
     The deeper ones left out come back with their place (`[1]/items`), in order."""
     holder = list(branches)
-    stack = [(holder, i, "") for i in range(len(holder))]
+    # (container, key, where, the texts kept above it on its path)
+    stack: list[tuple[Any, Any, str, tuple[str, ...]]] = [(holder, i, "", ()) for i in range(len(holder))]
     deeper: list[tuple[str, str]] = []
     while stack:
-        cont, key, where = stack.pop()
+        cont, key, where, above = stack.pop()
         node = cont[key]
         if not isinstance(node, dict):
             continue
         top = cont is holder
         where = f"[{key}]" if top else where
-        if not top and "description" in node and _escaped(node["description"]) and isinstance(node["description"], str):
-            deeper.append((where, node["description"]))
+        text = node.get("description")
+        # kept once: a description that one above it on its path already holds is not
+        # repeated (a collapsed union keeps its first branch, whose texts its spill holds)
+        if not top and isinstance(text, str) and _escaped(text) and not any(text in held for held in above):
+            deeper.append((where, text))
+            above = (*above, text)
         node = {k: v for k, v in node.items() if k != "description" or not (top or _escaped(v))}
         for k, v in node.items():
             # copied before they are changed: the originals stay in the tree
@@ -351,7 +358,8 @@ def _structure(branches: list) -> tuple[list, list[tuple[str, str]]]:
             elif (k in SUBSCHEMA_ARRAY or k == "items") and isinstance(v, list):
                 node[k] = list(v)
         cont[key] = node
-        children = [(c, k, f"{where}/{kw}" if slot == SLOT_SINGLE else f"{where}/{kw}/{k}") for kw, slot, c, k in child_slots(node)]
+        children = [(c, k, f"{where}/{kw}" if slot == SLOT_SINGLE else f"{where}/{kw}/{k}", above)
+                    for kw, slot, c, k in child_slots(node)]
         stack.extend(reversed(children))  # popped in document order
     return holder, deeper
 
