@@ -128,7 +128,7 @@ class Run:
         # what each description carries of spilled text, so that a description replacing
         # this one (a keyword beside a $ref) can keep it: read by `spilled_text`
         carried = self.notes.setdefault("spilled-text", {})
-        carried[node["description"]] = carried.get(desc, "") + text
+        carried[node["description"]] = self.spilled_text(desc) + text
         self.report(rule, node, "spilled", f"{key} moved into description", key)
 
     def spilled_text(self, description: Any) -> str:
