@@ -6,7 +6,6 @@ a structured output's `message.content`), which is parsed first.
 
 from __future__ import annotations
 
-import json
 import logging
 from typing import Any, Iterator
 
@@ -173,18 +172,16 @@ def _restore(doc: _Doc, schema: Any, value: Any, depth: int) -> Any:
 
 
 def parse_value(value: Any) -> Any:
-    """JSON text (`str`, `bytes`) parsed; any other value as it is."""
-    if isinstance(value, (bytes, bytearray, memoryview)):
-        try:
-            value = bytes(value).decode("utf-8")
-        except UnicodeDecodeError as exc:
-            raise SchemaInputError(f"the value bytes are not UTF-8: {exc}") from None
-    if isinstance(value, str):
-        try:
-            return json.loads(value)
-        except (ValueError, RecursionError) as exc:
-            raise SchemaInputError(f"the value is text that is not JSON: {exc}") from None
-    return value
+    """JSON text (`str`, `bytes`) parsed as schema text is (NaN refused); any other value as it is."""
+    if not isinstance(value, (str, bytes, bytearray, memoryview)):
+        return value
+    from .model import Options
+    from .prepare import parse_input
+
+    try:
+        return parse_input(value, Options())
+    except SchemaInputError as exc:
+        raise SchemaInputError(f"the value is not JSON text ({exc})") from None
 
 
 def restore(result: Result, value: Any) -> Any:
