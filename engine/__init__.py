@@ -10,17 +10,30 @@ Provider behaviour lives in YAML rule files (`rules/`); this package only interp
 
 from __future__ import annotations
 
+import logging
 import os
 import threading
 from pathlib import Path
-from typing import Any, Union
+from typing import TYPE_CHECKING, Any, Union
 
 import attrs
 
 from .blobs import freeze
 from .cache import CacheInfo, Memo
-from .errors import RuleFileError, SchemaInputError, UnknownTargetError, WireschemaError
+from .errors import (
+    RequestLimitError,
+    RuleFileError,
+    SchemaInputError,
+    ToolNameError,
+    ToolShapeError,
+    UnknownTargetError,
+    UnknownToolNameError,
+    WireschemaError,
+)
 from .model import Change, Issue, Options, Result, TargetInfo
+
+if TYPE_CHECKING:
+    from .ruletable import Registry, Target
 
 __all__ = [
     "normalize",
@@ -35,6 +48,9 @@ __all__ = [
     "normalize_request",
     "normalize_mcp_tool",
     "normalize_output",
+    "ToolResult",
+    "ToolsResult",
+    "RequestResult",
     "NameMap",
     "NameRule",
     "Issue",
@@ -44,19 +60,33 @@ __all__ = [
     "Change",
     "TargetInfo",
     "RuleSet",
+    "Target",
     "WireschemaError",
     "SchemaInputError",
     "RuleFileError",
     "UnknownTargetError",
+    "ToolShapeError",
+    "RequestLimitError",
+    "ToolNameError",
+    "UnknownToolNameError",
 ]
 __version__ = "0.1.0"
+
+# a fallback, a strict target failing open and a spent request budget are logged here,
+# once per tool, at WARNING; a normalization that loses nothing logs nothing
+logger = logging.getLogger("wireschema")
+# a library configures no output of its own: the application's logging config decides
+logger.addHandler(logging.NullHandler())
+
+TargetLike = Union[str, "Target"]
+"""A shipped target's name, or a compiled Target (from `load_rules`)."""
 
 _lock = threading.Lock()
 _shipped = None
 _memo = Memo()
 
 
-def _registry() -> Any:
+def _registry() -> "Registry":
     global _shipped
     with _lock:
         if _shipped is None:
@@ -115,13 +145,13 @@ def load_rules(path: Union[str, "os.PathLike[str]"]) -> RuleSet:
     return RuleSet(reg, names)
 
 
-def _target(target: Any) -> Any:
+def _target(target: Any) -> "Target":
     if isinstance(target, str):
-        t = _registry().get(target)
-        if t is None or t.abstract:
+        found = _registry().get(target)
+        if found is None or found.abstract:
             known = ", ".join(i.name for i in targets())
             raise UnknownTargetError(f"unknown target {target!r} (known: {known})")
-        return t
+        return found
     from .ruletable import Target
 
     if isinstance(target, Target):
@@ -149,22 +179,54 @@ def _uncached() -> bool:
     return any(_env(n) for n in ("WIRESCHEMA_NO_CACHE", "WIRESCHEMA_NO_NORMALIZATION", "WIRESCHEMA_NO_STRICT"))
 
 
-def normalize(schema: Any, target: Any, *, strict: bool | None = None, options: Options | None = None) -> Result:
+def normalize(schema: Any, target: TargetLike, *, strict: bool | None = None, options: Options | None = None) -> Result:
     """Rewrite one JSON Schema for one target's wire.
 
-    `schema` is a dict, a boolean schema, or JSON text (str/bytes); it is never
+    `schema` is a dict, a boolean schema, JSON text (str/bytes), or a Python type
+    (pydantic model, TypeAdapter, dataclass, TypedDict, typed function); it is never
     mutated. `target` is a shipped target name (see `targets()`) or a Target from
     `load_rules`. `strict=False` on a strict target gives its non-strict sibling;
     `strict=True` on a non-strict one gives its strict variant, where it has one.
-    Never raises for a schema the wire cannot take: that is a reported fallback.
-    Raises `SchemaInputError` for input that is not JSON.
+    Never raises for a schema the wire cannot take: that is a reported fallback
+    (and a WARNING on the `wireschema` logger). Raises `SchemaInputError` for input
+    that is not JSON.
     """
+    result = _normalize(schema, target, strict=strict, options=options)
+    _log_result(result, "the schema")
+    return result
+
+
+def _log_result(result: Result, what: str) -> None:
+    """One WARNING for a result that lost its schema or its strictness, none otherwise."""
+    if not logger.isEnabledFor(logging.WARNING):
+        return
+    if result.used_fallback:
+        logger.warning("%s fell back on %s: %s", what, result.target, result.fallback_reason)
+        return
+    budget = next((c for c in result.changes if c.rule == "request/strict-budget"), None)
+    if budget is not None:
+        logger.warning("%s %s on %s", what, budget.detail, result.target)
+    elif result.strict_reason:
+        logger.warning("%s sent non-strict on %s: %s", what, result.target, result.strict_reason)
+
+
+def _log_tools(out: Any) -> None:
+    names = dict(out.names.items())
+    for wire, result in zip(out.wire_names, out.results):
+        if result is not None:
+            _log_result(result, f"tool {names.get(wire, wire)!r}")
+
+
+def _normalize(schema: Any, target: TargetLike, *, strict: bool | None = None, options: Options | None = None) -> Result:
+    """`normalize` without the log: the APIs built on it log once, for the whole tool."""
+    from .native import plain
     from .pipeline import run_target
     from .prepare import parse_input
 
     opts = options or Options()
     t = _target(target)
-    value = parse_input(schema, opts)
+    # an SDK's schema object (python-genai's types.Schema, say) as the SDK sends it
+    value = parse_input(plain(schema), opts)
     if opts.bypass or _env("WIRESCHEMA_NO_NORMALIZATION"):
         return _bypassed(value, t, opts)
     want = strict if strict is not None else opts.strict
@@ -201,7 +263,7 @@ def configure_cache(*, max_entries: int = 512, max_bytes: int = 16 * 1024 * 1024
     _memo.configure(max_entries, max_bytes)
 
 
-def check(schema: Any, target: Any, *, options: Options | None = None) -> tuple[Change, ...]:
+def check(schema: Any, target: TargetLike, *, options: Options | None = None) -> tuple[Change, ...]:
     """The target's residual checks that `schema`, taken as it stands, breaks.
 
     Empty means the wire takes it as is. Nothing is rewritten; budgets still apply
@@ -234,4 +296,22 @@ def _bypassed(value: Any, target: Any, opts: Options) -> Result:
 # the services around the walk; imported last, they call back into normalize()
 from .names import NameMap, NameRule  # noqa: E402
 from .outputs import normalize_output  # noqa: E402
-from .tools import normalize_mcp_tool, normalize_request, normalize_tool, normalize_tools  # noqa: E402
+from .tools import (  # noqa: E402
+    RequestResult,
+    ToolResult,
+    ToolsResult,
+    normalize_mcp_tool,
+    normalize_request,
+    normalize_tool,
+    normalize_tools,
+)
+
+
+def __getattr__(name: str) -> Any:
+    # the compiled-target class lives with the rule loader, imported on first use only
+    # (it brings YAML and the rule kinds, which `import wireschema` does not need yet)
+    if name == "Target":
+        from .ruletable import Target
+
+        return Target
+    raise AttributeError(f"module 'wireschema' has no attribute {name!r}")

@@ -1,6 +1,13 @@
-"""The exceptions wireschema raises. Everything else is reported, never raised."""
+"""The exceptions wireschema raises. Everything else is reported, never raised.
+
+Every class here is importable from `wireschema` itself and derives from
+`WireschemaError`, so `except wireschema.WireschemaError` catches whatever the library
+raises on purpose.
+"""
 
 from __future__ import annotations
+
+from typing import Iterable
 
 
 class WireschemaError(Exception):
@@ -25,3 +32,29 @@ class RuleFileError(WireschemaError):
         self.message = message
         where = path if line is None else f"{path}:{line}:{column}"
         super().__init__(f"{where}: {message}")
+
+
+class ToolShapeError(WireschemaError, ValueError):
+    """A tool that no known shape reads (no name where any wire puts one), or an item
+    of a tool list that is not a tool at all; the message names its index and type."""
+
+
+class RequestLimitError(WireschemaError, ValueError):
+    """A request breaks a hard limit of the wire (too many tools), which no rewrite fixes."""
+
+
+class ToolNameError(WireschemaError, ValueError):
+    """A tool-name rule or name map that cannot work (e.g. `max_bytes` too small)."""
+
+
+class UnknownToolNameError(WireschemaError, LookupError):
+    """A name the `NameMap` does not know: a tool the request did not declare."""
+
+    def __init__(self, name: str, side: str, known: Iterable[str]):
+        import itertools
+
+        self.name = name
+        self.side = side
+        shown = list(itertools.islice(known, 11))
+        listed = ", ".join(repr(k) for k in shown[:10]) + (", ..." if len(shown) > 10 else "")
+        super().__init__(f"no tool has the {side} name {name!r} (known: {listed or 'none'})")

@@ -53,6 +53,9 @@ class Facts:
     """Nodes whose null a `nullable` rule with `style: remove` took out."""
     nulled_optionals: list[str] = attrs.Factory(list)
     """Pointers of optional properties a `require-all` rule made "required, or null"."""
+    spilled: dict[str, str] = attrs.Factory(dict)
+    """Of each description a spill wrote, the spilled text in it: a description that wins
+    over it (beside a `$ref`, of a folded branch) keeps that text (`Run.carry_spilled`)."""
     unprepared: list[Any] = attrs.Factory(list)
     """Subschemas `resolve-refs` brought in from outside schema positions, which the walks
     before it never saw: they are walked again."""

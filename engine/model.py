@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, Union
 
 import attrs
 
 ACTIONS = ("kept", "renamed", "rewritten", "spilled", "dropped", "fallback")
+
+JSONValue = Union[dict[str, Any], list[Any], str, int, float, bool, None]
+"""A JSON value as Python holds it (a schema is a dict or a bool)."""
 
 
 @attrs.frozen
@@ -47,9 +50,12 @@ class Change:
 class Result:
     """The wire schema for one target and the report of how it was made."""
 
-    schema: Any
+    schema: JSONValue
+    """The wire schema (a dict, or a boolean schema; a bypassed result holds the input as given)."""
     target: str
+    """The target's name."""
     strict: bool
+    """True only if strict enforcement succeeded: send `strict: true` only then."""
     used_fallback: bool = False
     fallback_reason: str | None = None
     changes: tuple[Change, ...] = ()
@@ -81,8 +87,11 @@ class Result:
     def restore(self, value: Any) -> Any:
         """A model's arguments or output, back in the original schema's shape.
 
-        Unwraps `response`, and drops the nulls a strict wire forced onto optional
-        properties whose original schema does not accept null. `value` is not mutated.
+        `value` is a JSON value, or JSON text (`str`/`bytes`, as the OpenAI SDK's
+        `tool_call.function.arguments`), which is parsed first; text that is not JSON
+        raises `SchemaInputError`. Unwraps `response`, and drops the nulls a strict wire
+        forced onto optional properties whose original schema does not accept null.
+        `value` is not mutated.
         """
         from .restore import restore
 
@@ -91,8 +100,14 @@ class Result:
     def validate(self, value: Any) -> tuple["Issue", ...]:
         """Problems of the restored `value` against the ORIGINAL schema (empty: valid).
 
-        Local only, nothing is fetched. Needs the `jsonschema` package
-        (`pip install 'wireschema[validate]'`).
+        `value` may be JSON text, as for `restore`; text that is not JSON is one Issue.
+        The original is read as every target's preparation reads it (Python and Java
+        type names such as `dict` and `float` mapped, older drafts upgraded), with
+        its references as written; `schema_pointer`s point into that reading. A
+        keyword the local validator cannot judge (a regex only ECMA-262 knows, such as
+        `\\p{L}`; a malformed value such as `minLength: "3"`) is skipped (logged at INFO
+        on the `wireschema` logger), never raised. Local only, nothing is fetched.
+        Needs the `jsonschema` package (`pip install 'wireschema[validate]'`).
         """
         from .restore import validate
 

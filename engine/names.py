@@ -16,17 +16,18 @@ from __future__ import annotations
 import hashlib
 import itertools
 import re
-from typing import Any, Iterable, Iterator, Mapping
+from typing import Any, Iterable, Iterator, Mapping, Sequence
 
 import attrs
 
-from .errors import WireschemaError
+from .errors import ToolNameError, UnknownToolNameError
 
 __all__ = [
     "NameRule",
     "NameMap",
     "wire_names",
     "wire_name",
+    "assign_wire_names",
     "ToolNameError",
     "UnknownToolNameError",
 ]
@@ -40,22 +41,7 @@ _SUFFIX_HEX = (6, 8, 10)
 _CHAR_BYTES = 4
 
 
-class ToolNameError(WireschemaError, ValueError):
-    """A tool-name rule or name map that cannot work (e.g. `max_bytes` too small)."""
-
-
-class UnknownToolNameError(WireschemaError, LookupError):
-    """A name the `NameMap` does not know: a tool the request did not declare."""
-
-    def __init__(self, name: str, side: str, known: Iterable[str]):
-        self.name = name
-        self.side = side
-        shown = list(itertools.islice(known, 11))
-        listed = ", ".join(repr(k) for k in shown[:10]) + (", ..." if len(shown) > 10 else "")
-        super().__init__(f"no tool has the {side} name {name!r} (known: {listed or 'none'})")
-
-
-def _compile(pattern: str | None, field: str) -> re.Pattern | None:
+def _compile(pattern: str | None, field: str) -> re.Pattern[str] | None:
     if pattern is None:
         return None
     if not isinstance(pattern, str):
@@ -105,8 +91,8 @@ class NameRule:
     first: str | None = None
     replacement: str = "_"
     # derived once, here, so a rule is checked when it is made and never recompiled
-    _allowed_re: re.Pattern | None = attrs.field(init=False, repr=False, eq=False)
-    _first_re: re.Pattern | None = attrs.field(init=False, repr=False, eq=False)
+    _allowed_re: re.Pattern[str] | None = attrs.field(init=False, repr=False, eq=False)
+    _first_re: re.Pattern[str] | None = attrs.field(init=False, repr=False, eq=False)
     _fill: str = attrs.field(init=False, repr=False, eq=False)
     _lead: str | None = attrs.field(init=False, repr=False, eq=False)
     _sep: str = attrs.field(init=False, repr=False, eq=False)
@@ -190,7 +176,7 @@ def wire_name(name: str, rule: NameRule) -> str:
     _check_name(name)
     out = "".join(ch if rule.allows(ch) else rule._fill for ch in name) or _EMPTY_NAME
     if rule._first_re is not None and not rule._first_re.fullmatch(out[0]):
-        out = rule._lead + out
+        out = (rule._lead or "") + out  # a rule with `first` always has a lead (see NameRule)
     return _truncate(out, rule.max_bytes)
 
 
@@ -213,33 +199,41 @@ def _suffixed(base: str, suffix: str, rule: NameRule) -> str:
     return _truncate(base, rule.max_bytes - _utf8_len(suffix)) + suffix
 
 
-def wire_names(names: Iterable[str], rule: NameRule) -> NameMap:
+def wire_names(names: Iterable[str], rule: NameRule, *, reserved: Iterable[str] = ()) -> NameMap:
     """Wire names for a whole tool list, all distinct, with the map back to `names`.
 
     Each name is rewritten as by `wire_name`. Names are taken in input order, so
     adding a tool at the end never renames the ones before it: the first name to
     claim a wire name keeps it; a later name that would get the same wire name
-    (after rewriting or cutting, or because an earlier name already took its own
-    spelling) gets "_" and the first 6 hex digits of the SHA-256 of its original name
-    (UTF-8), its base cut so the whole stays within `max_bytes`. Should that still
-    collide, 8, then 10 (then more) hex digits are used. The separator is the
-    replacement when the wire refuses "_". A name given twice is one entry.
+    (after rewriting or cutting, because an earlier name already took its own
+    spelling, or because two tools share one name) gets "_" and the first 6 hex
+    digits of the SHA-256 of its original name (UTF-8), its base cut so the whole
+    stays within `max_bytes`. Should that still collide, 8, then 10 (then more) hex
+    digits are used. The separator is the replacement when the wire refuses "_".
+    A name given twice is two entries with two wire names (two servers' `search`).
+    `reserved` wire names are taken already (by another tool list of the request).
     """
     if isinstance(names, (str, bytes)):
         raise ToolNameError("wire_names takes an iterable of tool names, not one name")
-    by_wire: dict[str, str] = {}
-    seen: set[str] = set()
+    originals = list(names)
+    return NameMap(tuple(zip(assign_wire_names(originals, rule, reserved=reserved), originals)))
+
+
+def assign_wire_names(names: Sequence[str], rule: NameRule, *, reserved: Iterable[str] = ()) -> list[str]:
+    """The wire name of each of `names`, position by position, as `wire_names` gives them."""
+    if isinstance(names, (str, bytes)):
+        raise ToolNameError("assign_wire_names takes a sequence of tool names, not one name")
+    taken = set(reserved)
+    out = []
     for original in names:
         _check_name(original)
-        if original in seen:
-            continue
-        seen.add(original)
         wire = wire_name(original, rule)
-        if wire in by_wire:
+        if wire in taken:
             base = wire
-            wire = next(w for w in (_suffixed(base, s, rule) for s in _suffixes(original, rule)) if w not in by_wire)
-        by_wire[wire] = original
-    return NameMap(by_wire)
+            wire = next(w for w in (_suffixed(base, s, rule) for s in _suffixes(original, rule)) if w not in taken)
+        taken.add(wire)
+        out.append(wire)
+    return out
 
 
 def _pairs(value: Any) -> tuple[tuple[str, str], ...]:
@@ -256,10 +250,13 @@ def _pairs(value: Any) -> tuple[tuple[str, str], ...]:
 
 @attrs.frozen
 class NameMap:
-    """Wire names and the original names they stand for, one to one, in input order.
+    """Wire names and the original names they stand for, in input order.
 
     Keyed by wire name, the name a tool call coming back from the model carries:
-    `in`, `len`, iteration, `items()` and `to_dict()` see wire names first.
+    `in`, `len`, iteration, `items()` and `to_dict()` see wire names first, and every
+    wire name is one tool's. Two tools may share an original name (two MCP servers
+    that both expose `search`); each has its own wire name, `original()` gives the
+    shared name back for both, `wire()` the first one's, `wires()` all of them.
     `NameMap(m.to_dict())` is `m` again, so a map can be stored with a conversation.
 
     An unknown name raises `UnknownToolNameError` (a `WireschemaError` and a
@@ -271,16 +268,15 @@ class NameMap:
     pairs: tuple[tuple[str, str], ...] = attrs.field(converter=_pairs)
     """(wire name, original name) pairs, in input order."""
     _by_wire: dict[str, str] = attrs.field(init=False, repr=False, eq=False)
-    _by_original: dict[str, str] = attrs.field(init=False, repr=False, eq=False)
+    _by_original: dict[str, tuple[str, ...]] = attrs.field(init=False, repr=False, eq=False)
 
     def __attrs_post_init__(self) -> None:
         by_wire = dict(self.pairs)
         if len(by_wire) != len(self.pairs):
             raise ToolNameError("a name map cannot give one wire name to two tools")
-        by_original = {o: w for w, o in self.pairs}
-        if len(by_original) != len(self.pairs):
-            dup = next(o for o in by_original if sum(1 for _, x in self.pairs if x == o) > 1)
-            raise ToolNameError(f"a name map cannot give the tool {dup!r} two wire names")
+        by_original: dict[str, tuple[str, ...]] = {}
+        for w, o in self.pairs:
+            by_original[o] = (*by_original.get(o, ()), w)
         object.__setattr__(self, "_by_wire", by_wire)
         object.__setattr__(self, "_by_original", by_original)
 
@@ -297,7 +293,12 @@ class NameMap:
             raise UnknownToolNameError(wire_name, "wire", self._by_wire) from None
 
     def wire(self, original_name: str) -> str:
-        """The wire's name for `original_name`; `UnknownToolNameError` if it was not mapped."""
+        """The wire's name for `original_name` (the first tool's, when several share it);
+        `UnknownToolNameError` if it was not mapped."""
+        return self.wires(original_name)[0]
+
+    def wires(self, original_name: str) -> tuple[str, ...]:
+        """Every wire name given to tools called `original_name`, in input order."""
         try:
             return self._by_original[original_name]
         except (KeyError, TypeError):
@@ -308,8 +309,13 @@ class NameMap:
         return self.pairs
 
     def renamed(self) -> dict[str, str]:
-        """{original name: wire name} for the tools whose name the wire changed."""
-        return {o: w for w, o in self.pairs if w != o}
+        """{original name: wire name} for the tools whose name the wire changed (the
+        first such tool's, when several share a name)."""
+        out: dict[str, str] = {}
+        for w, o in self.pairs:
+            if w != o:
+                out.setdefault(o, w)
+        return out
 
     def to_dict(self) -> dict[str, str]:
         """{wire name: original name}, in input order (JSON-ready)."""

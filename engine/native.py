@@ -1,13 +1,24 @@
 """Python-native inputs: pydantic models, TypeAdapters, dataclasses, TypedDicts, typed
 functions. They are turned into JSON Schema by pydantic's own schema generation, so
-wireschema sees exactly what pydantic would publish; pydantic is optional."""
+wireschema sees exactly what pydantic would publish; pydantic is optional.
+
+A function or a class can also be a whole tool (`python_tool`): its name, the summary
+of its docstring as the tool's description, and per-parameter descriptions read from
+the docstring's Google (`Args:`), NumPy (`Parameters`) or Sphinx (`:param x:`) sections
+by `docstring_parser` (`pip install 'wireschema[pydantic]'` brings both).
+"""
 
 from __future__ import annotations
 
 import inspect
+import logging
 from typing import Any
 
+import attrs
+
 from .errors import SchemaInputError
+
+_log = logging.getLogger("wireschema")
 
 
 def is_native(value: Any) -> bool:
@@ -21,8 +32,79 @@ def _is_adapter(value: Any) -> bool:
     return type(value).__name__ == "TypeAdapter" and callable(getattr(value, "json_schema", None))
 
 
-def to_schema(value: Any) -> dict:
-    """The JSON Schema pydantic generates for a model, adapter, type or function."""
+def has_dump(value: Any) -> bool:
+    """An SDK or pydantic object (an instance with `model_dump`), not a class."""
+    return not isinstance(value, type) and callable(getattr(value, "model_dump", None))
+
+
+def dump(value: Any) -> Any:
+    """An SDK or pydantic object as the SDK would send it: by alias, None fields left out."""
+    try:
+        return value.model_dump(by_alias=True, exclude_none=True, mode="json")
+    except TypeError:  # a model_dump without pydantic's keywords
+        return value.model_dump()
+
+
+def plain(value: Any) -> Any:
+    """`value` with an SDK object (python-genai's `types.Schema`, say) dumped to JSON."""
+    if not has_dump(value):
+        return value
+    try:
+        return dump(value)
+    except Exception as exc:  # the SDK's own serializer failed: say on which object
+        raise SchemaInputError(f"{type(value).__qualname__} cannot be dumped to JSON: {exc}") from None
+
+
+def is_python_tool(value: Any) -> bool:
+    """A function or a class: something with a name of its own to be a tool."""
+    return is_native(value) and not _is_adapter(value)
+
+
+@attrs.frozen
+class PythonTool:
+    """A tool made from a Python function or class, before any target rewrites it."""
+
+    name: str
+    description: str | None
+    schema: dict[str, Any]
+
+
+def to_schema(value: Any) -> dict[str, Any]:
+    """The JSON Schema pydantic generates for a model, adapter, type or function.
+
+    A function's schema carries the docstring's summary as its description and the
+    docstring's parameter descriptions; no title (the function's name is not one).
+    """
+    if inspect.isfunction(value) or inspect.ismethod(value):
+        schema, doc = _generate(value)
+        summary = doc.summary
+        if summary:
+            schema["description"] = summary
+        return schema
+    return _generate(value)[0]
+
+
+def python_tool(value: Any) -> PythonTool:
+    """`value` (a typed function, or a pydantic model, dataclass or TypedDict class) as a tool.
+
+    The name is the function's `__name__` or the class's schema title; the description
+    is the docstring's summary, and nothing of the docstring stays in the schema.
+    """
+    schema, doc = _generate(value)
+    title = schema.pop("title", None)
+    name = getattr(value, "__name__", None) if inspect.isfunction(value) or inspect.ismethod(value) else None
+    if not isinstance(name, str) or not name or name == "<lambda>":
+        name = title if isinstance(title, str) and title else getattr(value, "__name__", None)
+    if not isinstance(name, str) or not name or name == "<lambda>":
+        raise SchemaInputError(f"{_describe(value)} has no name to give its tool")
+    # pydantic puts a class's whole docstring in the description; the tool takes the summary
+    if doc.text is not None and schema.get("description") == doc.text:
+        del schema["description"]
+    description = doc.summary or schema.pop("description", None)
+    return PythonTool(name, description if isinstance(description, str) else None, schema)
+
+
+def _generate(value: Any) -> tuple[dict[str, Any], "_Doc"]:
     try:
         import pydantic
     except ImportError:
@@ -32,21 +114,25 @@ def to_schema(value: Any) -> dict:
         ) from None
     try:
         if _is_adapter(value):
-            return value.json_schema()
+            return value.json_schema(), _Doc(None, None, {})
         if isinstance(value, type) and issubclass(value, pydantic.BaseModel):
-            return value.model_json_schema()
-        if isinstance(value, type):
-            return pydantic.TypeAdapter(value).json_schema()
-        return _function_schema(value, pydantic)
+            schema = value.model_json_schema()
+        elif isinstance(value, type):
+            schema = pydantic.TypeAdapter(value).json_schema()
+        else:
+            schema = _function_schema(value, pydantic)
     except pydantic.PydanticUserError as exc:  # e.g. an annotation pydantic cannot express
         raise SchemaInputError(f"pydantic cannot describe {_describe(value)}: {exc}") from None
     except pydantic.errors.PydanticSchemaGenerationError as exc:
         raise SchemaInputError(f"pydantic cannot describe {_describe(value)}: {exc}") from None
+    doc = _read_doc(value, schema)
+    _describe_parameters(schema, doc.params)
+    return schema, doc
 
 
-def _function_schema(fn: Any, pydantic: Any) -> dict:
+def _function_schema(fn: Any, pydantic: Any) -> dict[str, Any]:
     """A function's parameters as one object: each parameter a property, those without a
-    default required; the docstring's first paragraph becomes the description."""
+    default required."""
     fields: dict[str, Any] = {}
     try:
         # string annotations (`from __future__ import annotations`) resolve in the
@@ -61,11 +147,63 @@ def _function_schema(fn: Any, pydantic: Any) -> dict:
         default = ... if param.default is param.empty else param.default
         fields[name] = (annotation, default)
     model = pydantic.create_model(getattr(fn, "__name__", "arguments"), **fields)
-    schema = model.model_json_schema()
-    doc = inspect.getdoc(fn)
-    if doc:
-        schema["description"] = doc.split("\n\n")[0].strip()
+    schema: dict[str, Any] = model.model_json_schema()
+    # the model is ours, named after the function: its title says nothing of the arguments
+    schema.pop("title", None)
     return schema
+
+
+def _describe_parameters(schema: dict[str, Any], params: dict[str, str]) -> None:
+    # a description the code gives (Field(description=...)) wins over the docstring's
+    props = schema.get("properties")
+    if not isinstance(props, dict):
+        return
+    for name, text in params.items():
+        prop = props.get(name)
+        if isinstance(prop, dict) and "description" not in prop:
+            prop["description"] = text
+
+
+@attrs.frozen
+class _Doc:
+    text: str | None
+    """The docstring as pydantic reads it (cleaned)."""
+    summary: str | None
+    """Its first paragraph, sections left out."""
+    params: dict[str, str]
+    """Parameter (or attribute) name -> description, from the docstring's sections."""
+
+
+def _read_doc(value: Any, schema: dict[str, Any]) -> _Doc:
+    if isinstance(value, type):
+        # a class's own docstring only, and only where pydantic read it too (never the
+        # one a dataclass writes itself, nor a base class's)
+        own = value.__dict__.get("__doc__")
+        text = inspect.cleandoc(own) if isinstance(own, str) else None
+        if text is not None and schema.get("description") != text:
+            text = None
+    else:
+        text = inspect.getdoc(value)
+    if not text:
+        return _Doc(None, None, {})
+    try:
+        import docstring_parser
+    except ImportError:
+        _log.warning(
+            "the docstring of %s is read for its summary only: parameter descriptions need "
+            "docstring_parser (pip install 'wireschema[pydantic]')",
+            _describe(value),
+        )
+        return _Doc(text, text.split("\n\n")[0].strip() or None, {})
+    try:
+        parsed = docstring_parser.parse(text)
+    except docstring_parser.ParseError as exc:
+        _log.warning("the docstring of %s does not parse (%s): its summary only is read", _describe(value), exc)
+        return _Doc(text, text.split("\n\n")[0].strip() or None, {})
+    prose = parsed.description or ""
+    summary = prose.split("\n\n")[0].strip() or None
+    params = {p.arg_name: p.description.strip() for p in parsed.params if p.arg_name and p.description and p.description.strip()}
+    return _Doc(text, summary, params)
 
 
 def _describe(value: Any) -> str:

@@ -1,8 +1,15 @@
-"""Output (structured response) schemas: wrap a non-object root where the wire wants one."""
+"""Output (structured response) schemas: wrap a non-object root where the wire wants one.
+
+Where a wire takes any root for an output (a rule file's `output.wrap_non_object:
+false`), the output runs through the target's output variant: the target without the
+rules its `output.disable` names, those that only hold for tool parameters (a root
+that must be one object).
+"""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any, Union
+from urllib.parse import unquote
 
 import attrs
 
@@ -12,8 +19,12 @@ from .model import Options, Result
 from .positions import child_slots
 from .prepare import json_copy
 
+if TYPE_CHECKING:
+    from .ruletable import Target
+
 _DEFS = DEFINITIONS
 _HOISTED = ("$schema", "$id")
+_WRAPPED_AT = "#/properties/response"
 
 
 def _is_object_root(schema: Any) -> bool:
@@ -23,22 +34,34 @@ def _is_object_root(schema: Any) -> bool:
     return t == "object" or (t is None and "properties" in schema and not any(k in schema for k in ("anyOf", "oneOf")))
 
 
+def _into_defs(ref: str) -> bool:
+    """A root-relative pointer into the root's definitions (`#/$defs/X`, also spelled
+    `#/%24defs/X`), which stay at the root when the schema is wrapped."""
+    first = ref[2:].split("/", 1)[0] if ref.startswith("#/") else None
+    return first is not None and unquote(first) in _DEFS
+
+
 def _rebase_refs(schema: Any) -> None:
-    """Root-relative refs of the inner schema now start at /properties/response."""
+    """Root-relative refs of the inner schema now start at /properties/response.
+
+    A subschema with its own `$id` is a resource of its own, whose `#` pointers do
+    not mean the document root: it is left as it is.
+    """
     stack = [schema]
     while stack:
         node = stack.pop()
         if not isinstance(node, dict):
             continue
         ref = node.get("$ref")
-        if isinstance(ref, str) and ref.startswith("#") and not ref.startswith(("#/$defs/", "#/definitions/")):
-            rest = ref[1:]
-            if rest == "" or rest.startswith("/"):
-                node["$ref"] = "#/properties/response" + rest
-        stack.extend(cont[key] for _kw, _slot, cont, key in child_slots(node))
+        if isinstance(ref, str) and (ref == "#" or ref.startswith("#/")) and not _into_defs(ref):
+            node["$ref"] = _WRAPPED_AT + ref[1:]
+        for _kw, _slot, cont, key in child_slots(node):
+            child = cont[key]
+            if not (isinstance(child, dict) and "$id" in child):
+                stack.append(child)
 
 
-def wrap(schema: Any) -> dict:
+def wrap(schema: Any) -> dict[str, Any]:
     """`{"type": "object", "properties": {"response": S}, "required": ["response"]}`,
     with S's definitions and identifiers moved to the new root so its refs still resolve."""
     inner = json_copy(schema)
@@ -47,28 +70,53 @@ def wrap(schema: Any) -> dict:
         for k in _HOISTED:
             if k in inner:
                 outer[k] = inner.pop(k)
+        hoisted = []
         for k in _DEFS:
             if isinstance(inner.get(k), dict):
-                outer.setdefault(k, {}).update(inner.pop(k))
+                defs = inner.pop(k)
+                outer.setdefault(k, {}).update(defs)
+                hoisted.append(defs)
         _rebase_refs(inner)
+        # a definition's `#` meant the schema that is now the response: rebased as well
+        for defs in hoisted:
+            for sub in defs.values():
+                if not (isinstance(sub, dict) and "$id" in sub):
+                    _rebase_refs(sub)
     outer.update({"type": "object", "properties": {"response": inner}, "required": ["response"]})
     return outer
 
 
-def normalize_output(schema: Any, target: Any, *, strict: bool | None = None, options: Options | None = None) -> Result:
+def normalize_output(
+    schema: Any, target: Union[str, "Target"], *, strict: bool | None = None, options: Options | None = None
+) -> Result:
     """Normalize a structured-output schema; `Result.unwrap` undoes a wrapper it added.
 
     Where the target's rule file says its outputs must be objects
     (`output: {wrap_non_object: true}`), a schema whose root is not an object is wrapped
-    under `response` first.
+    under `response` first. Elsewhere (Gemini's `responseSchema`, which takes arrays,
+    enums and scalars) any root is normalized as it is. `schema` may be anything
+    `normalize` takes, a pydantic `TypeAdapter(list[Recipe])` included.
     """
-    from . import _target, normalize
+    from . import _log_result
+
+    result = _normalize_output_quiet(schema, target, strict=strict, options=options)
+    _log_result(result, "the output schema")
+    return result
+
+
+def _normalize_output_quiet(schema: Any, target: Any, *, strict: bool | None = None, options: Options | None = None) -> Result:
+    from . import _normalize, _target
+    from .native import plain
     from .prepare import parse_input
 
     opts = options or Options()
     t = _target(target)
-    value = parse_input(schema, opts)
-    if not t.output.get("wrap_non_object") or _is_object_root(value):
-        return normalize(value, t, strict=strict, options=opts)
-    result = normalize(wrap(value), t, strict=strict, options=opts)
+    value = parse_input(plain(schema), opts)
+    if not t.output.get("wrap_non_object"):
+        variant = t.registry.output_variant(t) if t.registry is not None else t
+        result = _normalize(value, variant, strict=strict, options=opts)
+        return attrs.evolve(result, target=t.name) if result.target != t.name else result
+    if _is_object_root(value):
+        return _normalize(value, t, strict=strict, options=opts)
+    result = _normalize(wrap(value), t, strict=strict, options=opts)
     return attrs.evolve(result, wrapped=True, origin=freeze(value))

@@ -1,14 +1,21 @@
-"""Read what a model sent back in terms of the original schema: restore, then validate."""
+"""Read what a model sent back in terms of the original schema: restore, then validate.
+
+A value may be JSON text (`str` or `bytes`: the OpenAI SDK's `function.arguments`,
+a structured output's `message.content`), which is parsed first.
+"""
 
 from __future__ import annotations
 
-from typing import Any
+import logging
+from typing import Any, Iterator
 
 from .blobs import thaw
-from .errors import WireschemaError
+from .errors import SchemaInputError, WireschemaError
 from .model import Issue, Result
 from .positions import escape
 from .prepare import json_copy
+
+_log = logging.getLogger("wireschema")
 
 _MAX_REF_HOPS = 32
 
@@ -21,14 +28,14 @@ class _Doc:
         from .passes.refs import _Dynamic, _index
 
         self.root = root
-        self.dynamic = _Dynamic()
+        self.dynamic = _Dynamic()  # type: ignore[no-untyped-call]
         self.resources, sites = _index(root, self.dynamic)
         self.base: dict[int, str] = {id(n): b for n, b in sites}
         self.dyn_base: dict[int, str] = {id(n): b for n, _kw, b in self.dynamic.sites}
         self.default = next(iter(self.resources), "")
         self._made: list[Any] = []  # merged views, kept alive: their ids are keys above
 
-    def target(self, schema: dict, kw: str) -> Any:
+    def target(self, schema: dict[str, Any], kw: str) -> Any:
         from .passes.refs import _Raw, _Unresolved, _resolve, dynamic_landings
 
         if kw == "$ref":
@@ -41,7 +48,7 @@ class _Doc:
             return None
         return targets[0] if len(targets) == 1 else self.keep({"anyOf": targets})
 
-    def keep(self, made: dict, base_of: Any = None) -> dict:
+    def keep(self, made: dict[str, Any], base_of: Any = None) -> dict[str, Any]:
         self._made.append(made)
         if base_of is not None:
             for table in (self.base, self.dyn_base):
@@ -109,7 +116,7 @@ def _accepts_null(doc: _Doc, schema: Any, depth: int = 0) -> bool:
     return t is None and not any(k in schema for k in ("properties", "items", "required"))
 
 
-def _object_view(doc: _Doc, schema: Any, value: dict, depth: int = 0) -> tuple[dict, set]:
+def _object_view(doc: _Doc, schema: Any, value: dict[str, Any], depth: int = 0) -> tuple[dict[str, Any], set[str]]:
     """The properties and required names a schema gives an object value (all branches)."""
     schema = _follow(doc, schema)
     props: dict[str, Any] = {}
@@ -124,13 +131,17 @@ def _object_view(doc: _Doc, schema: Any, value: dict, depth: int = 0) -> tuple[d
         p, r = _object_view(doc, b, value, depth + 1)
         props.update(p)
         required |= r
+    nulls = {k for k in value if value[k] is None}
     for comb in ("anyOf", "oneOf"):
-        for b in schema.get(comb, []) if isinstance(schema.get(comb), list) else []:
-            p, r = _object_view(doc, b, value, depth + 1)
-            if set(value) <= set(p) | {k for k in value if value[k] is None}:
-                props.update(p)
-                required |= r
-                break
+        views = [_object_view(doc, b, value, depth + 1) for b in schema.get(comb, []) if isinstance(schema.get(comb), list)]
+        # the branch that lists every key the value has, null ones included, is the one a
+        # closed strict union matched; only if none does, the first that lists the others
+        chosen = next((v for v in views if set(value) <= set(v[0])), None)
+        if chosen is None:
+            chosen = next((v for v in views if set(value) <= set(v[0]) | nulls), None)
+        if chosen is not None:
+            props.update(chosen[0])
+            required |= chosen[1]
     return props, required
 
 
@@ -148,7 +159,8 @@ def _restore(doc: _Doc, schema: Any, value: Any, depth: int) -> Any:
             out[k] = _restore(doc, sub, v, depth + 1) if sub is not None else v
         return out
     if isinstance(value, list) and isinstance(schema, dict):
-        prefix = schema.get("prefixItems") if isinstance(schema.get("prefixItems"), list) else []
+        given = schema.get("prefixItems")
+        prefix: list[Any] = given if isinstance(given, list) else []
         items = schema.get("items")
         if isinstance(items, list):  # draft-07 tuple
             prefix, items = items, schema.get("additionalItems")
@@ -159,9 +171,22 @@ def _restore(doc: _Doc, schema: Any, value: Any, depth: int) -> Any:
     return value
 
 
+def parse_value(value: Any) -> Any:
+    """JSON text (`str`, `bytes`) parsed as schema text is (NaN refused); any other value as it is."""
+    if not isinstance(value, (str, bytes, bytearray, memoryview)):
+        return value
+    from .model import Options
+    from .prepare import parse_input
+
+    try:
+        return parse_input(value, Options())
+    except SchemaInputError as exc:
+        raise SchemaInputError(f"the value is not JSON text ({exc})") from None
+
+
 def restore(result: Result, value: Any) -> Any:
     original = _original(result)
-    value = result.unwrap(value)
+    value = result.unwrap(parse_value(value))
     return _restore(_Doc(original), original, json_copy(value), 0)
 
 
@@ -172,11 +197,17 @@ def validate(result: Result, value: Any) -> tuple[Issue, ...]:
         from referencing.exceptions import Unresolvable
     except ImportError:  # pragma: no cover - exercised only without the extra
         raise WireschemaError("validate needs jsonschema: pip install 'wireschema[validate]'") from None
-    original = _original(result)
-    restored = restore(result, value)
-    cls = validators.validator_for(original, default=jsonschema.Draft202012Validator)
+    try:
+        restored = restore(result, value)
+    except SchemaInputError as exc:
+        return (Issue("", str(exc)),)
+    original = _prepared(result, _original(result))
+    base = validators.validator_for(original, default=jsonschema.Draft202012Validator)
+    # every keyword is checked on its own: one the local validator cannot judge (an
+    # ECMA-only regex, a malformed value such as minLength "3") is skipped, never raised
+    guarded = validators.extend(base, {k: _guard(k, fn) for k, fn in base.VALIDATORS.items()})
     # no registry with retrieval: a remote $ref is an error, never a fetch
-    validator = cls(original)
+    validator = guarded(original)
     issues = []
     try:
         errors = sorted(validator.iter_errors(restored), key=lambda e: [str(p) for p in e.absolute_path])
@@ -189,3 +220,37 @@ def validate(result: Result, value: Any) -> tuple[Issue, ...]:
         spointer = "".join("/" + escape(str(p)) for p in err.absolute_schema_path)
         issues.append(Issue(pointer, err.message, spointer))
     return tuple(issues)
+
+
+def _prepared(result: Result, original: Any) -> Any:
+    """The original as every target's preparation reads it (type names such as dict and
+    float mapped, older drafts upgraded to 2020-12), references left as written."""
+    from . import _normalize, _registry
+    from .model import Options
+
+    base = _registry().get("_base")
+    if base is None:  # pragma: no cover - the shipped rules always have one
+        return original
+    drop = [r.id for r in base.rules if r.kind == "resolve-refs"]
+    prepared = _registry().variant(base, drop, "prepared")
+    opts = Options(max_depth=10**4, max_nodes=10**7, max_literal_bytes=10**9)
+    try:
+        out = _normalize(original, prepared, options=opts)
+    except WireschemaError:
+        return original
+    return original if out.used_fallback else out.schema
+
+
+def _guard(keyword: str, check: Any) -> Any:
+    def guarded(validator: Any, value: Any, instance: Any, schema: Any) -> Iterator[Any]:
+        try:
+            # materialized here, so an error the check raises while iterating is caught too
+            found = list(check(validator, value, instance, schema) or ())
+        except RecursionError:
+            raise
+        except Exception as exc:  # re.error, TypeError, ValueError, ...: the keyword is not judged
+            _log.info("validate skips %s %r, which cannot be checked locally: %s", keyword, value, exc)
+            return
+        yield from found
+
+    return guarded

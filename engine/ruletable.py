@@ -348,6 +348,7 @@ class Registry:
         self._fields: dict[str, dict[str, Any]] = {}
         self._shapes: list[Any] | None = None
         self._shapes_key: str | None = None
+        self._variants: dict[tuple[Any, ...], Target] = {}
         self._lock = threading.RLock()
 
     def names(self) -> list[str]:
@@ -434,6 +435,31 @@ class Registry:
             target = compile_file(path, self)
             self._compiled[name] = target
             return target
+
+    def output_variant(self, target: Target) -> Target:
+        """`target` as it reads structured-output schemas: without the rules and checks
+        its `output.disable` names (those that only hold for tool parameters)."""
+        return self.variant(target, target.output.get("disable", ()), "output")
+
+    def variant(self, target: Target, drop: Iterable[str], tag: str) -> Target:
+        """`target` compiled without the rules and checks whose ids are in `drop`, under
+        a digest of its own (`tag`), so its results never share a cache entry with the
+        target's; compiled once per registry."""
+        ids = frozenset(drop)
+        if not ids:
+            return target
+        key = (target.path, tag, ids)
+        digest = hashlib.sha256(f"{tag}\0{target.digest}\0{sorted(ids)}".encode()).hexdigest()
+        with self._lock:
+            found = self._variants.get(key)
+            if found is None or found.digest != digest:
+                path = Path(target.path)
+                spec = _merge_chain(path, self, ())
+                for field in ("rules", "checks"):
+                    spec[field] = [it for it in spec[field] if _rid(it) not in ids]
+                found = attrs.evolve(_compile(spec, path, self, variant=True), digest=digest)
+                self._variants[key] = found
+            return found
 
     def add(self, target: Target) -> None:
         with self._lock:
@@ -705,7 +731,7 @@ def _top(spec: dict[str, Any], registry: Registry, field: str, default: Any = No
     return value
 
 
-def _compile(spec: dict[str, Any], path: Path, registry: Registry) -> Target:
+def _compile(spec: dict[str, Any], path: Path, registry: Registry, *, variant: bool = False) -> Target:
     spath = str(path)
     vocab = registry.vocabulary
 
@@ -724,6 +750,12 @@ def _compile(spec: dict[str, Any], path: Path, registry: Registry) -> Target:
     checks = tuple(_compile_rule(item, CHECKS, vocab, "check") for item in spec["checks"])
     if not (top("abstract", False) or path.stem.startswith("_")):
         _check_order(rules)
+    for j, rid in enumerate(() if variant else top("output", {}).get("disable", ())):
+        # an output variant leaves these out: a name that matches nothing would leave a
+        # tool-only rule on every output without a word
+        if not any(r.id == rid for r in (*rules, *checks)):
+            fpath, container, key = spec["output"]
+            _err(fpath, container[key]["disable"], j, f"output.disable: no rule or check with id {rid!r}")
     seen: set[str] = set()
     for item in spec["rules"] + spec["checks"]:
         # a safety net: ids are unique per file and per list already, but parents may clash
@@ -832,26 +864,50 @@ _LIMIT_FIELDS = {
     "max_union_params": int,
     "max_total_properties": int,
 }
-_OUTPUT_FIELDS = {"wrap_non_object": bool}
+_OUTPUT_FIELDS = {"wrap_non_object": bool, "disable": list}
 _FIELD_PATH = re.compile(r"^\$(\.[A-Za-z_][A-Za-z0-9_]*)+$")
 
 
 def _tool_shape(fpath: str, container: Any, key: str, value: Any) -> dict:
-    """`tool:` says where a tool's name, description, schema and strict flag sit."""
+    """`tool:` says where a tool's name, description, schema and strict flag sit.
+
+    A field given as a list of paths is read at any of them (an SDK's other spelling,
+    such as `parameters_json_schema`) and written at the first; `aliases` keeps the
+    others. `kinds` names the values of a key (`type`) that mark a function tool, and
+    `passthrough` the keys of list entries that are no tool of the caller's (cache
+    points): entries of another kind pass through a tool list untouched.
+    """
     if not isinstance(value, dict):
         _err(fpath, container, key, "tool must be a mapping of name/description/schema/strict paths and fixed keys")
     out: dict[str, Any] = {}
+    aliases: dict[str, tuple] = {}
     for k, v in value.items():
         if k == "fixed":
             if not isinstance(v, dict):
                 _err(fpath, value, k, "tool.fixed must be a mapping of constant keys")
             out[k] = _freeze_json(v)
         elif k in _TOOL_FIELDS:
-            if not isinstance(v, str) or not _FIELD_PATH.match(v):
-                _err(fpath, value, k, f"tool.{k} must be a path of plain fields like $.function.name, got {v!r}")
-            out[k] = tuple(v.split(".")[1:])
+            paths = v if isinstance(v, list) and v else [v]
+            for j, p in enumerate(paths):
+                if not isinstance(p, str) or not _FIELD_PATH.match(p):
+                    at = (paths, j) if paths is v else (value, k)
+                    _err(fpath, *at, f"tool.{k} must be a path of plain fields like $.function.name, got {p!r}")
+            out[k] = tuple(paths[0].split(".")[1:])
+            if len(paths) > 1:
+                aliases[k] = tuple(tuple(p.split(".")[1:]) for p in paths[1:])
+        elif k == "kinds":
+            if not isinstance(v, dict) or not all(isinstance(x, list) and all(isinstance(s, str) for s in x) for x in v.values()):
+                _err(fpath, value, k, "tool.kinds must map a key (like type) to the list of its values a function tool has")
+            out[k] = _freeze_json(v)
+        elif k == "passthrough":
+            if not isinstance(v, list) or not all(isinstance(s, str) for s in v):
+                _err(fpath, value, k, "tool.passthrough must be a list of keys (entries holding one are not tools)")
+            out[k] = tuple(v)
         else:
-            _err(fpath, value, k, f"unknown tool field {k!r} (known: fixed, {', '.join(_TOOL_FIELDS)})")
+            known = ", ".join(("fixed", *_TOOL_FIELDS, "kinds", "passthrough"))
+            _err(fpath, value, k, f"unknown tool field {k!r} (known: {known})")
+    if aliases:
+        out["aliases"] = _freeze_json(aliases)
     for required in ("name", "schema"):
         if required not in out:
             _err(fpath, container, key, f"tool.{required} is required")

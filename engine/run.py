@@ -211,7 +211,35 @@ class Run:
             node["description"] = desc + text
         else:
             node["description"] = text.strip()
+        # what each description carries of spilled text, so that a description replacing
+        # this one (a keyword beside a $ref) can keep it: read by `spilled_text`
+        carried = self.facts.spilled
+        carried[node["description"]] = self.spilled_text(desc) + text
         self.report(rule, node, "spilled", f"{key} moved into description", key)
+
+    def spilled_text(self, description: Any) -> str:
+        """The spilled text `description` carries (empty if a spill wrote none of it)."""
+        carried = self.facts.spilled
+        return carried.get(description, "") if carried and isinstance(description, str) else ""
+
+    def append_spilled(self, node: dict, text: str) -> None:
+        """Append more spilled text to a description a spill just wrote."""
+        desc = node.get("description")
+        node["description"] = (desc + text) if isinstance(desc, str) and desc else text.strip()
+        carried = self.facts.spilled
+        carried[node["description"]] = self.spilled_text(desc) + text
+
+    def carry_spilled(self, node: dict, lost: Any) -> None:
+        """`node`'s description won over `lost`, one that gave way (a branch folded into
+        its parent, a target's beside a `$ref`): the constraints spilled into `lost`
+        still apply, so their text is appended to the winner."""
+        spilled = self.spilled_text(lost)
+        desc = node.get("description")
+        if not spilled or desc == lost:
+            return
+        if isinstance(desc, str) and spilled.strip() in desc:
+            return
+        self.append_spilled(node, spilled)
 
 
 Visit = Callable[[Any, Any, Run], Any]

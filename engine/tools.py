@@ -1,29 +1,56 @@
 """Tools and whole requests: find each schema, normalize it, rebuild the target's tool.
 
-A tool's shape (where its name, description, schema and strict flag sit) is declared
-by each rule file's `tool:` field; an incoming tool is read with whichever shipped shape
-it matches (OpenAI Chat and Responses, Anthropic, Gemini, MCP, ...), so nothing here
-names a provider.
+A tool's shape (where its name, description, schema and strict flag sit, the other
+spellings an SDK uses, which entries of a tool list are no tools of the caller's) is
+declared by each rule file's `tool:` field; an incoming tool is read with whichever
+shipped shape it matches (OpenAI Chat and Responses, Anthropic, Gemini, MCP, ...), so
+nothing here names a provider.
+
+Besides dicts, a tool may be an SDK or pydantic object (anything with `model_dump`,
+dumped by alias without None fields, as the SDK sends it), a typed Python function or
+a pydantic model, dataclass or TypedDict class (see `native.python_tool`); a tool list
+may also be an MCP `tools/list` result, as a model or as a dict.
 """
 
 from __future__ import annotations
 
-import copy
-from typing import Any, Iterable, Sequence
+import weakref
+from typing import TYPE_CHECKING, Any, Iterable, Iterator, Mapping, Sequence, Union
 
 import attrs
 
 from .blobs import freeze, thaw
-from .errors import SchemaInputError, WireschemaError
+from .errors import RequestLimitError, SchemaInputError, ToolShapeError, UnknownToolNameError
 from .model import Change, Options, Result
-from .names import NameMap, NameRule, wire_names
+from .names import NameMap, NameRule, assign_wire_names, wire_name
+from .native import dump as _dump
+from .native import has_dump as _has_dump
+from .native import is_python_tool, python_tool
 from .prepare import json_copy
 
+if TYPE_CHECKING:
+    from .ruletable import Target
+
+__all__ = [
+    "ToolResult",
+    "ToolsResult",
+    "RequestResult",
+    "normalize_tool",
+    "normalize_tools",
+    "normalize_mcp_tool",
+    "normalize_request",
+    "parse_tool",
+    "is_function_tool",
+    "ToolShapeError",
+    "RequestLimitError",
+]
+
+TargetLike = Union[str, "Target"]
+
 _EMPTY = {"type": "object", "properties": {}}
-
-
-class ToolShapeError(WireschemaError, ValueError):
-    """A tool matches no known shape (no name where any wire puts one)."""
+_MISSING: Any = object()
+# a wire without a name rule (MCP ingestion) keeps names as given, made unique only
+_FREE_NAMES = NameRule(max_bytes=2**31)
 
 
 @attrs.frozen
@@ -33,6 +60,7 @@ class ToolResult:
     tool: dict[str, Any]
     result: Result
     name: str
+    """The name on the wire."""
     original_name: str
 
 
@@ -42,23 +70,29 @@ class ToolsResult:
 
     `results[i]` says how `tools[i]` was made; it is None for entries that are not
     function tools (server tools, cache points), which pass through as given.
+    `wire_names[i]` is the name `tools[i]` carries on the wire (None for those).
     """
 
     tools: tuple[dict[str, Any], ...]
     results: tuple[Result | None, ...]
     names: NameMap
+    wire_names: tuple[str | None, ...] = ()
+    # where each tool holds its schema (the caller's spelling, where the shape was kept)
+    _schema_paths: tuple[Any, ...] = attrs.field(default=(), repr=False, eq=False)
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[dict[str, Any]]:
         return iter(self.tools)
 
     def result_for(self, wire_name: str) -> Result:
-        """The Result of the tool the model called by this wire name."""
-        original = self.names.original(wire_name)
-        wires = [w for w, o in self.names.items() if o == original]
-        for tool, result in zip(self.tools, self.results):
-            if result is not None and _name_of(tool) in wires:
+        """The Result of the tool the model called by this wire name.
+
+        Every wire name is one tool's (repeated names were made unique), so this is
+        exact; a name no tool of the list carries raises `UnknownToolNameError`.
+        """
+        for wire, result in zip(self.wire_names, self.results):
+            if result is not None and wire == wire_name:
                 return result
-        raise ToolShapeError(f"no tool named {wire_name!r} in this list")
+        raise UnknownToolNameError(wire_name, "wire", (w for w in self.wire_names if w is not None))
 
 
 @attrs.frozen
@@ -68,102 +102,155 @@ class _Parsed:
     schema: Any
     strict: bool | None
     shape: Any
+    """The tool shape that read it; None for a tool made from Python or a placeholder."""
+    at: Mapping[str, tuple[str, ...]] = attrs.field(factory=dict)
+    """Where each field was read: the caller's spelling, kept when the tool keeps its shape."""
 
 
 def _get(obj: Any, path: Sequence[str]) -> Any:
     for key in path:
+        if obj is None:
+            return None  # `"inputSchema": null`: the schema is null, not absent
         if not isinstance(obj, dict) or key not in obj:
             return _MISSING
         obj = obj[key]
     return obj
 
 
-def _set(obj: dict, path: Sequence[str], value: Any) -> None:
+def _set(obj: dict[str, Any], path: Sequence[str], value: Any) -> None:
     for key in path[:-1]:
-        obj = obj.setdefault(key, {})
+        child = obj.get(key)
+        if not isinstance(child, dict):
+            child = obj[key] = {}  # a null (or any non-object) holder is replaced
+        obj = child
     obj[path[-1]] = value
 
 
-_MISSING = object()
+def _paths(shape: Mapping[str, Any], field: str) -> tuple[tuple[str, ...], ...]:
+    if field not in shape:
+        return ()
+    return (shape[field], *shape.get("aliases", {}).get(field, ()))
 
 
-def _shapes(registry: Any) -> list[Any]:
-    """Every shipped tool shape, most specific first (deeper schema paths, fixed keys)."""
-    shapes = list(registry.tool_shapes())
-    shapes.sort(key=lambda s: (-len(s["schema"]), -len(s.get("fixed", {})), -len(s)))
-    return shapes
+def _read(tool: dict[str, Any], shape: Mapping[str, Any], field: str) -> tuple[Any, tuple[str, ...] | None]:
+    for path in _paths(shape, field):
+        value = _get(tool, path)
+        if value is not _MISSING:
+            return value, path
+    return _MISSING, None
 
 
-# tool entries that carry no schema of the caller's: server tools (Anthropic's
-# web_search_..., code_execution_...), Bedrock cache points; they pass through as given
-_FUNCTION_TYPES = (None, "function", "custom")
+@attrs.frozen
+class _Reading:
+    """How a registry reads tools: its shapes, most specific first, and which entries
+    of a tool list are no tools of the caller's."""
+
+    shapes: tuple[Any, ...]
+    kinds: Mapping[str, frozenset[str]]
+    passthrough: frozenset[str]
+
+    def is_function_tool(self, tool: Any) -> bool:
+        if not isinstance(tool, dict) or not self.passthrough.isdisjoint(tool):
+            return False
+        for key, values in self.kinds.items():
+            kind = tool.get(key)
+            if isinstance(kind, str) and kind not in values:
+                return False
+        return True
 
 
-def is_function_tool(tool: Any) -> bool:
-    return isinstance(tool, dict) and tool.get("type") in _FUNCTION_TYPES and "cachePoint" not in tool
+_READINGS: "weakref.WeakKeyDictionary[Any, _Reading]" = weakref.WeakKeyDictionary()
+
+
+def _reading(registry: Any) -> _Reading:
+    found = _READINGS.get(registry)
+    if found is None:
+        shapes = list(registry.tool_shapes())
+        shapes.sort(key=lambda s: (-len(s["schema"]), -len(s.get("fixed", {})), -len(s)))
+        kinds: dict[str, set[str]] = {}
+        passthrough: set[str] = set()
+        for s in shapes:
+            for key, value in s.get("fixed", {}).items():
+                if isinstance(value, str):
+                    kinds.setdefault(key, set()).add(value)
+            for key, values in s.get("kinds", {}).items():
+                kinds.setdefault(key, set()).update(values)
+            passthrough.update(s.get("passthrough", ()))
+        found = _Reading(tuple(shapes), {k: frozenset(v) for k, v in kinds.items()}, frozenset(passthrough))
+        _READINGS[registry] = found
+    return found
+
+
+def is_function_tool(tool: Any, registry: Any = None) -> bool:
+    """False for entries of a tool list that carry no schema of the caller's (server
+    tools, cache points: what the rule files' `tool.kinds` and `tool.passthrough` say)."""
+    from . import _registry
+
+    return _reading(registry if registry is not None else _registry()).is_function_tool(tool)
 
 
 def parse_tool(tool: Any, registry: Any) -> _Parsed:
-    """Read a tool in any shipped shape (MCP's `title` stands in for a description)."""
+    """Read a tool in any shipped shape (name, description, schema, strict flag)."""
     if not isinstance(tool, dict):
         raise ToolShapeError(f"a tool must be an object, got {type(tool).__name__}")
-    shapes = _shapes(registry)
+    shapes = _reading(registry).shapes
     for shape in shapes:
         fixed = shape.get("fixed", {})
         if any(k in tool and tool[k] != v for k, v in fixed.items()):
             continue
-        name = _get(tool, shape["name"])
+        name, name_at = _read(tool, shape, "name")
         if not isinstance(name, str):
             continue
-        schema = _get(tool, shape["schema"])
+        schema, schema_at = _read(tool, shape, "schema")
         if schema is _MISSING:
             # another shape may hold the schema elsewhere under the same name path
-            others = [s for s in shapes if s["name"] == shape["name"] and _get(tool, s["schema"]) is not _MISSING]
+            others = [s for s in shapes if s["name"] == shape["name"] and _read(tool, s, "schema")[0] is not _MISSING]
             if others:
                 continue
-            schema = copy.deepcopy(_EMPTY)
-        desc = _get(tool, shape["description"]) if "description" in shape else _MISSING
-        if desc is _MISSING and isinstance(tool.get("title"), str):
-            desc = tool["title"]
-        strict = _get(tool, shape["strict"]) if "strict" in shape else _MISSING
+            schema = json_copy(_EMPTY)
+        desc, desc_at = _read(tool, shape, "description")
+        strict, strict_at = _read(tool, shape, "strict")
+        at = {k: p for k, p in (("name", name_at), ("schema", schema_at), ("description", desc_at), ("strict", strict_at)) if p}
         return _Parsed(
             name=name,
             description=desc if isinstance(desc, str) else None,
             schema=schema,
             strict=strict if isinstance(strict, bool) else None,
             shape=shape,
+            at=at,
         )
     raise ToolShapeError(f"no known tool shape has a name in this tool (keys: {sorted(tool)[:8]})")
 
 
-def _layout(shape: Any) -> tuple:
+def _layout(shape: Any) -> tuple[Any, ...]:
     # a strict flag aside, two shapes put a tool's parts in the same places
     return tuple(shape.get(k) for k in ("name", "description", "schema")) + (shape.get("fixed"),)
 
 
-def build_tool(parsed: _Parsed, target: Any, schema: Any, strict: bool, name: str, source: Any) -> dict:
+def build_tool(parsed: _Parsed, target: Any, schema: Any, strict: bool, name: str, source: Any) -> dict[str, Any]:
     shape = target.tool
     # the same shape in and out: start from the caller's tool so fields wireschema does
-    # not know (cache_control, annotations, ...) travel along
+    # not know (cache_control, annotations, ...) travel along, at the caller's spelling
     same = parsed.shape is not None and _layout(parsed.shape) == _layout(shape)
+    at: Mapping[str, tuple[str, ...]] = parsed.at if same else {}
     out = None
     if same:
         try:
-            out = _copy_except(source, shape["schema"])
+            out = _copy_except(source, at.get("schema", shape["schema"]))
         except SchemaInputError:
-            same = False  # fields beside the schema are not JSON: rebuild the tool from its parts
+            same, at = False, {}  # fields beside the schema are not JSON: rebuild the tool from its parts
     if out is None:
         out = json_copy(dict(shape.get("fixed", {})))
-    _set(out, shape["name"], name)
+    _set(out, at.get("name", shape["name"]), name)
     if "description" in shape and parsed.description is not None and not same:
         _set(out, shape["description"], parsed.description)
-    _set(out, shape["schema"], schema)
+    _set(out, at.get("schema", shape["schema"]), schema)
     if "strict" in shape:
-        _set(out, shape["strict"], strict)
+        _set(out, at.get("strict", shape["strict"]), strict)
     return out
 
 
-def _copy_except(tool: dict, path: Sequence[str]) -> dict:
+def _copy_except(tool: dict[str, Any], path: Sequence[str]) -> dict[str, Any]:
     # the schema is replaced anyway: copying it would cost a walk, and a cyclic schema
     # (already a fallback) must not make its tool fail
     out = dict(tool)
@@ -177,53 +264,166 @@ def _copy_except(tool: dict, path: Sequence[str]) -> dict:
     else:
         if path[-1] in node:
             node[path[-1]] = None  # keeps the key's place for _set
-    return json_copy(out)
+    copied: dict[str, Any] = json_copy(out)
+    return copied
 
 
-def _names(originals: list[str], target: Any) -> NameMap:
-    # a wire without a name rule (MCP ingestion) keeps names as they are
-    if not target.names:
-        return NameMap.from_dict({n: n for n in originals})
-    return wire_names(originals, NameRule.from_target(target))
+# ---------------------------------------------------------------------------
+# what callers hold: SDK objects, Python functions and classes, tools/list results
 
 
-def _fallback_result(target: Any, reason: str) -> Result:
+def _what(obj: Any) -> str:
+    kind = type(obj)
+    return kind.__name__ if kind.__module__ == "builtins" else f"{kind.__module__}.{kind.__qualname__}"
+
+
+def _tool_dict(item: Any, index: int | None, target: Any) -> Any:
+    """One item a caller holds as a tool dict; ToolShapeError for anything that is no tool."""
+    where = "the tool" if index is None else f"tool {index}"
+    if isinstance(item, dict):
+        return item
+    if _has_dump(item):
+        try:
+            dumped = _dump(item)
+        except Exception as exc:  # the SDK's own serializer failed: say which object
+            raise ToolShapeError(f"{where} ({_what(item)}) cannot be dumped to JSON: {exc}") from None
+        if not isinstance(dumped, dict):
+            raise ToolShapeError(f"{where} ({_what(item)}) dumps to {type(dumped).__name__}, not a tool object")
+        return dumped
+    if is_python_tool(item):
+        try:
+            made = python_tool(item)
+        except SchemaInputError as exc:
+            raise SchemaInputError(f"{where}: {exc}") from None
+        shape = target.tool
+        out = json_copy(dict(shape.get("fixed", {})))
+        _set(out, shape["name"], made.name)
+        if made.description is not None and "description" in shape:
+            _set(out, shape["description"], made.description)
+        _set(out, shape["schema"], made.schema)
+        return out
+    raise ToolShapeError(
+        f"{where} is {_what(item)}: a tool is a dict, an SDK or pydantic object (model_dump), "
+        "a typed function or a pydantic model, dataclass or TypedDict class"
+    )
+
+
+def _tool_list(tools: Any) -> list[Any]:
+    """What `normalize_tools` was given, as a list of items."""
+    if _has_dump(tools) and not isinstance(tools, (list, tuple)):
+        tools = _dump(tools)  # an MCP ListToolsResult, say
+    if isinstance(tools, dict):
+        wrapped = tools.get("result")
+        inner: dict[str, Any] = wrapped if isinstance(wrapped, dict) else tools
+        if isinstance(inner.get("tools"), list):
+            return list(inner["tools"])  # a tools/list result (or its JSON-RPC response)
+        raise ToolShapeError(
+            "normalize_tools takes a list of tools or a tools/list result ({'tools': [...]}), "
+            f"got a dict with keys {sorted(map(str, tools))[:8]}; use normalize_tool for one tool"
+        )
+    if isinstance(tools, (str, bytes, bytearray)) or not isinstance(tools, Iterable):
+        raise ToolShapeError(f"normalize_tools takes a list of tools, got {_what(tools)}")
+    return list(tools)
+
+
+def _need_shape(t: Any) -> None:
+    if not t.tool:
+        raise ToolShapeError(f"target {t.name} declares no tool shape (a rule file's tool: field)")
+
+
+# ---------------------------------------------------------------------------
+# names
+
+
+def _name_rule(target: Any) -> NameRule:
+    return NameRule.from_target(target) if target.names else _FREE_NAMES
+
+
+def _rename_change(original: str, wire: str, plain: str) -> Change:
+    why = "the wire refuses it as it is" if wire == plain else f"{plain!r} is another tool's already"
+    return Change("tool/name", "", "renamed", f"tool name {original!r} sent as {wire!r}: {why}")
+
+
+def _wire_names(originals: Mapping[int, str], order: Sequence[int], target: Any,
+                reserved: Iterable[str]) -> tuple[dict[int, str], dict[int, Change]]:
+    """Wire names by position, claimed in `order`; a change for each rename."""
+    rule = _name_rule(target)
+    wires = assign_wire_names([originals[i] for i in order], rule, reserved=reserved)
+    out = dict(zip(order, wires))
+    changes = {}
+    for i in order:
+        if out[i] != originals[i]:
+            changes[i] = _rename_change(originals[i], out[i], wire_name(originals[i], rule))
+    return out, changes
+
+
+# ---------------------------------------------------------------------------
+# the calls
+
+
+def _results_with(result: Result, *extra: Change) -> Result:
+    return attrs.evolve(result, changes=(*extra, *result.changes)) if extra else result
+
+
+def _fallback_result(target: Any, rule: str, reason: str) -> Result:
     from .pipeline import fallback_result
 
-    return fallback_result(target, reason, (Change("input/not-json", "", "fallback", reason),))
+    return fallback_result(target, reason, (Change(rule, "", "fallback", reason),))
 
 
 def normalize_tools(
-    tools: Iterable[Any],
-    target: Any,
+    tools: Any,
+    target: TargetLike,
     *,
     strict: bool | None = None,
     options: Options | None = None,
 ) -> ToolsResult:
     """Normalize a list of tools for one target; one bad tool falls back alone.
 
+    `tools` is a list (or any iterable) of tools in any shape `normalize_tool` takes,
+    or an MCP `tools/list` result (the SDK's model, or `{"tools": [...]}`). An item
+    that is no tool at all (a number, a string, an object without `model_dump`)
+    raises `ToolShapeError` naming its index and type; a dict that no shape reads
+    falls back alone, reported (`tool/unreadable`), under a placeholder name
+    (`tool_<index>`) no real tool of the list has. Entries that are not function
+    tools (server tools, cache points) pass through untouched.
+
     Each tool's own `strict` flag, where its shape has one, asks for strict mode unless
     `strict` overrides it; the rebuilt tool says the strictness actually reached.
-    Names are rewritten to the wire's name rule and made unique; `names` maps back.
+    Names are rewritten to the wire's name rule and made unique (two tools called
+    `search` get `search` and `search_<hex>`), each rename reported in its tool's
+    `Result.changes`; `names` maps back and `result_for` finds a tool by wire name.
     """
+    from . import _log_tools
+
+    out = _normalize_tools_quiet(tools, target, strict=strict, options=options)
+    _log_tools(out)
+    return out
+
+
+def _normalize_tools_quiet(
+    tools: Any, target: TargetLike, *, strict: bool | None = None, options: Options | None = None,
+    reserved: frozenset[str] = frozenset(),
+) -> ToolsResult:
     from . import _memo, _registry, _target, _uncached
 
     t = _target(target)
+    _need_shape(t)
     registry = t.registry if t.registry is not None else _registry()
-    given = list(tools)
-    schema_path = t.tool.get("schema") if t.tool else None
-    if schema_path is None or _uncached():
-        return _normalize_tools(given, t, registry, strict, options)
+    given = [_tool_dict(item, i, t) for i, item in enumerate(_tool_list(tools))]
+    if _uncached():
+        return _normalize_tools(given, t, registry, strict, options, reserved)
     opts = options or Options()
     # a repeated request is one entry: its tools, results and names come back at once
-    key = ("tools", t.digest, t.name, t.path, registry.shapes_key(), strict, attrs.astuple(opts))
-    return _memo.memoize(
+    key = ("tools", t.digest, t.name, t.path, registry.shapes_key(), strict, attrs.astuple(opts), tuple(sorted(reserved)))
+    out: ToolsResult = _memo.memoize(
         key,
         given,
-        lambda: _normalize_tools(given, t, registry, strict, options),
+        lambda: _normalize_tools(given, t, registry, strict, options, reserved),
         _freeze_tools,
-        lambda stored: _thaw_tools(stored, schema_path),
+        _thaw_tools,
     )
+    return out
 
 
 def _freeze_tools(out: ToolsResult, _blob: bytes) -> tuple[ToolsResult, Any, int]:
@@ -231,65 +431,78 @@ def _freeze_tools(out: ToolsResult, _blob: bytes) -> tuple[ToolsResult, Any, int
     if tools_blob is None:
         return out, None, 0
     bare = tuple(r if r is None else attrs.evolve(r, schema=None) for r in out.results)
-    return out, (tools_blob, bare, out.names), len(tools_blob)
+    return out, (tools_blob, bare, out.names, out.wire_names, out._schema_paths), len(tools_blob)
 
 
-def _thaw_tools(stored: Any, schema_path: Any) -> ToolsResult:
-    tools_blob, bare, names = stored
+def _thaw_tools(stored: Any) -> ToolsResult:
+    tools_blob, bare, names, wires, paths = stored
     tools = thaw(tools_blob)
     results = tuple(
         # the tool holds its result's schema, as on the first call
-        r if r is None else attrs.evolve(r, schema=_get(tool, schema_path), notes=dict(r.notes))
-        for tool, r in zip(tools, bare)
+        r if r is None else attrs.evolve(r, schema=_get(tool, path), notes=dict(r.notes))
+        for tool, r, path in zip(tools, bare, paths)
     )
-    return ToolsResult(tuple(tools), results, names)
+    return ToolsResult(tuple(tools), results, names, wires, paths)
 
 
-def _normalize_tools(given: list, t: Any, registry: Any, strict: bool | None, options: Options | None) -> ToolsResult:
-    from . import normalize
+def _normalize_tools(
+    given: list[Any], t: Any, registry: Any, strict: bool | None, options: Options | None, reserved: frozenset[str]
+) -> ToolsResult:
+    from . import _normalize
 
+    reading = _reading(registry)
     # entries that are not function tools stay where they are, untouched
-    keep = [i for i, tool in enumerate(given) if isinstance(tool, dict) and not is_function_tool(tool)]
-    items = [tool for i, tool in enumerate(given) if i not in keep]
-    parsed: list[_Parsed | None] = []
-    for i, tool in enumerate(items):
+    parsed: dict[int, _Parsed] = {}
+    unreadable: dict[int, str] = {}
+    for i, tool in enumerate(given):
+        if not reading.is_function_tool(tool):
+            continue
         try:
-            parsed.append(parse_tool(tool, registry))
-        except ToolShapeError:
-            parsed.append(None)
-    originals = [p.name if p is not None else f"tool_{i}" for i, p in enumerate(parsed)]
-    names = _names(originals, t)
-    out_tools: list[tuple[_Parsed, int]] = []
-    results: list[Result] = []
-    for i, p in enumerate(parsed):
-        original = originals[i]
-        if p is None:
-            result = _fallback_result(t, f"tool {i} matches no known tool shape")
-            p = _Parsed(original, None, result.schema, None, None)
-        else:
-            want = strict if strict is not None else p.strict
-            try:
-                result = normalize(p.schema, t, strict=want, options=options)
-            except SchemaInputError as exc:
-                result = _fallback_result(t, str(exc))
-        results.append(result)
-        out_tools.append((p, i))
-    _check_tool_count(t, len(items))
-    results = _strict_budget(t, [p for p, _ in out_tools], results, options)
-    built = [build_tool(p, t, r.schema, r.strict, names.wire(originals[i]), items[i]) for (p, i), r in zip(out_tools, results)]
-    aligned: list[Result | None] = list(results)
-    for i in keep:
-        built.insert(i, json_copy(given[i]))
-        aligned.insert(i, None)
-    return ToolsResult(tuple(built), tuple(aligned), names)
-
-
-def _name_of(tool: dict) -> Any:
-    for path in (("name",), ("function", "name"), ("toolSpec", "name")):
-        value = _get(tool, path)
-        if isinstance(value, str):
-            return value
-    return None
+            parsed[i] = parse_tool(tool, registry)
+        except ToolShapeError as exc:
+            unreadable[i] = str(exc)
+    originals = {i: p.name for i, p in parsed.items()}
+    wires, renames = _wire_names(originals, list(parsed), t, reserved)
+    # an unreadable tool has no name: its placeholder takes one no real tool has, and
+    # stands for itself in `names` (never for the real tool it might have collided with)
+    taken = {*reserved, *wires.values()}
+    for i, wire in zip(unreadable, assign_wire_names([f"tool_{i}" for i in unreadable], _name_rule(t), reserved=taken)):
+        originals[i] = wires[i] = wire
+    results: dict[int, Result] = {}
+    for i in sorted(originals):
+        if i in unreadable:
+            results[i] = _fallback_result(t, "tool/unreadable", f"tool {i} matches no known tool shape: {unreadable[i]}")
+            continue
+        p = parsed[i]
+        want = strict if strict is not None else p.strict
+        try:
+            results[i] = _normalize(p.schema, t, strict=want, options=options)
+        except SchemaInputError as exc:
+            results[i] = _fallback_result(t, "input/not-json", str(exc))
+    _check_tool_count(t, len(results))
+    order = [i for i in sorted(results) if i in parsed]
+    relaxed = _strict_budget(t, [parsed[i] for i in order], [results[i] for i in order], options)
+    results.update(zip(order, relaxed))
+    built: list[dict[str, Any]] = []
+    aligned: list[Result | None] = []
+    wire_list: list[str | None] = []
+    paths: list[Any] = []
+    for i, tool in enumerate(given):
+        if i not in results:
+            built.append(json_copy(tool))
+            aligned.append(None)
+            wire_list.append(None)
+            paths.append(None)
+            continue
+        result = _results_with(results[i], *([renames[i]] if i in renames else []))
+        p = parsed.get(i) or _Parsed(originals[i], None, result.schema, None, None)
+        built.append(build_tool(p, t, result.schema, result.strict, wires[i], tool if i in parsed else None))
+        aligned.append(result)
+        wire_list.append(wires[i])
+        mine = p.at.get("schema")
+        paths.append(mine if mine is not None and _get(built[-1], mine) is result.schema else t.tool["schema"])
+    pairs = tuple((wires[i], originals[i]) for i in sorted(originals))
+    return ToolsResult(tuple(built), tuple(aligned), NameMap(pairs), tuple(wire_list), tuple(paths))
 
 
 _BUDGETS = (
@@ -306,7 +519,7 @@ def _strict_budget(target: Any, parsed: list[_Parsed], results: list[Result], op
     A strict tool that would take the request over a budget is sent non-strict
     (normalized again with strict=False); a later, smaller tool may still fit.
     """
-    from . import normalize
+    from . import _normalize
 
     limits = {k: target.request_limits[k] for k, _ in _BUDGETS if k in target.request_limits}
     if not limits:
@@ -324,7 +537,7 @@ def _strict_budget(target: Any, parsed: list[_Parsed], results: list[Result], op
                 used[k] += cost[k]
             out.append(result)
             continue
-        relaxed = normalize(p.schema, target, strict=False, options=options)
+        relaxed = _normalize(p.schema, target, strict=False, options=options)
         what = ", ".join(f"{dict(_BUDGETS)[k]} over {limits[k]}" for k in over)
         change = Change("request/strict-budget", "", "rewritten", f"sent non-strict: the request's strict budget ({what}) is spent")
         out.append(attrs.evolve(relaxed, changes=(change, *relaxed.changes)))
@@ -340,25 +553,46 @@ def _strict_cost(schema: Any) -> dict[str, int]:
     return {"max_strict_tools": 1, "max_optional_params": optional, "max_union_params": unions, "max_total_properties": props}
 
 
-def normalize_tool(tool: Any, target: Any, *, strict: bool | None = None, options: Options | None = None) -> ToolResult:
-    """Normalize one tool (any common shape) into the target's native tool object."""
-    from . import _registry, _target, normalize
+def normalize_tool(tool: Any, target: TargetLike, *, strict: bool | None = None, options: Options | None = None) -> ToolResult:
+    """Normalize one tool into the target's native tool object.
+
+    `tool` is a dict in any shipped shape (OpenAI Chat or Responses, Anthropic,
+    Gemini, Bedrock, MCP, with an SDK's other spellings such as
+    `parameters_json_schema`), an SDK or pydantic object (`model_dump`), or a typed
+    function or pydantic model, dataclass or TypedDict class (name from `__name__`
+    or the model's title, description from the docstring's summary, parameter
+    descriptions from its Args/Parameters/:param: sections). Anything else, or a
+    dict no shape reads, raises `ToolShapeError`; so does a server tool or cache
+    point, which has no schema to normalize.
+    """
+    from . import _log_result
+
+    out = _normalize_tool_quiet(tool, target, strict=strict, options=options)
+    _log_result(out.result, f"tool {out.original_name!r}")
+    return out
+
+
+def _normalize_tool_quiet(tool: Any, target: TargetLike, *, strict: bool | None, options: Options | None) -> ToolResult:
+    from . import _normalize, _registry, _target
 
     t = _target(target)
-    p = parse_tool(tool, t.registry if t.registry is not None else _registry())
+    _need_shape(t)
+    registry = t.registry if t.registry is not None else _registry()
+    item = _tool_dict(tool, None, t)
+    if not _reading(registry).is_function_tool(item):
+        raise ToolShapeError(f"this entry is no function tool (a server tool or cache point): keys {sorted(item)[:8]}")
+    p = parse_tool(item, registry)
     want = strict if strict is not None else p.strict
-    result = normalize(p.schema, t, strict=want, options=options)
-    name = _names([p.name], t).wire(p.name)
-    return ToolResult(build_tool(p, t, result.schema, result.strict, name, tool), result, name, p.name)
+    result = _normalize(p.schema, t, strict=want, options=options)
+    wires, renames = _wire_names({0: p.name}, [0], t, ())
+    name = wires[0]
+    result = _results_with(result, *renames.values())
+    return ToolResult(build_tool(p, t, result.schema, result.strict, name, item), result, name, p.name)
 
 
 def normalize_mcp_tool(tool: Any, *, options: Options | None = None) -> ToolResult:
     """Ingest an MCP tool: its `inputSchema` must describe an object (else it falls back)."""
     return normalize_tool(tool, "mcp", options=options)
-
-
-class RequestLimitError(WireschemaError, ValueError):
-    """A request breaks a hard limit of the wire (too many tools), which no rewrite fixes."""
 
 
 @attrs.frozen
@@ -371,35 +605,43 @@ class RequestResult:
 
     @property
     def names(self) -> NameMap:
-        """Wire name -> original name, over every tool list of the request."""
-        pairs: dict[str, str] = {}
+        """Wire name -> original name, over every tool list of the request (every wire
+        name is unique across the lists)."""
+        return NameMap(tuple(pair for group in self.tools for pair in group.names.items()))
+
+    def result_for(self, wire_name: str) -> Result:
+        """The Result of the tool the model called by this wire name, in any tool list."""
         for group in self.tools:
-            pairs.update(dict(group.names.items()))
-        return NameMap.from_dict(pairs)
+            if wire_name in group.wire_names:
+                return group.result_for(wire_name)
+        raise UnknownToolNameError(wire_name, "wire", self.names)
 
 
-def normalize_request(body: Any, target: Any, *, options: Options | None = None) -> RequestResult:
+def normalize_request(body: Any, target: TargetLike, *, options: Options | None = None) -> RequestResult:
     """Normalize every schema of a provider request body, found by the rule file's `locate`.
 
     `locate.tools` finds tool lists (normalized as `normalize_tools`, names made unique
     across the request), `locate.outputs` output schemas (normalized as
     `normalize_output`; a `strict` flag beside the schema asks for strict mode and is
-    rewritten to what was reached). The caller's body is not mutated.
+    rewritten to what was reached). Both SDK spellings a rule file lists are read and
+    kept where they are. The caller's body is not mutated.
     """
-    from . import _target
-    from .outputs import normalize_output
+    from . import _log_result, _log_tools, _target
+    from .outputs import _normalize_output_quiet
     from .ruletable import jsonpath
 
     t = _target(target)
     out = json_copy(body)
     groups = []
+    taken: set[str] = set()
     for path in t.locate.get("tools", ()):
         for datum in jsonpath(path).find(out):
             if isinstance(datum.value, list):
-                group = normalize_tools(datum.value, t, options=options)
+                group = _normalize_tools_quiet(datum.value, t, options=options, reserved=frozenset(taken))
                 datum.value[:] = list(group.tools)
+                taken.update(w for w in group.wire_names if w is not None)
                 groups.append(group)
-    _check_tool_count(t, sum(len(g.tools) for g in groups))
+    _check_tool_count(t, sum(sum(r is not None for r in g.results) for g in groups))
     outputs = []
     for path in t.locate.get("outputs", ()):
         for datum in jsonpath(path).find(out):
@@ -408,11 +650,15 @@ def normalize_request(body: Any, target: Any, *, options: Options | None = None)
             if not isinstance(parent, dict) or key not in parent:
                 continue
             asked = parent.get("strict") if isinstance(parent.get("strict"), bool) else None
-            result = normalize_output(datum.value, t, strict=asked, options=options)
+            result = _normalize_output_quiet(datum.value, t, strict=asked, options=options)
             parent[key] = result.schema
             if "strict" in parent:
                 parent["strict"] = result.strict
             outputs.append(result)
+    for group in groups:
+        _log_tools(group)
+    for result in outputs:
+        _log_result(result, "the output schema")
     return RequestResult(out, tuple(groups), tuple(outputs))
 
 

@@ -25,6 +25,7 @@ CASES = [
     ("openai-strict", "bad-type-name", {"type": "object", "properties": {"a": {"type": "float"}}, "required": ["a"], "additionalProperties": False}),
     ("openai-strict", "open-object", {"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a"]}),
     ("openai-strict", "optional-property", {"type": "object", "properties": {"a": {"type": "string"}}, "required": [], "additionalProperties": False}),
+    ("openai-strict", "object-without-properties", {"type": "object", "required": [], "additionalProperties": False}),
     ("openai-strict", "array-without-items", {"type": "object", "properties": {"a": {"type": "array"}}, "required": ["a"], "additionalProperties": False}),
     ("openai-strict", "object-enum", {"type": "object", "properties": {"a": {"type": "object", "enum": [{"k": 1}], "properties": {}, "required": [], "additionalProperties": False}}, "required": ["a"], "additionalProperties": False}),
     ("openai-strict", "object-const", {"type": "object", "properties": {"a": {"type": "integer", "const": [1]}}, "required": ["a"], "additionalProperties": False}),

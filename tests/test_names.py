@@ -218,10 +218,27 @@ def test_every_wire_name_is_distinct_and_valid_under_heavy_collision():
     assert [m.original(w) for w in m] == names
 
 
-def test_a_name_given_twice_is_one_entry():
+def test_a_name_given_twice_is_two_tools_with_two_wire_names():
     m = wire_names(["search", "get weather", "search", "get weather"], OPENAI)
-    assert len(m) == 2
-    assert m.to_dict() == {"search": "search", "get_weather": "get weather"}
+    suffix = "_" + hashlib.sha256(b"search").hexdigest()[:6]
+    assert list(m) == ["search", "get_weather", "search" + suffix, "get_weather_" + hashlib.sha256(b"get weather").hexdigest()[:6]]
+    assert [m.original(w) for w in m] == ["search", "get weather", "search", "get weather"]
+    assert m.wire("search") == "search" and m.wires("search") == ("search", "search" + suffix)
+
+
+def test_a_third_and_fourth_repeat_take_longer_suffixes_within_the_byte_limit():
+    names = ["s" * 64] * 5
+    wires = list(wire_names(names, OPENAI))
+    digest = hashlib.sha256(names[0].encode()).hexdigest()
+    assert len(set(wires)) == 5 and all(len(w) <= 64 and OPENAI.valid(w) for w in wires)
+    assert [w.rsplit("_", 1)[-1] for w in wires[1:4]] == [digest[:6], digest[:8], digest[:10]]
+    assert wires == list(wire_names(names, OPENAI))  # deterministic
+
+
+def test_reserved_wire_names_are_taken_already():
+    m = wire_names(["search", "lookup"], OPENAI, reserved={"search"})
+    assert m.wire("search") == "search_" + hashlib.sha256(b"search").hexdigest()[:6]
+    assert m.wire("lookup") == "lookup"
 
 
 def test_the_separator_is_the_replacement_when_the_wire_refuses_underscore():
@@ -275,11 +292,13 @@ def test_an_unknown_wire_name_raises_a_clear_error():
         m.wire("nope")
 
 
-def test_a_map_is_one_to_one():
-    with pytest.raises(ToolNameError):
-        NameMap([("a", "x"), ("b", "x")])
+def test_a_wire_name_is_one_tools_while_tools_may_share_an_original_name():
     with pytest.raises(ToolNameError):
         NameMap([("a", "x"), ("a", "y")])
+    shared = NameMap([("a", "x"), ("b", "x")])
+    assert shared.original("a") == shared.original("b") == "x"
+    assert shared.wires("x") == ("a", "b") and shared.wire("x") == "a"
+    assert NameMap(shared.to_dict()) == shared
 
 
 def test_a_map_is_an_immutable_value():

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import sys
-from typing import Literal, Optional
+from typing import Annotated, Literal, Optional
 
 import pytest
 from typing_extensions import TypedDict
@@ -78,3 +78,144 @@ class Opaque:
 def test_a_type_pydantic_cannot_describe_is_a_clear_error():
     with pytest.raises(SchemaInputError, match="pydantic cannot describe"):
         wireschema.normalize(Opaque, "gemini")
+
+
+# --- whole tools from Python (issue 12.4) -------------------------------------------
+
+
+def forecast_google(city: str, days: int = 3) -> str:
+    """Daily forecast for a city.
+
+    A longer explanation the tool's description leaves out.
+
+    Args:
+        city: The city name, e.g. "Lyon".
+        days: How many days,
+            at most 14.
+    """
+    return city
+
+
+def forecast_numpy(city: str, days: int = 3) -> str:
+    """Daily forecast for a city.
+
+    Parameters
+    ----------
+    city : str
+        The city name, e.g. "Lyon".
+    days : int
+        How many days,
+        at most 14.
+    """
+    return city
+
+
+def forecast_sphinx(city: str, days: int = 3) -> str:
+    """Daily forecast for a city.
+
+    :param city: The city name, e.g. "Lyon".
+    :param days: How many days,
+        at most 14.
+    """
+    return city
+
+
+@pytest.mark.parametrize("fn", [forecast_google, forecast_numpy, forecast_sphinx], ids=["google", "numpy", "sphinx"])
+def test_a_function_is_a_whole_tool_whatever_its_docstring_style(fn):
+    out = wireschema.normalize_tool(fn, "anthropic")
+    assert out.tool["name"] == fn.__name__ and out.original_name == fn.__name__
+    assert out.tool["description"] == "Daily forecast for a city."
+    schema = out.tool["input_schema"]
+    assert "title" not in schema and "description" not in schema  # the docstring is the tool's, not the schema's
+    assert schema["properties"]["city"]["description"] == 'The city name, e.g. "Lyon".'
+    assert schema["properties"]["days"]["description"] == "How many days,\nat most 14."
+    assert schema["required"] == ["city"]
+
+
+def test_a_description_the_code_gives_wins_over_the_docstrings():
+    def search(query: Annotated[str, pydantic.Field(description="What to look for")], limit: int = 10) -> list:
+        """Search the index.
+
+        Args:
+            query: ignored, the annotation says it
+            limit: Most results.
+        """
+        return []
+
+    props = wireschema.normalize_tool(search, "gemini").tool["parameters"]["properties"]
+    assert props["query"]["description"] == "What to look for"
+    assert props["limit"]["description"] == "Most results."
+
+
+class WeatherQuery(pydantic.BaseModel):
+    """Ask for the weather.
+
+    Attributes:
+        city: The city name.
+    """
+
+    city: str
+    days: int = pydantic.Field(3, description="Forecast length")
+
+
+@dataclasses.dataclass
+class Lookup:
+    """Look a record up.
+
+    Args:
+        key: Its key.
+    """
+
+    key: str
+
+
+def test_model_and_dataclass_classes_are_tools_named_by_their_title():
+    out = wireschema.normalize_tools([forecast_google, WeatherQuery, Lookup, Filters], "openai-strict")
+    names = [t["function"]["name"] for t in out.tools]
+    assert names == ["forecast_google", "WeatherQuery", "Lookup", "Filters"]
+    query = out.tools[1]["function"]
+    assert query["description"] == "Ask for the weather."
+    assert "title" not in query["parameters"] and "description" not in query["parameters"]
+    assert query["parameters"]["properties"]["city"]["description"] == "The city name."
+    assert query["parameters"]["properties"]["days"]["description"].startswith("Forecast length")
+    assert out.tools[2]["function"]["parameters"]["properties"]["key"]["description"] == "Its key."
+    assert "description" not in out.tools[3]["function"]  # a TypedDict without a docstring has none
+    assert all(t["function"]["strict"] for t in out.tools)
+
+
+def test_a_model_title_names_the_tool():
+    class Internal(pydantic.BaseModel):
+        model_config = pydantic.ConfigDict(title="create_ticket")
+        subject: str
+
+    assert wireschema.normalize_tool(Internal, "gemini").tool["name"] == "create_ticket"
+
+
+def test_a_function_name_the_wire_refuses_is_renamed_and_reported():
+    def ünïcode(x: int) -> int:
+        """Twice x."""
+        return 2 * x
+
+    out = wireschema.normalize_tool(ünïcode, "openai-chat")
+    assert out.tool["function"]["name"] == "_n_code" and out.original_name == "ünïcode"
+    assert out.result.changes[0].action == "renamed"
+
+
+def test_a_lambda_has_no_name_for_a_tool():
+    with pytest.raises(SchemaInputError, match="no name"):
+        wireschema.normalize_tool(lambda x: x, "gemini")
+
+
+def test_without_docstring_parser_the_summary_only_and_a_warning(monkeypatch, caplog):
+    monkeypatch.setitem(sys.modules, "docstring_parser", None)
+    out = wireschema.normalize_tool(forecast_google, "gemini")
+    assert out.tool["description"] == "Daily forecast for a city."
+    assert "description" not in out.tool["parameters"]["properties"]["city"]
+    assert "docstring_parser" in caplog.text
+
+
+def test_normalize_of_a_function_keeps_its_summary_and_parameter_descriptions_no_title():
+    schema = wireschema.normalize(forecast_google, "mcp").schema
+    assert schema["description"] == "Daily forecast for a city."
+    assert "title" not in schema
+    assert schema["properties"]["city"]["description"] == 'The city name, e.g. "Lyon".'

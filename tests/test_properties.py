@@ -531,8 +531,9 @@ def test_strict_switch_and_output_api(schema, target, want):
     out = wireschema.normalize_output(schema, target)
     assert fingerprint(schema) == before
     dumps(out.schema)
-    # the output of normalize_output goes on the same wire as a tool schema
-    wire = effective(target, out)
+    # the output of normalize_output passes the checks of the wire it goes on (a Google
+    # output takes any root: its target's output variant)
+    wire = wireschema._registry().output_variant(wireschema._target(effective(target, out)))
     assert wireschema.check(out.schema, wire) == ()
     if out.wrapped:
         assert out.unwrap({"response": 1}) == 1
@@ -549,11 +550,9 @@ def _deep(levels):
     return node
 
 
+# items that are no tool at all: the whole call is a ToolShapeError naming the item
+NOT_TOOLS = [42, "not a tool", None, ["a", "list"]]
 BAD_TOOLS = [
-    42,
-    "not a tool",
-    None,
-    ["a", "list"],
     {"description": "no name anywhere"},
     {"type": "function", "function": {"name": 7, "parameters": {}}},
     {"type": "function", "function": {"name": "bad_set", "parameters": {"type": "object", "enum": {1, 2}}}},
@@ -570,6 +569,12 @@ BAD_TOOLS = [
 
 def _tool(i, schema):
     return {"type": "function", "function": {"name": f"good_{i}", "description": f"tool {i}", "parameters": schema}}
+
+
+@pytest.mark.parametrize("item", NOT_TOOLS, ids=repr)
+def test_an_item_that_is_no_tool_is_named_by_index_and_type(item):
+    with pytest.raises(wireschema.ToolShapeError, match=f"tool 1 is {type(item).__name__}"):
+        wireschema.normalize_tools([_tool(0, {"type": "object"}), item], "openai-chat")
 
 
 @PROFILE
@@ -637,7 +642,7 @@ def test_requests_are_not_mutated_and_match_normalize_tools(goods, output, targe
     """(3, 7) normalize_request: the caller's body is unchanged, a bad tool beside good
     ones changes nothing for them, and each tool list matches normalize_tools."""
     compiled = wireschema._target(target)
-    tools = [_tool(i, s) for i, s in enumerate(goods)] + [BAD_TOOLS[6], BAD_TOOLS[4]]
+    tools = [_tool(i, s) for i, s in enumerate(goods)] + [BAD_TOOLS[2], BAD_TOOLS[0]]
     body: dict = {"model": "m"}
     for path in compiled.locate.get("tools", ()):
         _merge(body, _body_at(path, tools))
@@ -651,7 +656,8 @@ def test_requests_are_not_mutated_and_match_normalize_tools(goods, output, targe
     for group in result.tools:
         assert [r and outcome(r) for r in group.results] == [r and outcome(r) for r in expected.results]
     for r in result.outputs:
-        assert wireschema.check(r.schema, effective(target, r)) == ()
+        wire = wireschema._registry().output_variant(wireschema._target(effective(target, r)))
+        assert wireschema.check(r.schema, wire) == ()
 
 
 # ---------------------------------------------------------------------------

@@ -52,6 +52,15 @@ OPENAI_STRICT = [
         "type": "object", "properties": {"tree": {"$ref": "#/$defs/Node"}},
         "$defs": {"Node": {"type": "object", "properties": {"kids": {"type": "array", "items": {"$ref": "#/$defs/Node"}}},
                            "required": ["kids"]}}}),
+    # issue 12.7: OpenAI refuses an object without properties ("object schema missing
+    # properties"), a tool without parameters included
+    ("no-parameters-get-empty-properties", {"type": "object"}),
+    # issue 12.9: a default of null on a property that becomes "T or null" says nothing
+    # new: dropped (reported), where any other default is spilled
+    ("default-null-dropped-other-defaults-spilled", {
+        "type": "object", "required": ["r"],
+        "properties": {"o": {"type": "string", "default": None}, "n": {"type": ["integer", "null"], "default": None},
+                       "r": {"type": "string", "default": None}, "d": {"type": "integer", "default": 0}}}),
     ("python-type-names", {
         "type": "dict", "required": ["n"], "properties": {"n": {"type": "float"}, "any": {"type": "string"}}}),
     # fail-open: strict cannot be reached, the openai-chat output is returned with strict False
@@ -108,6 +117,15 @@ GEMINI = [
     # nullable is set top-down; the type inferred later lands after it, so description and
     # nullable move last (the order reading the marker back gives)
     ("nullable-enum-without-type", {"type": "object", "properties": {"e": {"enum": ["a", None], "description": "e"}}}),
+    # issue 12.7: OpenAI refuses an object without properties ("object schema missing
+    # properties"), a tool without parameters included
+    ("no-parameters-get-empty-properties", {"type": "object"}),
+    # issue 12.9: a default of null on a property that becomes "T or null" says nothing
+    # new: dropped (reported), where any other default is spilled
+    ("default-null-dropped-other-defaults-spilled", {
+        "type": "object", "required": ["r"],
+        "properties": {"o": {"type": "string", "default": None}, "n": {"type": ["integer", "null"], "default": None},
+                       "r": {"type": "string", "default": None}, "d": {"type": "integer", "default": 0}}}),
     ("python-type-names", {"type": "dict", "properties": {"x": {"type": "float"}, "t": {"type": "tuple", "items": {"type": "String"}}}}),
     # "T or null" reaches its final form in one run, so the output normalized again is
     # the same bytes: a false branch is spelled before the null beside it folds, a

@@ -4,9 +4,14 @@ are plain asserts."""
 
 from __future__ import annotations
 
+import hashlib
 import json
+import logging
+import time
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import wireschema
 from wireschema.outputs import normalize_output
@@ -172,3 +177,196 @@ def test_entries_that_are_not_function_tools_pass_through():
     assert out.results[1] is out.result_for("lookup")
     bedrock = normalize_request({"toolConfig": {"tools": [SHAPES["bedrock"], {"cachePoint": {"type": "default"}}]}}, "bedrock")
     assert bedrock.body["toolConfig"]["tools"][1] == {"cachePoint": {"type": "default"}}
+
+
+# --- names: unique on the wire, exact on the way back (issues 12.5 and 15 F) --------
+
+
+def test_two_tools_with_one_name_get_unique_reported_wire_names_and_exact_results():
+    tools = [{"name": "search", "parameters": {"type": "object", "properties": {"q": {"type": "string"}}}},
+             {"name": "search", "parameters": {"type": "object", "properties": {"url": {"type": "string"}}}}]
+    out = normalize_tools(tools, "gemini")
+    first, second = (t["name"] for t in out.tools)
+    assert first == "search" and second == "search_" + hashlib.sha256(b"search").hexdigest()[:6]
+    assert out.wire_names == (first, second)
+    assert out.names.to_dict() == {first: "search", second: "search"}
+    assert "url" in out.result_for(second).schema["properties"] and "q" in out.result_for(first).schema["properties"]
+    assert [c.action for c in out.results[1].changes][:1] == ["renamed"] and not out.results[0].changes
+    with pytest.raises(wireschema.UnknownToolNameError):
+        out.result_for("searching")
+
+
+def test_an_unreadable_tools_placeholder_never_takes_a_real_tools_name():
+    tools = [{"parameters": WEATHER}, {"name": "tool_0", "parameters": WEATHER}]
+    out = normalize_tools(tools, "gemini")
+    placeholder, real = out.wire_names
+    assert real == "tool_0" and placeholder != "tool_0"
+    assert out.result_for("tool_0") is out.results[1] and not out.results[1].used_fallback
+    assert out.result_for(placeholder).used_fallback
+    assert out.results[0].changes[0].rule == "tool/unreadable"
+    assert out.names.original(placeholder) == placeholder  # it stands for itself, not for the real tool_0
+
+
+def test_names_are_unique_across_the_tool_lists_of_one_request():
+    body = {"tools": [{"functionDeclarations": [{"name": "get weather", "parameters": WEATHER}]},
+                      {"functionDeclarations": [{"name": "get_weather", "parameters": WEATHER}]}]}
+    out = normalize_request(body, "gemini")
+    wires = [d["name"] for tool in out.body["tools"] for d in tool["functionDeclarations"]]
+    assert len(set(wires)) == 2 and wires[0] == "get_weather"
+    assert out.names.to_dict() == {wires[0]: "get weather", wires[1]: "get_weather"}
+    assert out.result_for(wires[1]) is out.tools[1].results[0]
+
+
+NAME_PARTS = st.sampled_from(["search", "get weather", "get_weather", "tool_0", "tool_1", "x" * 70, "検索", "a.b", ""])
+
+
+@settings(max_examples=60, deadline=None, derandomize=True)
+@given(st.lists(st.one_of(NAME_PARTS, st.none()), min_size=1, max_size=12),
+       st.sampled_from(["gemini", "openai-strict", "anthropic", "mcp", "bedrock"]))
+def test_wire_names_are_unique_and_lead_back_to_their_own_tool(names, target):
+    """Any mix of repeated, rewritten, cut and unreadable (None: no name) tools."""
+    tools = [{"parameters": WEATHER} if n is None else {"name": n, "parameters": {**WEATHER, "description": f"#{i}"}}
+             for i, n in enumerate(names)]
+    out = normalize_tools(tools, target)
+    wires = out.wire_names
+    assert len(set(wires)) == len(wires) == len(tools)
+    rule = wireschema.NameRule.from_target(target) if wireschema._target(target).names else None
+    for i, (wire, n) in enumerate(zip(wires, names)):
+        assert rule is None or rule.valid(wire)
+        result = out.result_for(wire)
+        assert result is out.results[i]
+        if n is None:
+            assert result.used_fallback and out.names.original(wire) == wire
+        else:
+            assert out.names.original(wire) == n and result.schema["description"] == f"#{i}"
+    assert normalize_tools(tools, target).wire_names == wires  # deterministic
+
+
+# --- tool shapes come from the rule files (issue 14) --------------------------------
+
+
+def test_a_rule_files_own_tool_shape_reads_writes_and_finds_its_tools(tmp_path):
+    (tmp_path / "nested-wire.yaml").write_text(
+        "description: A wire that nests the tool.\nextends: openai-chat\n"
+        "tool:\n  name: \"$.tool.name\"\n  description: \"$.tool.about\"\n  schema: [\"$.tool.input\", \"$.tool.in\"]\n"
+        "  passthrough: [marker]\n")
+    target = wireschema.load_rules(tmp_path)["nested-wire"]
+    out = normalize_tools([{"name": "a b", "parameters": WEATHER}, {"marker": 1}], target)
+    assert out.tools[0] == {"tool": {"name": "a_b", "input": out.results[0].schema}}
+    assert out.result_for("a_b") is out.results[0] and out.results[1] is None
+    again = normalize_tools([{"tool": {"name": "x", "in": WEATHER}}], target)
+    assert again.tools[0] == {"tool": {"name": "x", "in": again.results[0].schema}}  # the caller's spelling, kept
+
+
+def test_the_engine_names_no_provider():
+    """Where a tool's name sits, which entries are server tools, the SDKs' spellings and
+    the targets' names live in the rule files; no module of the engine spells them
+    (bench.py compares with peer libraries by name, and normalize_mcp_tool is the one
+    API named after a protocol)."""
+    import ast
+    import re
+    from pathlib import Path
+
+    registry = wireschema._registry()
+    words = {info.name for info in wireschema.targets()}
+    for shape in registry.tool_shapes():
+        for field in ("name", "description", "schema", "strict"):
+            words.update(shape.get(field, ()))
+        for paths in shape.get("aliases", {}).values():
+            words.update(w for p in paths for w in p)
+        words.update(shape.get("fixed", {}))
+        words.update(v for v in shape.get("fixed", {}).values() if isinstance(v, str))
+        for key, values in shape.get("kinds", {}).items():
+            words.update([key, *values])
+        words.update(shape.get("passthrough", ()))
+    for info in wireschema.targets():
+        for paths in registry.get(info.name).locate.values():
+            words.update(w for p in paths for w in re.findall(r"[A-Za-z_]+", p))
+    # JSON Schema's own words and Python API names, which are nobody's provider knowledge
+    words -= {"name", "description", "type", "schema", "strict", "tools", "title", "format", "json", "json_schema", "text", "request"}
+    engine = Path(wireschema.__file__).parent
+    found = []
+    for path in sorted(engine.rglob("*.py")):
+        if path.name == "bench.py":
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        docstrings = {id(n.body[0].value) for n in ast.walk(tree)
+                      if isinstance(n, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef))
+                      and n.body and isinstance(n.body[0], ast.Expr) and isinstance(n.body[0].value, ast.Constant)}
+        allowed = {id(c) for n in ast.walk(tree) if isinstance(n, ast.FunctionDef) and n.name == "normalize_mcp_tool"
+                   for c in ast.walk(n)}
+        found += [f"{path.name}:{n.lineno}: {n.value!r}" for n in ast.walk(tree)
+                  if isinstance(n, ast.Constant) and isinstance(n.value, str) and n.value in words
+                  and id(n) not in docstrings and id(n) not in allowed]
+    assert found == []
+
+
+# --- hostile tool lists (issue 15 A and D) ------------------------------------------
+
+
+def _null_holders():
+    """Every shipped tool shape with null at each step of its schema path."""
+    for shape in wireschema._registry().tool_shapes():
+        path = shape["schema"]
+        for depth in range(1, len(path) + 1):
+            if tuple(path[:depth]) == tuple(shape["name"][:depth]):
+                continue  # that null would take the name with it: no tool at all
+            tool = {**dict(shape.get("fixed", {}))}
+            node = tool
+            for key in shape["name"][:-1]:
+                node = node.setdefault(key, {})
+            node[shape["name"][-1]] = "f"
+            node = tool
+            for key in path[: depth - 1]:
+                node = node.setdefault(key, {}) if isinstance(node.get(key, {}), dict) else node[key]
+            node[path[depth - 1]] = None
+            yield tool
+
+
+@pytest.mark.parametrize("tool", list(_null_holders()), ids=lambda t: json.dumps(t, sort_keys=True))
+@pytest.mark.parametrize("target", ["bedrock", "anthropic", "gemini", "openai-strict", "mcp"])
+def test_a_null_where_a_schema_belongs_is_a_reported_fallback_never_a_type_error(tool, target):
+    single = normalize_tool(tool, target)
+    listed = normalize_tools([tool, tool], target)
+    assert single.result.used_fallback and single.result.fallback_reason
+    assert all(r.used_fallback for r in listed.results)
+    assert json.dumps(single.tool) and json.dumps(listed.tools)
+
+
+def test_many_server_tools_cost_time_in_proportion():
+    """400, 4,000, 40,000 entries that are not function tools beside one that is."""
+    per_entry = []
+    for n in (400, 4_000, 40_000):
+        tools = [{"type": f"web_search_{i}", "name": "w"} for i in range(n)] + [{"name": "f", "input_schema": WEATHER}]
+        start = time.perf_counter()
+        out = normalize_tools(tools, "anthropic")
+        per_entry.append((time.perf_counter() - start) / n)
+        assert out.results[-1] is not None and out.tools[:n] == tuple(tools[:n])
+    # quadratic work would make the 40,000 list 100x slower per entry than the 400 one
+    assert per_entry[-1] < 10 * per_entry[0] + 1e-5
+
+
+# --- logging: a loss is logged once per tool, success says nothing ------------------
+
+
+def test_a_fallback_a_failed_strict_tool_and_a_spent_budget_are_logged_once_per_tool(caplog):
+    caplog.set_level(logging.DEBUG, logger="wireschema")
+    wireschema.clear_cache()
+    normalize_tools([{"name": "ok", "input_schema": WEATHER}], "anthropic")
+    wireschema.normalize(WEATHER, "gemini")
+    assert caplog.records == []  # nothing on success
+    open_dict = {"type": "object", "properties": {"d": {"type": "object", "additionalProperties": {"type": "string"}}}}
+    many_optional = {"type": "object", "properties": {f"o{i}": {"type": "string"} for i in range(20)}}
+    tools = [{"name": "remote", "input_schema": {"$ref": "https://example.test/s.json"}},
+             {"name": "open", "input_schema": open_dict, "strict": True},
+             {"name": "big", "input_schema": many_optional, "strict": True},
+             {"name": "bigger", "input_schema": many_optional, "strict": True}]
+    for _ in range(2):  # the second request is a cache hit: logged again, as a request of its own
+        caplog.clear()
+        normalize_tools(tools, "anthropic-strict")
+        messages = [r.getMessage() for r in caplog.records]
+        assert all(r.levelno == logging.WARNING for r in caplog.records)
+        assert len(messages) == 3, messages
+        assert messages[0].startswith("tool 'remote' fell back on anthropic-strict")
+        assert messages[1].startswith("tool 'open' sent non-strict on anthropic-strict")
+        assert messages[2].startswith("tool 'bigger' sent non-strict: the request's strict budget")

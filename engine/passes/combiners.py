@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..positions import IN_PLACE_LISTS, IN_PLACE_SINGLE, SUBSCHEMA_ARRAY, SUBSCHEMA_MAP, child_slots, subschemas
+from ..positions import IN_PLACE_LISTS, IN_PLACE_SINGLE, SLOT_SINGLE, SUBSCHEMA_ARRAY, SUBSCHEMA_MAP, child_slots, subschemas
 from . import Opt, kind
 from .objects import is_object
 
@@ -195,9 +195,9 @@ def _merge_objects(branches: list[dict]) -> dict | None:
     return out
 
 
-def _merge_same_type(branches: list[dict]) -> dict | None:
+def _merge_same_type(branches: list[dict], loosened: list[str] | None = None) -> dict | None:
     """Branches of one type become one schema of that type; keywords that differ are
-    loosened away (the merged schema accepts every branch's values)."""
+    loosened away (the merged schema accepts every branch's values), named in `loosened`."""
     t = branches[0].get("type")
     if not isinstance(t, str) or any(b.get("type") != t for b in branches):
         return None
@@ -215,6 +215,8 @@ def _merge_same_type(branches: list[dict]) -> dict | None:
             out[k] = next(v for v in values if v is not _MISSING)
         elif all(v == values[0] for v in values):
             out[k] = values[0]
+        elif loosened is not None:
+            loosened.append(k)
     return out
 
 
@@ -264,11 +266,12 @@ def collapse_any_of(rule, node, run):
         return None
     merged = None
     used = None
+    loosened: list[str] = []
     for mode in rule.options["modes"]:
         if mode == "object-merge" and all(_is_object_branch(b) for b in branches):
             merged = _merge_objects(branches)
         elif mode == "same-type":
-            merged = _merge_same_type(branches)
+            merged = _merge_same_type(branches, loosened)
         elif mode == "mixed-type":
             merged = dict(next((b for b in branches if b.get("type") != "null"), branches[0]))
         if merged is not None:
@@ -288,7 +291,14 @@ def collapse_any_of(rule, node, run):
         if k in _TEXT and k in node:
             continue
         node[k] = v
+    if used != "mixed-type":
+        for b in branches:
+            run.carry_spilled(node, b.get("description"))  # what a branch spilled still applies
     run.report(rule, node, "rewritten", f"anyOf of {len(branches)} collapsed ({used})", "anyOf")
+    for k in loosened:
+        for b in branches:
+            if k in b:
+                run.report(rule, b, "dropped", f"{k} loosened away: the union's branches differ in it", k)
     return None
 
 
@@ -299,26 +309,42 @@ def _spill_union(rule, node: dict, run, branches: list, key: str = "anyOf") -> N
     be escaped once more, and nested unions would grow exponentially.
     """
     had = node.get("description")
-    run.spill(rule, node, key, _structure(branches))
+    structure, deeper = _structure(branches)
+    run.spill(rule, node, key, structure)
     if node.get("description") == had:
         return  # spilling was switched off, or the description already says it
+    texts = []
     for i, b in enumerate(branches):
         text = b.get("description") if isinstance(b, dict) else None
         if isinstance(text, str) and text:
-            node["description"] += run.spill_template.format(key=f"{key}[{i}]", value=text)
+            texts.append(run.spill_template.format(key=f"{key}[{i}]", value=text))
+    # a deeper description that JSON would escape goes as plain text, with where it was
+    texts.extend(run.spill_template.format(key=f"{key}{where}", value=text) for where, text in deeper)
+    if texts:
+        run.append_spilled(node, "".join(texts))  # once: appending one by one is quadratic
 
 
-def _structure(branches: list) -> list:
+def _structure(branches: list) -> tuple[list, list[tuple[str, str]]]:
     """A copy of the branches (walked iteratively) without their own descriptions, nor
-    any deeper one that JSON would escape: those are what grows when embedded again."""
+    any deeper one that JSON would escape: those are what grows when embedded again.
+    The deeper ones left out come back with their place (`[1]/items`), in order."""
     holder = list(branches)
-    stack = [(holder, i) for i in range(len(holder))]
+    # (container, key, where, the texts kept above it on its path)
+    stack: list[tuple[Any, Any, str, tuple[str, ...]]] = [(holder, i, "", ()) for i in range(len(holder))]
+    deeper: list[tuple[str, str]] = []
     while stack:
-        cont, key = stack.pop()
+        cont, key, where, above = stack.pop()
         node = cont[key]
         if not isinstance(node, dict):
             continue
         top = cont is holder
+        where = f"[{key}]" if top else where
+        text = node.get("description")
+        # kept once: a description that one above it on its path already holds is not
+        # repeated (a collapsed union keeps its first branch, whose texts its spill holds)
+        if not top and isinstance(text, str) and _escaped(text) and not any(text in held for held in above):
+            deeper.append((where, text))
+            above = (*above, text)
         node = {k: v for k, v in node.items() if k != "description" or not (top or _escaped(v))}
         for k, v in node.items():
             # copied before they are changed: the originals stay in the tree
@@ -327,8 +353,10 @@ def _structure(branches: list) -> list:
             elif (k in SUBSCHEMA_ARRAY or k == "items") and isinstance(v, list):
                 node[k] = list(v)
         cont[key] = node
-        stack.extend((c, k) for _kw, _s, c, k in child_slots(node))
-    return holder
+        children = [(c, k, f"{where}/{kw}" if slot == SLOT_SINGLE else f"{where}/{kw}/{k}", above)
+                    for kw, slot, c, k in child_slots(node)]
+        stack.extend(reversed(children))  # popped in document order
+    return holder, deeper
 
 
 def _escaped(text: Any) -> bool:

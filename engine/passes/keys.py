@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ..positions import SUBSCHEMA_KEYS
+from ..run import render_value
 from . import Opt, kind
 
 
@@ -27,6 +28,7 @@ def drop(rule, node, run):
         {},
         doc="keyword -> keywords that mean something else once it is gone, spilled with it (a true value stays)",
     ),
+    silent=Opt("map", {}, doc="keyword -> values that say nothing on this wire: dropped (reported), not spilled"),
 )
 def spill(rule, node, run):
     """Remove keywords the wire rejects, keeping their meaning as text in `description`.
@@ -41,8 +43,18 @@ def spill(rule, node, run):
     if together:
         also = {d for k in gone for d in (together.get(k) or ())}
         gone = [k for k in node if k in keys or (k in also and node[k] is not True)]
+    silent = rule.options["silent"]
     for k in gone:
+        if k in silent and _among(node[k], silent[k]):
+            value = node.pop(k)
+            run.report(rule, node, "dropped", f"{k} {render_value(value)} removed: it says nothing on this wire", k)
+            continue
         run.spill(rule, node, k, node[k])
+
+
+def _among(value, values) -> bool:
+    # JSON equality: true is not 1, 0.0 is not false
+    return any(type(value) is type(v) and value == v for v in values or ())
 
 
 @kind(

@@ -497,7 +497,8 @@ def put_beside(new: dict, node: dict, run, rule) -> None:
     They win over the target's, except where both apply side by side without conflict:
     `properties`, `patternProperties` and `dependentSchemas` are merged (a name both
     define takes both schemas, as an `allOf`), `required` lists are joined and `allOf`
-    branches are put together. Replacing those would drop names the target declares,
+    branches are put together; a `description` replacing one that holds spilled
+    constraints gets those appended. Replacing those would drop names the target declares,
     which its `additionalProperties` or an `unevaluatedProperties` would then refuse.
     """
     for k, v in node.items():
@@ -516,6 +517,8 @@ def put_beside(new: dict, node: dict, run, rule) -> None:
             new[k] = run.replace([*mine, *v], v)
         else:
             new[k] = v
+            if k == "description":
+                run.carry_spilled(new, mine)
 
 
 def _same(a: Any, b: Any) -> bool:

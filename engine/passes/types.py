@@ -170,7 +170,7 @@ def nullable(rule, node, run):
                     continue
                 made.append(comb)
                 if folds:
-                    _fold(node, comb, rest[0])
+                    _fold(node, comb, rest[0], run)
                     folded = True
                 elif rest:
                     node[comb] = rest
@@ -180,7 +180,7 @@ def nullable(rule, node, run):
                 node, branches[0], comb
             ):
                 # "T or null" where T is the one branch left: the same fold as a null branch
-                _fold(node, comb, branches[0])
+                _fold(node, comb, branches[0], run)
                 run.report(rule, node, "rewritten", f"one-branch {comb} beside null folded into its parent", comb)
                 folded = True
     made = list(dict.fromkeys(made))
@@ -228,7 +228,7 @@ def nullable_settle(rule, node, run):
     return nullable(rule, node, run)
 
 
-def _fold(node: dict, comb: str, branch: dict) -> None:
+def _fold(node: dict, comb: str, branch: dict, run) -> None:
     """The branch's keywords take the union's place (the node's own win): one key order
     however the union was reached."""
     items: list[tuple[str, Any]] = []
@@ -238,6 +238,7 @@ def _fold(node: dict, comb: str, branch: dict) -> None:
         else:
             items.append((k, v))
     rewrite(node, items)
+    run.carry_spilled(node, branch.get("description"))  # constraints spilled into the branch
 
 
 def _mergeable(node: dict, branch: dict, comb: str) -> bool:

@@ -1,0 +1,202 @@
+"""The shapes users hold, as the real SDKs make them (`pip install -e '.[test,clients]'`):
+MCP `Tool`s and `ListToolsResult`s, google-genai `FunctionDeclaration`s and configs,
+OpenAI and Anthropic tool objects and tool calls. Each goes in as the SDK object and
+comes out as something the SDK's own types accept again. A test skips only when its
+SDK is not installed."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+import wireschema
+
+WEATHER = {"type": "object", "properties": {"city": {"type": "string"}, "days": {"type": "integer", "minimum": 1}}, "required": ["city"]}
+
+
+def _mcp():
+    return pytest.importorskip("mcp.types")
+
+
+def _genai():
+    return pytest.importorskip("google.genai.types")
+
+
+# --- MCP ---------------------------------------------------------------------------
+
+
+def test_a_list_of_mcp_tools_and_a_list_tools_result_are_read_as_tools():
+    mt = _mcp()
+    tools = [mt.Tool(name="get_weather", title="Forecast", inputSchema=WEATHER), mt.Tool(name="now", inputSchema={"type": "object"})]
+    listed = mt.ListToolsResult(tools=tools)
+    for given in (tools, listed, listed.model_dump(by_alias=True, exclude_none=True, mode="json")):
+        out = wireschema.normalize_tools(given, "anthropic")
+        assert [t["name"] for t in out.tools] == ["get_weather", "now"]
+        assert out.tools[0]["description"] == "Forecast"  # an MCP title stands in for a description
+        assert out.tools[0]["input_schema"]["properties"] == WEATHER["properties"]
+        assert not any(r.used_fallback for r in out.results)
+
+
+def test_an_mcp_tool_object_goes_through_mcp_ingestion_and_back_into_the_sdk():
+    mt = _mcp()
+    out = wireschema.normalize_mcp_tool(mt.Tool(name="q", inputSchema={"properties": {"q": {"type": "string"}}}))
+    assert out.tool["inputSchema"]["type"] == "object"
+    assert mt.Tool.model_validate(out.tool).name == "q"
+
+
+def test_two_servers_exposing_one_name_get_two_wire_names():
+    mt = _mcp()
+    first = mt.ListToolsResult(tools=[mt.Tool(name="search", inputSchema={"type": "object", "properties": {"q": {"type": "string"}}})])
+    second = mt.ListToolsResult(tools=[mt.Tool(name="search", inputSchema={"type": "object", "properties": {"url": {"type": "string"}}})])
+    out = wireschema.normalize_tools([*first.tools, *second.tools], "openai-strict")
+    wires = [t["function"]["name"] for t in out.tools]
+    assert wires[0] == "search" and wires[1].startswith("search_") and len(wires[1]) <= 64
+    assert [out.names.original(w) for w in wires] == ["search", "search"]
+    assert "url" in out.result_for(wires[1]).schema["properties"]  # the second server's tool, not the first
+    assert "q" in out.result_for(wires[0]).schema["properties"]
+
+
+# --- google-genai ------------------------------------------------------------------
+
+
+def test_function_declarations_in_both_schema_fields_are_read():
+    types = _genai()
+    decls = [
+        types.FunctionDeclaration(name="get_weather", description="Forecast", parameters=types.Schema(
+            type="OBJECT", properties={"city": types.Schema(type="STRING", min_length=1)}, required=["city"])),
+        types.FunctionDeclaration(name="lookup", parameters_json_schema={"type": "object", "properties": {"id": {"type": ["string", "null"]}}}),
+    ]
+    out = wireschema.normalize_tools(decls, "gemini")
+    assert [t["name"] for t in out.tools] == ["get_weather", "lookup"]
+    assert out.tools[0]["parameters"]["properties"]["city"]["type"] == "string"
+    assert out.tools[1]["parameters"]["properties"]["id"] == {"type": "string", "nullable": True}
+    for tool in out.tools:
+        types.FunctionDeclaration.model_validate(tool)  # the SDK takes what came out
+    assert not any(r.used_fallback for r in out.results) and out.results[1].changes
+
+
+def test_the_callers_snake_spelling_is_kept_where_the_tool_keeps_its_shape():
+    types = _genai()
+    decl = types.FunctionDeclaration(name="lookup", behavior="NON_BLOCKING",
+                                     parameters_json_schema={"type": "object", "properties": {"id": {"type": "string", "format": "uri"}}})
+    snake = decl.model_dump(exclude_none=True, mode="json")
+    assert "parameters_json_schema" in snake
+    out = wireschema.normalize_tool(snake, "gemini-jsonschema")
+    assert set(out.tool) == {"name", "behavior", "parameters_json_schema"}  # one schema field, the caller's
+    assert out.tool["parameters_json_schema"]["properties"]["id"]["description"] == "(format: uri)"
+    assert out.result.schema is out.tool["parameters_json_schema"]
+    types.FunctionDeclaration.model_validate(out.tool)
+    # rebuilt for the OpenAPI-subset wire: the target's canonical field
+    assert set(wireschema.normalize_tool(snake, "gemini").tool) == {"name", "parameters"}
+
+
+def test_a_config_in_python_genai_spelling_is_normalized_where_it_stands():
+    types = _genai()
+    config = {"tools": [{"function_declarations": [{"name": "f", "parameters": {"type": "object", "properties": {"a": {"type": ["string", "null"]}}}}]}],
+              "response_mime_type": "application/json",
+              "response_schema": {"type": "array", "items": {"type": "string", "format": "uri"}}}
+    out = wireschema.normalize_request(config, "gemini")
+    assert out.body["tools"][0]["function_declarations"][0]["parameters"]["properties"]["a"] == {"type": "string", "nullable": True}
+    assert out.body["response_schema"] == {"type": "array", "items": {"type": "string", "description": "(format: uri)"}}
+    assert len(out.outputs) == 1 and not out.outputs[0].used_fallback
+    types.GenerateContentConfig.model_validate(out.body)
+
+
+@pytest.mark.parametrize("target,field", [("gemini", "responseSchema"), ("vertex", "responseSchema"),
+                                          ("gemini-jsonschema", "responseJsonSchema")])
+def test_a_list_of_models_is_an_array_output_on_the_google_wires(target, field):
+    pydantic = pytest.importorskip("pydantic")
+
+    class Recipe(pydantic.BaseModel):
+        name: str
+        minutes: int
+
+    adapter = pydantic.TypeAdapter(list[Recipe])
+    result = wireschema.normalize_output(adapter, target)
+    assert not result.used_fallback and not result.wrapped and result.target == target
+    assert result.schema["type"] == "array"
+    body = {"contents": [], "generationConfig": {"responseMimeType": "application/json", field: adapter.json_schema()}}
+    out = wireschema.normalize_request(body, target)
+    assert out.body["generationConfig"][field] == result.schema
+    assert out.body["generationConfig"][field] != {"type": "object", "properties": {}}
+
+
+def test_a_genai_schema_object_is_an_output_schema_as_the_sdk_sends_it():
+    types = _genai()
+    schema = types.Schema(type="ARRAY", items=types.Schema(type="STRING", enum=["a", "b"]), min_items=1)
+    result = wireschema.normalize_output(schema, "gemini")
+    assert result.schema == {"items": {"enum": ["a", "b"], "type": "string"}, "minItems": 1, "type": "array"}
+    assert wireschema.normalize(types.Schema(type="OBJECT", properties={"a": types.Schema(type="STRING")}), "gemini").schema[
+        "properties"] == {"a": {"type": "string"}}
+
+
+# --- OpenAI ------------------------------------------------------------------------
+
+
+def test_openai_sdk_tool_objects_are_read_and_a_tool_calls_arguments_text_restored():
+    pytest.importorskip("openai")
+    from openai.types.chat import ChatCompletionMessageToolCall
+    from openai.types.responses import FunctionTool
+    from openai.types.shared import FunctionDefinition
+
+    chat = wireschema.normalize_tool(FunctionDefinition(name="get_weather", description="Forecast", parameters=WEATHER), "openai-strict")
+    responses = wireschema.normalize_tool(FunctionTool(type="function", name="get_weather", parameters=WEATHER, strict=True), "openai-responses")
+    assert chat.tool["function"]["strict"] is True and chat.tool["function"]["description"] == "Forecast"
+    # the tool's own strict flag asks for the strict variant, and it was reached
+    assert responses.tool["strict"] is True and responses.tool["parameters"]["additionalProperties"] is False
+    call = ChatCompletionMessageToolCall(id="c1", type="function", function={
+        "name": "get_weather", "arguments": '{"city": "Lyon", "days": null}'})
+    args = call.function.arguments
+    assert isinstance(args, str)
+    assert chat.result.restore(args) == {"city": "Lyon"}
+    assert chat.result.restore(args.encode()) == {"city": "Lyon"}
+    assert chat.result.validate(args) == ()
+    assert [i.pointer for i in chat.result.validate('{"city": "Lyon", "days": 0}')] == ["/days"]
+
+
+# --- Anthropic ---------------------------------------------------------------------
+
+
+def test_anthropic_tools_pass_the_sdks_own_param_type_and_server_tools_pass_through():
+    pydantic = pytest.importorskip("pydantic")
+    pytest.importorskip("anthropic")
+    from anthropic.types import ToolParam
+
+    given = [{"name": "get weather", "input_schema": WEATHER, "cache_control": {"type": "ephemeral"}},
+             {"type": "web_search_20250305", "name": "web_search", "max_uses": 3}]
+    out = wireschema.normalize_tools(given, "anthropic-strict")
+    tool = pydantic.TypeAdapter(ToolParam).validate_python(out.tools[0])
+    assert tool["name"] == "get_weather" and tool["cache_control"] == {"type": "ephemeral"}
+    assert out.tools[1] == given[1] and out.results[1] is None
+    assert str(out.results[0].changes[0]) == "tool/name / renamed: tool name 'get weather' sent as 'get_weather': the wire refuses it as it is"
+
+
+# --- anything else is a clear error --------------------------------------------------
+
+
+@pytest.mark.parametrize("item", [17, "get_weather", b"{}", None, 1.5, object(), ["name"]])
+def test_an_item_that_is_no_tool_is_a_tool_shape_error_naming_index_and_type(item):
+    with pytest.raises(wireschema.ToolShapeError, match=rf"tool 1 is {type(item).__name__}"):
+        wireschema.normalize_tools([{"name": "ok", "parameters": WEATHER}, item], "gemini")
+    with pytest.raises(wireschema.ToolShapeError, match=rf"the tool is {type(item).__name__}"):
+        wireschema.normalize_tool(item, "gemini")
+
+
+def test_a_tools_argument_that_is_no_list_is_a_tool_shape_error():
+    for given in ({"name": "f", "parameters": WEATHER}, "f", 3):
+        with pytest.raises(wireschema.ToolShapeError):
+            wireschema.normalize_tools(given, "gemini")
+
+
+def test_a_pydantic_object_is_dumped_as_the_sdk_would_send_it():
+    pydantic = pytest.importorskip("pydantic")
+
+    class MyTool(pydantic.BaseModel):
+        name: str
+        input_schema: dict = pydantic.Field(alias="inputSchema")
+        description: str | None = None
+
+    out = wireschema.normalize_tools([MyTool(name="q", inputSchema=WEATHER)], "gemini")
+    assert out.tools[0] == {"name": "q", "parameters": json.loads(json.dumps(out.results[0].schema))}
+    assert out.tools[0]["parameters"]["properties"]["city"] == {"type": "string"}

@@ -1,0 +1,136 @@
+"""A change the report names is really in the output: text a rule spilled into a
+description survives whatever later rewrites that description (a keyword beside a
+`$ref`, a union folded or collapsed into its parent)."""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated, Optional
+
+import pytest
+
+import wireschema
+from wireschema.run import Run
+
+from conftest import CORPUS, ROOT
+
+
+def descriptions(value) -> str:
+    """Every description string of a schema, one per line."""
+    found, stack = [], [value]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, dict):
+            for k, v in node.items():
+                if k == "description" and isinstance(v, str):
+                    found.append(v)
+                else:
+                    stack.append(v)
+        elif isinstance(node, list):
+            stack.extend(node)
+    return "\n".join(found)
+
+
+@pytest.fixture
+def spills(monkeypatch):
+    """(pointer, text) of every spill the runs below make, as Run.spill writes it."""
+    made: list[tuple[str, str]] = []
+    real = Run.spill
+
+    def spy(self, rule, node, key, value):
+        before = node.get("description")
+        real(self, rule, node, key, value)
+        after = node.get("description")
+        if isinstance(after, str) and after != before:
+            added = after[len(before):] if isinstance(before, str) and after.startswith(before) else after
+            made.append((self.pointer(node, key), added.strip()))
+
+    monkeypatch.setattr(Run, "spill", spy)
+    monkeypatch.setenv("WIRESCHEMA_NO_CACHE", "1")  # every run really runs
+    return made
+
+
+def lost_spills(result, made) -> list[tuple[str, str]]:
+    """Spills the report calls spilled whose text is not in the output. A spill inside a
+    subtree a later change drops is excused (the report says it is gone), except the
+    `$defs` container removed once its entries were copied where they were used."""
+    if result.used_fallback:
+        return []
+    text = descriptions(result.schema)
+    spilled = [c.pointer for c in result.changes if c.action == "spilled"]
+    gone = [c.pointer for c in result.changes if c.action == "dropped" and "after inlining" not in c.detail]
+    return [
+        (pointer, added) for pointer, added in made
+        if pointer in spilled and added not in text and not any(pointer.startswith(g + "/") for g in gone)
+    ]
+
+
+def test_a_spill_into_a_definition_survives_the_description_beside_its_ref(spills):
+    schema = json.loads((ROOT / "examples" / "weather_tool.json").read_text())
+    result = wireschema.normalize(schema, "gemini")
+    location = result.schema["properties"]["location"]
+    assert location["description"] == "Exact position; overrides city when both are given. (additionalProperties: false)"
+    assert lost_spills(result, spills) == []
+
+
+def test_bounds_of_a_pydantic_alias_survive_on_anthropic_strict(spills):
+    pydantic = pytest.importorskip("pydantic")
+    from typing_extensions import TypeAliasType
+
+    rating = TypeAliasType("Rating", Annotated[int, pydantic.Field(ge=1, le=5)])
+
+    class Review(pydantic.BaseModel):
+        stars: rating = pydantic.Field(description="How good")  # type: ignore[valid-type]
+        again: Optional[rating] = None  # type: ignore[valid-type]
+
+    result = wireschema.normalize(Review, "anthropic-strict")
+    assert result.schema["properties"]["stars"]["description"] == "How good (maximum: 5) (minimum: 1)"
+    assert lost_spills(result, spills) == []
+
+
+def test_a_spill_into_a_union_branch_survives_the_fold_into_its_parent(spills):
+    schema = {"type": "object", "properties": {"f": {
+        "description": "Filters.", "anyOf": [{"type": "object", "additionalProperties": {"type": "string"}}, {"type": "null"}]}}}
+    result = wireschema.normalize(schema, "gemini")
+    assert result.schema["properties"]["f"]["description"] == 'Filters. (additionalProperties: {"type":"string"})'
+    assert lost_spills(result, spills) == []
+
+
+def test_a_same_type_collapse_keeps_the_branches_spills_and_names_what_it_loosened(spills):
+    schema = {"type": "object", "properties": {"t": {
+        "description": "When.", "anyOf": [{"type": "string"}, {"type": "string", "format": "date-time"}],
+    }, "r": {"anyOf": [{"type": "array", "items": {"type": "object", "additionalProperties": True}},
+                       {"type": "array", "items": {"type": "string"}}]}}}
+    result = wireschema.normalize(schema, "cca-claude")
+    assert result.schema["properties"]["t"]["description"] == "When. (format: date-time)"
+    assert "cca/any-of /properties/r/anyOf/0/items dropped: items loosened away: the union's branches differ in it" in map(str, result.changes)
+    assert lost_spills(result, spills) == []
+
+
+def test_a_mixed_type_collapse_keeps_a_nested_spill_as_text(spills):
+    schema = {"type": "object", "properties": {"v": {"anyOf": [
+        {"type": "string"}, {"type": "array", "items": {"anyOf": [{"type": "string"}, {"type": "integer"}]}}]}}}
+    result = wireschema.normalize(schema, "cca-claude")
+    assert '(anyOf[1]/items: (anyOf: [{"type":"string"},{"type":"integer"}]))' in result.schema["properties"]["v"]["description"]
+    assert lost_spills(result, spills) == []
+
+
+def _tool_schemas() -> list[tuple[str, object]]:
+    out = []
+    for name in ("mcp.jsonl", "bfcl.jsonl", "pydantic.jsonl"):
+        path = CORPUS / name
+        if path.is_file():
+            out.extend((r["id"], r["schema"]) for r in map(json.loads, path.read_text(encoding="utf-8").splitlines()))
+    return out
+
+
+@pytest.mark.parametrize("target", [t.name for t in wireschema.targets()])
+def test_every_spilled_text_of_the_corpus_is_in_the_output(target, spills):
+    schemas = _tool_schemas()
+    if not schemas:
+        pytest.skip("the shared corpus is not next to the repository")
+    lost = []
+    for rid, schema in schemas:
+        spills.clear()
+        lost.extend((rid, *miss) for miss in lost_spills(wireschema.normalize(schema, target), spills))
+    assert lost == []

@@ -1,0 +1,136 @@
+"""What a model sends back, read against the original schema: `Result.restore` and
+`Result.validate` take JSON text as the SDKs hand it over, give back the caller's
+shape, and judge it against the original as preparation reads it, never raising."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import wireschema
+from wireschema.errors import SchemaInputError
+
+WEATHER = {"type": "object", "required": ["city"], "properties": {"city": {"type": "string"}, "days": {"type": "integer", "minimum": 1}}}
+
+
+def test_restore_and_validate_take_json_text_as_the_sdks_give_it():
+    result = wireschema.normalize(WEATHER, "openai-strict")
+    text = '{"city": "Lyon", "days": null}'
+    assert result.restore(text) == result.restore(text.encode()) == result.restore(bytearray(text.encode())) == {"city": "Lyon"}
+    assert result.validate(text) == ()
+    assert [i.pointer for i in result.validate('{"city": 3, "days": null}')] == ["/city"]
+
+
+def test_text_that_is_not_json_is_an_error_for_restore_and_an_issue_for_validate():
+    result = wireschema.normalize(WEATHER, "openai-strict")
+    with pytest.raises(SchemaInputError, match="not JSON"):
+        result.restore('{"city": ')
+    with pytest.raises(SchemaInputError, match="UTF-8"):
+        result.restore(b"\xff")
+    issues = result.validate("city=Lyon")
+    assert len(issues) == 1 and issues[0].pointer == "" and "not JSON" in issues[0].message
+
+
+def test_a_structured_output_as_text_is_unwrapped():
+    result = wireschema.normalize_output({"type": "array", "items": {"type": "string"}}, "openai-strict")
+    assert result.restore('{"response": ["a", "b"]}') == ["a", "b"]
+    assert result.validate('{"response": ["a", 1]}')[0].pointer == "/1"
+
+
+# --- closed unions: the branch the value matched (issue 15 F) -----------------------
+
+
+@st.composite
+def closed_unions(draw):
+    """An anyOf of 2-5 objects sharing a required `id`, each with optional properties of
+    its own; a value of one branch, with some of that branch's optional properties."""
+    count = draw(st.integers(2, 5))
+    names = draw(st.lists(st.sampled_from("abcdefgh"), min_size=count, max_size=count, unique=True))
+    branches = [{"type": "object", "required": ["id"], "properties": {"id": {"type": "integer"}, names[i]: {"type": "string"},
+                                                                      f"{names[i]}2": {"type": "integer"}}}
+                for i in range(count)]
+    k = draw(st.integers(0, count - 1))
+    present = draw(st.lists(st.sampled_from([names[k], f"{names[k]}2"]), unique=True))
+    value = {"id": 7, **{p: ("s" if not p.endswith("2") else 2) for p in present}}
+    return {"type": "object", "required": ["u"], "properties": {"u": {"anyOf": branches}}}, k, value
+
+
+@settings(max_examples=80, deadline=None, derandomize=True)
+@given(closed_unions(), st.sampled_from(["openai-strict", "openai-strict-compat"]))
+def test_restore_takes_back_the_null_stand_ins_of_the_branch_that_matched(case, target):
+    schema, k, value = case
+    result = wireschema.normalize(schema, target)
+    assert result.strict
+    branch = result.schema["properties"]["u"]["anyOf"][k]
+    # what a strict model sends: every property of its branch, null for the ones left out
+    sent = {"u": {p: value.get(p) for p in branch["properties"]}}
+    assert result.restore(sent) == {"u": value}
+    assert result.validate(json.dumps(sent)) == ()
+
+
+# --- validate judges the original as prepared, and never raises (issue 15 B) --------
+
+
+@pytest.mark.parametrize("alias,value", [("dict", {"a": 1.5}), ("float", 1.5), ("int", 3), ("String", "x"),
+                                         ("list", [1]), ("tuple", [1]), ("any", None), ("Boolean", True)])
+def test_python_and_java_type_names_are_read_as_preparation_maps_them(alias, value):
+    schema = {"type": "dict", "properties": {"v": {"type": alias}}, "required": ["v"]}
+    result = wireschema.normalize(schema, "openai-strict")
+    assert result.validate({"v": value}) == ()
+    if alias != "any":  # any value is valid for `any`
+        wrong = 5 if isinstance(value, str) else "text"
+        assert [i.pointer for i in result.validate({"v": wrong})] == ["/v"]
+
+
+def test_a_draft_04_original_is_validated_as_upgraded():
+    schema = {"$schema": "http://json-schema.org/draft-04/schema#", "type": "object",
+              "properties": {"n": {"type": "number", "minimum": 0, "exclusiveMinimum": True}}}
+    result = wireschema.normalize(schema, "openai-chat")
+    assert result.validate({"n": 1}) == ()
+    assert [i.pointer for i in result.validate({"n": 0})] == ["/n"]
+
+
+ECMA_ONLY = ["^\\p{L}+$", "(?<y>\\d{4})-\\k<y>", "\\u{1F600}", "[\\p{Lu}]", "(?<=a)b\\cJ", "[\\w-_.]", "(?<name>x)(?<name>y)"]
+MALFORMED = {
+    "type": st.one_of(st.integers(), st.lists(st.integers(), max_size=2), st.just("float")),
+    "minLength": st.one_of(st.text(max_size=3), st.floats(allow_nan=False), st.none()),
+    "maximum": st.one_of(st.text(max_size=3), st.lists(st.integers(), max_size=1)),
+    "enum": st.one_of(st.integers(), st.text(max_size=3), st.dictionaries(st.text(max_size=2), st.integers(), max_size=2)),
+    "required": st.one_of(st.text(max_size=3), st.integers()),
+    "properties": st.one_of(st.lists(st.integers(), max_size=2), st.text(max_size=3)),
+    "items": st.one_of(st.integers(), st.text(max_size=3)),
+    "multipleOf": st.one_of(st.just(0), st.text(max_size=2), st.just(-1)),
+    "pattern": st.one_of(st.sampled_from(ECMA_ONLY), st.integers(), st.just("(")),
+    "patternProperties": st.dictionaries(st.sampled_from(ECMA_ONLY), st.just({"type": "string"}), min_size=1, max_size=2),
+    "dependentRequired": st.one_of(st.integers(), st.dictionaries(st.text(max_size=2), st.integers(), max_size=2)),
+}
+JSON = st.recursive(st.one_of(st.none(), st.booleans(), st.integers(), st.text(max_size=4)),
+                    lambda kids: st.one_of(st.lists(kids, max_size=3), st.dictionaries(st.text(max_size=3), kids, max_size=3)),
+                    max_leaves=8)
+
+
+@settings(max_examples=150, deadline=None, derandomize=True)
+@given(st.dictionaries(st.sampled_from(sorted(MALFORMED)), st.none(), min_size=1, max_size=3).flatmap(
+    lambda keys: st.fixed_dictionaries({k: MALFORMED[k] for k in keys})), JSON,
+    st.sampled_from(["openai-chat", "openai-strict", "mcp", "gemini", "anthropic"]))
+def test_validate_returns_issues_for_any_malformed_or_ecma_only_keyword(keywords, value, target):
+    schema = {"type": "object", "properties": {"a": keywords}}
+    try:
+        result = wireschema.normalize(schema, target)
+    except SchemaInputError:
+        return  # not JSON at all (never the case here, but not what is judged)
+    issues = result.validate({"a": value})
+    assert isinstance(issues, tuple) and all(isinstance(i, wireschema.Issue) for i in issues)
+    assert result.validate(json.dumps({"a": value})) == issues
+
+
+def test_an_ecma_only_pattern_is_skipped_and_the_other_keywords_still_judged(caplog):
+    caplog.set_level("INFO", logger="wireschema")
+    schema = {"type": "object", "properties": {"a": {"type": "string", "pattern": "^\\p{L}+$", "maxLength": 3}}}
+    result = wireschema.normalize(schema, "openai-chat")
+    assert result.validate({"a": "abc"}) == ()
+    assert [i.schema_pointer for i in result.validate({"a": "abcd"})] == ["/properties/a/maxLength"]
+    assert "skips pattern" in caplog.text
