@@ -23,6 +23,7 @@ from .cache import CacheInfo, Memo
 from .errors import (
     RequestLimitError,
     RuleFileError,
+    OptionsError,
     SchemaInputError,
     ToolNameError,
     ToolShapeError,
@@ -30,7 +31,7 @@ from .errors import (
     UnknownToolNameError,
     WireschemaError,
 )
-from .model import Change, Issue, Options, Result, TargetInfo
+from .model import Change, Issue, Options, Result, TargetInfo, options_of
 
 if TYPE_CHECKING:
     from .ruletable import Registry, Target
@@ -63,6 +64,7 @@ __all__ = [
     "Target",
     "WireschemaError",
     "SchemaInputError",
+    "OptionsError",
     "RuleFileError",
     "UnknownTargetError",
     "ToolShapeError",
@@ -223,7 +225,7 @@ def _normalize(schema: Any, target: TargetLike, *, strict: bool | None = None, o
     from .pipeline import run_target
     from .prepare import parse_input
 
-    opts = options or Options()
+    opts = options_of(options)
     t = _target(target)
     # an SDK's schema object (python-genai's types.Schema, say) as the SDK sends it
     value = parse_input(plain(schema), opts)
@@ -272,7 +274,7 @@ def check(schema: Any, target: TargetLike, *, options: Options | None = None) ->
     from .pipeline import residual_violations
     from .prepare import parse_input
 
-    opts = options or Options()
+    opts = options_of(options)
     return residual_violations(parse_input(schema, opts), _target(target), opts)
 
 

@@ -18,6 +18,11 @@ class SchemaInputError(WireschemaError, ValueError):
     """The input is not JSON: a set, bytes that do not parse, a cyclic container, NaN, ..."""
 
 
+class OptionsError(WireschemaError, TypeError, ValueError):
+    """An `Options` field of the wrong type or out of range (a budget that is no int of at
+    least 1, a switch that is no bool); the message names the field and the value."""
+
+
 class UnknownTargetError(WireschemaError, LookupError):
     """No rule file is loaded under that target name."""
 

@@ -13,24 +13,58 @@ JSONValue = Union[dict[str, Any], list[Any], str, int, float, bool, None]
 """A JSON value as Python holds it (a schema is a dict or a bool)."""
 
 
+def _budget(_instance: Any, attribute: Any, value: Any) -> None:
+    # a budget that is no whole number would fail deep inside a run, or never stop one
+    if value.__class__ is not int or value < 1:
+        from .errors import OptionsError
+
+        raise OptionsError(f"Options.{attribute.name} must be an int of at least 1, got {value!r}")
+
+
+def _switch(_instance: Any, attribute: Any, value: Any) -> None:
+    if value.__class__ is not bool and not (attribute.name == "strict" and value is None):
+        from .errors import OptionsError
+
+        allowed = "True, False or None" if attribute.name == "strict" else "True or False"
+        raise OptionsError(f"Options.{attribute.name} must be {allowed}, got {value!r}")
+
+
 @attrs.frozen
 class Options:
-    """How one normalization runs. Budgets bound time and memory on hostile input."""
+    """How one normalization runs. Budgets bound time and memory on hostile input.
 
-    max_depth: int = 96
+    Every field is checked when the Options is made: a budget is an `int` of at least 1,
+    a switch a `bool`; anything else raises `OptionsError`.
+    """
+
+    max_depth: int = attrs.field(default=96, validator=_budget)
     """Deepest nesting of JSON objects and arrays, counted after `$ref` expansion."""
-    max_nodes: int = 32_768
-    """Most JSON objects and arrays, counted after `$ref` expansion."""
-    max_literal_bytes: int = 8 * 1024 * 1024
+    max_nodes: int = attrs.field(default=32_768, validator=_budget)
+    """Most JSON objects and arrays (and boolean subschemas), counted after `$ref` expansion."""
+    max_literal_bytes: int = attrs.field(default=8 * 1024 * 1024, validator=_budget)
     """Most characters of keys and strings, counted after `$ref` expansion."""
-    strict: bool | None = None
+    strict: bool | None = attrs.field(default=None, validator=_switch)
     """None: the target's own default. False on a strict target: its non-strict sibling."""
-    spill: bool = True
+    spill: bool = attrs.field(default=True, validator=_switch)
     """Move constraints the wire rejects into `description` (False: drop them)."""
-    bypass: bool = False
+    bypass: bool = attrs.field(default=False, validator=_switch)
     """Return the input untouched (a copy), strict disabled."""
-    allow_nan: bool = False
+    allow_nan: bool = attrs.field(default=False, validator=_switch)
     """Accept NaN and Infinity floats (they are not JSON)."""
+
+
+_DEFAULT_OPTIONS = Options()
+
+
+def options_of(options: Any) -> Options:
+    """The Options a call runs with: the default for None, else an `Options` itself."""
+    if options is None:
+        return _DEFAULT_OPTIONS
+    if not isinstance(options, Options):
+        from .errors import OptionsError
+
+        raise OptionsError(f"options must be a wireschema.Options, got {type(options).__name__}")
+    return options
 
 
 @attrs.frozen

@@ -15,7 +15,7 @@ import attrs
 
 from .positions import DEFINITIONS
 from .blobs import freeze
-from .model import Options, Result
+from .model import Options, Result, options_of
 from .positions import child_slots
 from .prepare import json_copy
 
@@ -109,7 +109,7 @@ def _normalize_output_quiet(schema: Any, target: Any, *, strict: bool | None = N
     from .native import plain
     from .prepare import parse_input
 
-    opts = options or Options()
+    opts = options_of(options)
     t = _target(target)
     value = parse_input(plain(schema), opts)
     if not t.output.get("wrap_non_object"):

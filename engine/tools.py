@@ -21,7 +21,7 @@ import attrs
 
 from .blobs import freeze, thaw
 from .errors import RequestLimitError, SchemaInputError, ToolShapeError, UnknownToolNameError
-from .model import Change, Options, Result
+from .model import Change, Options, Result, options_of
 from .names import NameMap, NameRule, assign_wire_names, wire_name
 from .native import dump as _dump
 from .native import has_dump as _has_dump
@@ -413,7 +413,7 @@ def _normalize_tools_quiet(
     given = [_tool_dict(item, i, t) for i, item in enumerate(_tool_list(tools))]
     if _uncached():
         return _normalize_tools(given, t, registry, strict, options, reserved)
-    opts = options or Options()
+    opts = options_of(options)
     # a repeated request is one entry: its tools, results and names come back at once
     key = ("tools", t.digest, t.name, t.path, registry.shapes_key(), strict, attrs.astuple(opts), tuple(sorted(reserved)))
     out: ToolsResult = _memo.memoize(
