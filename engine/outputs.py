@@ -9,14 +9,13 @@ that must be one object).
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Union
-from urllib.parse import unquote
 
 import attrs
 
 from .positions import DEFINITIONS
 from .blobs import freeze
 from .model import Options, Result, options_of
-from .positions import child_slots
+from .positions import child_slots, decode_fragment
 from .prepare import json_copy
 
 if TYPE_CHECKING:
@@ -38,7 +37,7 @@ def _into_defs(ref: str) -> bool:
     """A root-relative pointer into the root's definitions (`#/$defs/X`, also spelled
     `#/%24defs/X`), which stay at the root when the schema is wrapped."""
     first = ref[2:].split("/", 1)[0] if ref.startswith("#/") else None
-    return first is not None and unquote(first) in _DEFS
+    return first is not None and decode_fragment(first) in _DEFS
 
 
 def _rebase_refs(schema: Any) -> None:

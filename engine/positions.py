@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from typing import Any, Iterator
+from urllib.parse import quote, unquote
 
 # keyword -> one subschema
 SUBSCHEMA = frozenset(
@@ -202,6 +203,29 @@ def escape(token: str) -> str:
 
 def unescape(token: str) -> str:
     return token.replace("~1", "/").replace("~0", "~")
+
+
+# characters a JSON Pointer in a URI fragment keeps as they are (RFC 3986 fragment characters)
+_FRAGMENT_SAFE = "~!$&'()*+,;=:@/"
+
+
+def ref_token(name: str) -> str:
+    """One pointer token as a `$ref` fragment spells it: RFC 6901-escaped, then
+    percent-encoded as UTF-8; a lone surrogate a key may hold is encoded as written, so
+    `decode_fragment` gives the same key back."""
+    return quote(escape(name), safe=_FRAGMENT_SAFE, errors="surrogatepass")
+
+
+def decode_fragment(text: str) -> str:
+    """A URI fragment (or one token of it) percent-decoded: UTF-8, a lone surrogate
+    encoded as written (see `ref_token`) taken back; other bytes that are no UTF-8
+    become U+FFFD, as `urllib.parse.unquote` makes them."""
+    if "%" not in text:
+        return text
+    try:
+        return unquote(text, errors="surrogatepass")
+    except UnicodeDecodeError:
+        return unquote(text)
 
 
 def pointer_of(chain: Any) -> str:

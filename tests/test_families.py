@@ -127,3 +127,75 @@ def test_options_that_are_no_options_object_are_refused(options):
     ):
         with pytest.raises(OptionsError):
             call()
+
+
+# ---------------------------------------------------------------------------
+# A: malformed references are reported unresolved references, never an exception
+
+# what a reference may hold that resolution must read without raising: digits that
+# str.isdigit() takes but int() refuses or RFC 6901 does not count, URIs urllib cannot
+# parse, lone surrogates (raw and percent-encoded), bytes that are no UTF-8, escapes
+# RFC 6901 does not define, and digit runs past Python's int-to-str limit
+_TOKENS = st.sampled_from(
+    ["²", "١", "01", "-1", "1e3", "０", "\ud800", "\udfff", "%ED%A0%80", "%FF", "%", "%2", "%24defs", "~2", "~", "a b",
+     "$defs", "definitions", "anyOf", "0", "1", "A", "é", "\x00"]
+) | st.integers(1, 4).map(lambda k: "7" * 10**k)
+_URIS = st.sampled_from(
+    ["http://[::1", "http://[::1]:x/", "https://a/b#", "urn:x", "urn:", "#", "", "//", "http://a:-1/", "file:///", "\ud800:x",
+     "http://[v1.x]/", "https://h/%ED%A0%80", "mailto:", "http://a/../../x"]
+)
+
+
+@st.composite
+def malformed_references(draw):
+    tokens = draw(st.lists(_TOKENS, min_size=1, max_size=3))
+    pointer = "#/" + "/".join(tokens)
+    uri = draw(_URIS)
+    ref = draw(st.sampled_from([pointer, uri, uri + pointer[1:], "#" + tokens[0], pointer + "/", "#/$defs/" + tokens[0]]))
+    keyword = draw(st.sampled_from(["$ref", "$dynamicRef", "$recursiveRef", "$id", "$anchor", "$dynamicAnchor"]))
+    holder = {keyword: ref}
+    if draw(st.booleans()):
+        holder["description"] = "d"
+    defs = {t: {"type": "string"} for t in tokens if len(t) < 100}
+    schema = {"type": "object", "properties": {"a": holder, "b": {"$ref": draw(st.sampled_from([pointer, "#/$defs/" + tokens[-1]]))}},
+              "anyOf": [{"type": "object"}], "$defs": defs}
+    if draw(st.booleans()):
+        schema["$id"] = draw(_URIS)
+    return schema
+
+
+@PROFILE
+@given(malformed_references(), st.sampled_from(TARGETS))
+def test_malformed_references_are_reported_never_raised(schema, target):
+    """Every API that reads references, on references urllib, RFC 6901 or UTF-8 cannot
+    read: a Result (an unresolved reference is a reported fallback or a dropped $ref,
+    as the target says), serializable, passing its wire's checks; restore and validate
+    return, never raise."""
+    result = wireschema.normalize(schema, target)
+    json.dumps(result.schema, allow_nan=False)
+    wire = _effective(target, result)
+    assert wireschema.check(result.schema, wire) == ()
+    if result.used_fallback:
+        assert result.fallback_reason and len(result.fallback_reason) < 1_000  # a 10,000-digit token is cut
+    for value in ({"a": "x"}, {"a": 1, "b": None}):
+        result.restore(value)
+        assert isinstance(result.validate(value), tuple)
+    assert isinstance(result.validate('{"a": "x"'), tuple)  # not JSON: one Issue
+    assert isinstance(wireschema.normalize_output(schema, target), wireschema.Result)
+    assert isinstance(wireschema.check(schema, target), tuple)
+
+
+@pytest.mark.parametrize("digits", sizes(10, 100, 1_000, 10_000))
+@pytest.mark.parametrize("target", TARGETS)
+def test_pointer_tokens_of_growing_digit_runs(digits, target):
+    """An array index of 10 to 10,000 digits (past int()'s 4,300) names no item: the
+    reference is unresolved, reported, in the same time at every size."""
+    schema = {"type": "object", "anyOf": [{"type": "object"}], "properties": {"a": {"$ref": "#/anyOf/" + "9" * digits}}}
+    with bounded(2.0):
+        result = wireschema.normalize(schema, target)
+    assert result.used_fallback or any(c.rule.endswith("resolve-refs") for c in result.changes)
+
+
+def _effective(target: str, result: wireschema.Result) -> str:
+    compiled = wireschema._target(target)
+    return compiled.fail_open if compiled.strict and not result.strict else target

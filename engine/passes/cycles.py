@@ -9,9 +9,8 @@ such a property, and unroll them or report them.
 from __future__ import annotations
 
 from typing import Any
-from urllib.parse import unquote
 
-from ..positions import SLOT_SINGLE, child_slots, unescape
+from ..positions import SLOT_SINGLE, child_slots, decode_fragment, unescape
 from ..prepare import copy_subtree
 from ..run import BudgetExceeded
 from . import Opt, check, kind
@@ -52,7 +51,7 @@ class _Graph:
         if ref == "#":
             return _ROOT
         if ref.startswith(_DEFS_PREFIX):
-            name = unescape(unquote(ref[len(_DEFS_PREFIX):]))
+            name = unescape(decode_fragment(ref[len(_DEFS_PREFIX):]))
             if name in self.defs:
                 return name
         return None

@@ -8,9 +8,8 @@ The ref kinds read the canonical references `resolve-refs` leaves when it keeps 
 from __future__ import annotations
 
 from typing import Any
-from urllib.parse import unquote
 
-from ..positions import DEFINITIONS, SLOT_SINGLE, child_slots, follow, unescape
+from ..positions import DEFINITIONS, SLOT_SINGLE, child_slots, decode_fragment, follow, unescape
 from ..prepare import copy_subtree
 from ..graphs import first_cycle
 from . import Opt, check, kind
@@ -25,7 +24,7 @@ def def_name(ref: Any) -> str | None:
     if not isinstance(ref, str) or not ref.startswith(_PREFIX):
         return None
     name, _, rest = ref[len(_PREFIX):].partition("/")
-    return None if rest else unescape(unquote(name))
+    return None if rest else unescape(decode_fragment(name))
 
 
 _DEFS = DEFINITIONS
@@ -51,7 +50,7 @@ def local_target(root: Any, ref: str) -> Any:
         return root
     if not ref.startswith("#/"):
         return None
-    return follow(root, [unescape(unquote(t)) for t in ref[2:].split("/")])
+    return follow(root, [unescape(decode_fragment(t)) for t in ref[2:].split("/")])
 
 
 class _Graph:

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import fnmatch
 from typing import Any
-from urllib.parse import quote, unquote, urldefrag, urljoin
+from urllib.parse import urldefrag, urljoin
 
 from ..graphs import first_cycle
-from ..positions import DEFINITIONS, SLOT_SINGLE, array_index, child_slots, escape, follow, is_schema_path, unescape
+from ..positions import DEFINITIONS, SLOT_SINGLE, array_index, child_slots, decode_fragment, follow, is_schema_path, ref_token, unescape
 from ..prepare import REFERENCE_KEYS, copy_subtree
 from ..run import BudgetExceeded, Unrepresentable
 from . import Opt, kind
@@ -47,10 +47,8 @@ def _index(root: Any, dynamic: _Dynamic | None = None) -> tuple[dict[str, Any], 
     resources: dict[str, Any] = {}
     sites: list[tuple[dict, str]] = []
     dynamic = dynamic if dynamic is not None else _Dynamic()
-    root_base = _BASE
-    if isinstance(root, dict) and isinstance(root.get("$id"), str):
-        root_base = urljoin(_BASE, root["$id"])
-    resources[urldefrag(root_base)[0]] = root
+    root_base = _root_base(root)
+    resources[_defrag(root_base)] = root
     resources.setdefault(_BASE, root)
     stack: list[tuple[Any, str]] = [(root, root_base)]
     while stack:
@@ -58,25 +56,26 @@ def _index(root: Any, dynamic: _Dynamic | None = None) -> tuple[dict[str, Any], 
         if not isinstance(node, dict):
             continue
         nid = node.get("$id")
-        if isinstance(nid, str) and node is not root:
-            uri, frag = urldefrag(_join(base, nid))
+        joined = _split(_join(base, nid)) if isinstance(nid, str) and node is not root else None
+        if joined is not None:  # an $id that is no URI reference identifies nothing
+            uri, frag = joined
             if frag and not uri.rstrip("#"):
                 uri = base
             if frag and not frag.startswith("/"):
-                resources.setdefault(f"{urldefrag(base)[0]}#{frag}", node)  # draft-07 "$id": "#name"
+                resources.setdefault(f"{_defrag(base)}#{frag}", node)  # draft-07 "$id": "#name"
             else:
                 resources.setdefault(uri, node)
                 base = uri
         anchor = node.get("$anchor")
         if isinstance(anchor, str):
-            resources.setdefault(f"{urldefrag(base)[0]}#{anchor}", node)
+            resources.setdefault(f"{_defrag(base)}#{anchor}", node)
         anchor = node.get("$dynamicAnchor")
         if isinstance(anchor, str):  # a plain anchor too, for $ref
-            key = f"{urldefrag(base)[0]}#{anchor}"
+            key = f"{_defrag(base)}#{anchor}"
             resources.setdefault(key, node)
             dynamic.anchors.setdefault(anchor, []).append((node, key))
         if node.get("$recursiveAnchor") is True:
-            dynamic.recursive.append((node, urldefrag(base)[0]))
+            dynamic.recursive.append((node, _defrag(base)))
         if isinstance(node.get("$ref"), str):
             sites.append((node, base))
         for kw in ("$dynamicRef", "$recursiveRef"):
@@ -87,33 +86,72 @@ def _index(root: Any, dynamic: _Dynamic | None = None) -> tuple[dict[str, Any], 
     return resources, sites
 
 
-def _join(base: str, ref: str) -> str:
+def _join(base: str, ref: str) -> str | None:
+    """`ref` read against `base`, or None where `ref` is no URI reference urllib can read
+    (`http://[::1`): a reference that names nothing."""
     # urljoin does not know non-hierarchical schemes such as urn:, where "#..." still
     # means "in this document"
     if ref.startswith("#"):
-        return urldefrag(base)[0] + ref
-    return urljoin(base, ref)
+        return _defrag(base) + ref
+    try:
+        return urljoin(base, ref)
+    except ValueError:
+        return None
+
+
+def _split(uri: str | None) -> tuple[str, str] | None:
+    """(the URI without its fragment, the fragment), or None for no readable URI."""
+    if uri is None:
+        return None
+    try:
+        return urldefrag(uri)[:2]
+    except ValueError:
+        return None
+
+
+def _defrag(base: str) -> str:
+    # bases are made by `_join` and `_root_base`, so urllib reads them (or they are the default)
+    split = _split(base)
+    return base if split is None else split[0]
+
+
+def _root_base(root: Any) -> str:
+    """The base URI of the document: the root's `$id` where urllib can read it."""
+    if isinstance(root, dict) and isinstance(root.get("$id"), str):
+        joined = _join(_BASE, root["$id"])
+        if joined is not None and _split(joined) is not None:
+            return joined
+    return _BASE
 
 
 def _resolve(ref: str, base: str, resources: dict[str, Any]) -> Any:
-    uri, fragment = urldefrag(_join(base, ref))
+    split = _split(_join(base, ref))
+    if split is None:
+        return _Unresolved(f"$ref {_shown(ref)} is not a URI reference")
+    uri, fragment = split
     resource = resources.get(uri)
     if resource is None:
-        return _Unresolved(f"external $ref {ref!r} is never fetched")
+        return _Unresolved(f"external $ref {_shown(ref)} is never fetched")
     if not fragment:
         return resource
     if fragment.startswith("/"):
-        tokens = [unescape(unquote(t)) for t in fragment.split("/")[1:]]
+        tokens = [unescape(decode_fragment(t)) for t in fragment.split("/")[1:]]
         target = follow(resource, tokens, upgraded=True)
         path = [i if (i := array_index(t)) is not None else t for t in tokens]
         if isinstance(target, dict) and not is_schema_path(path):
             # found outside schema positions: no walk has prepared it yet
             return _Raw(target)
     else:
-        target = resources.get(f"{uri}#{unquote(fragment)}")
+        target = resources.get(f"{uri}#{decode_fragment(fragment)}")
     if not isinstance(target, (dict, bool)):
-        return _Unresolved(f"$ref {ref!r} does not resolve to a schema")
+        return _Unresolved(f"$ref {_shown(ref)} does not resolve to a schema")
     return target
+
+
+def _shown(ref: str) -> str:
+    """A reference as a report quotes it: a long one is cut (a 5,000-digit token says
+    nothing more at its end)."""
+    return repr(ref) if len(ref) <= 200 else repr(ref[:120]) + f"... ({len(ref)} characters)"
 
 
 class _Raw:
@@ -137,7 +175,7 @@ def dynamic_landings(ref: Any, kw: str, base: str, resources: dict[str, Any], dy
     if not isinstance(ref, str):
         return None
     if kw == "$recursiveRef":
-        here = urldefrag(base)[0]
+        here = _defrag(base)
         static = resources.get(here)
         if static is None:
             return None
@@ -149,7 +187,10 @@ def dynamic_landings(ref: Any, kw: str, base: str, resources: dict[str, Any], dy
     static = _resolve(ref, base, resources)
     static = static.node if isinstance(static, _Raw) else static
     uri = _join(base, ref)
-    fragment = unquote(urldefrag(uri)[1])
+    split = _split(uri)
+    if uri is None or split is None:
+        return [(static, ref)]  # the static target is an _Unresolved: it lands on nothing
+    fragment = decode_fragment(split[1])
     if isinstance(static, dict) and fragment and not fragment.startswith("/") and static.get("$dynamicAnchor") == fragment:
         found = _unique(dynamic.anchors.get(fragment, []))
         if len(found) > 1:
@@ -202,9 +243,6 @@ def resolve_refs(rule, run):
         _refuse_recursion(rule, run, expander.root, expander.kept)
 
 
-_POINTER_SAFE = "~!$&'()*+,;=:@/"
-
-
 class _Expander:
     """One iterative walk that resolves every `$ref` by the rule's policy."""
 
@@ -214,7 +252,7 @@ class _Expander:
         self.opts = rule.options
         self.root = root
         self.resources = resources
-        self.base = urljoin(_BASE, root["$id"]) if isinstance(root.get("$id"), str) else _BASE
+        self.base = _root_base(root)
         self.links: dict[int, Any] = {id(n): _resolve(n["$ref"], base, resources) for n, base in sites}
         self.keep = self.opts["mode"] == "keep-defs"
         defs = root.get("$defs") if self.keep and isinstance(root.get("$defs"), dict) else {}
@@ -256,14 +294,14 @@ class _Expander:
                 del node[kw]
                 run.report(rule, node, "dropped", f"{kw} {ref} lands on nothing in this document: any value", kw)
                 continue
-            here = urldefrag(base)[0]
+            here = _defrag(base)
             refs: list[tuple[dict, Any]] = []
             if len(landings) > 1:
                 run.nodes += len(landings) + 1
                 if run.nodes > run.options.max_nodes:
                     raise BudgetExceeded("budget/nodes", run.pointer(node), f"more than {run.options.max_nodes} nodes after $dynamicRef resolution")
                 for cand, uri in landings:
-                    resource, frag = urldefrag(uri)
+                    resource, frag = _split(uri) or (uri, "")
                     text = (f"#{frag}" if frag else "#") if resource == here else uri
                     refs.append((run.replace({"$ref": text}, node), cand))
                 applied: dict = run.replace({"anyOf": [r for r, _ in refs]}, node)
@@ -407,7 +445,7 @@ class _Expander:
     def _canonical(self, target: Any) -> str:
         if id(target) in self.roots:
             return "#"
-        return "#/$defs/" + quote(escape(self.def_names[id(target)]), safe=_POINTER_SAFE)
+        return "#/$defs/" + ref_token(self.def_names[id(target)])
 
     def _keepable(self, node: dict, target: Any) -> bool:
         if not self.keep or node is self.root or not self._named(target):
@@ -437,7 +475,7 @@ class _Expander:
             if "$defs" in self.root:
                 self.run.report(self.rule, self.root, "dropped", "$defs that is not a mapping of schemas", "$defs")
             defs = self.root["$defs"] = {}
-        base = unescape(unquote(node["$ref"].rstrip("/").rsplit("/", 1)[-1])).strip("#") or "Root"
+        base = unescape(decode_fragment(node["$ref"].rstrip("/").rsplit("/", 1)[-1])).strip("#") or "Root"
         name, n = base, 2
         while name in defs:
             name, n = f"{base}{n}", n + 1
@@ -561,7 +599,7 @@ def define_root(rule, run) -> None:
     name, n = "Root", 2
     while name in defs:
         name, n = f"Root{n}", n + 1
-    ref = "#/$defs/" + quote(escape(name), safe=_POINTER_SAFE)
+    ref = "#/$defs/" + ref_token(name)
     for node in sites:
         node["$ref"] = ref  # before the copy: the root's own recursion is copied rewritten
     body = {k: v for k, v in root.items() if k not in ("$defs", "$schema", "$id")}
@@ -622,7 +660,7 @@ def prune_defs(rule, run):
             continue
         ref = node.get("$ref")
         if isinstance(ref, str) and ref.startswith(prefix):
-            name = unescape(unquote(ref[len(prefix):]))
+            name = unescape(decode_fragment(ref[len(prefix):]))
             if name not in used and name in defs:
                 used.add(name)
                 todo.append(defs[name])

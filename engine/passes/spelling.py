@@ -11,16 +11,14 @@ from __future__ import annotations
 import fnmatch
 import json
 from typing import Any
-from urllib.parse import quote, unquote
 
-from ..positions import child_slots, escape, unescape
+from ..positions import child_slots, decode_fragment, ref_token, unescape
 from ..prepare import copy_subtree
 from ..run import rewrite
 from . import Opt, check, kind
 from .types import json_type, types_of
 
 _DEFS_PREFIX = "#/$defs/"
-_POINTER_SAFE = "~!$&'()*+,;=:@/"
 # keywords that describe a value rather than constrain it: they stay on a union wrapper
 _ANNOTATIONS = ("description", "title", "default", "examples", "$comment", "deprecated")
 
@@ -101,7 +99,7 @@ def _write(rule, run, root: dict) -> None:
         defs[name] = run.replace(copy_subtree(body, run), root)
         run.report(rule, root, "rewritten", f"the root, which a $ref names, copied to {defs_kw}/{name}", "$defs")
         nodes = _schema_nodes(root)
-        root_target = f"#/{defs_kw}/" + quote(escape(name), safe=_POINTER_SAFE)
+        root_target = f"#/{defs_kw}/" + ref_token(name)
     else:
         root_target = None
     for node in nodes:
@@ -153,7 +151,7 @@ def ref_targets(rule, run):
         if ref_kw not in node:
             continue
         ref = node[ref_kw]
-        if not isinstance(ref, str) or not ref.startswith(prefix) or unescape(unquote(ref[len(prefix):])) not in names:
+        if not isinstance(ref, str) or not ref.startswith(prefix) or unescape(decode_fragment(ref[len(prefix):])) not in names:
             run.fail(rule, node, f"{ref_kw} {ref!r} does not name an entry of the root {defs_kw}", ref_kw)
         for k in node:
             if k != ref_kw and not any(fnmatch.fnmatchcase(k, p) for p in rule.options["siblings"]):
