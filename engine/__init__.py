@@ -31,7 +31,7 @@ from .errors import (
     UnknownToolNameError,
     WireschemaError,
 )
-from .model import Change, Issue, Options, Result, TargetInfo, options_of
+from .model import Change, Issue, Options, Result, TargetInfo, options_key, options_of
 
 if TYPE_CHECKING:
     from .ruletable import Registry, Target
@@ -243,8 +243,8 @@ def _normalize(schema: Any, target: TargetLike, *, strict: bool | None = None, o
     if _env("WIRESCHEMA_NO_CACHE"):
         result = run_target(value, t, opts)
     else:
-        key = (t.digest, t.name, t.path, attrs.astuple(opts))
-        result = _memo.lookup(key, value, lambda: run_target(value, t, opts))
+        key = (t.digest, t.name, t.path, options_key(opts))
+        result = _memo.lookup(key, value, lambda: run_target(value, t, opts), opts.max_nodes)
     if result.origin is None:
         result = attrs.evolve(result, origin=freeze(value))
     return result

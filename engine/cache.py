@@ -65,13 +65,18 @@ class Memo:
         with self._lock:
             return CacheInfo(self.hits, self.misses, len(self._store), self._store.currsize, self.max_entries, self.max_bytes)
 
-    def lookup(self, key: tuple, value: Any, compute: Callable[[], Result]) -> Result:
-        """The Result for `value` under `key`: a stored one (fresh copy) or `compute()`."""
-        return self.memoize(key, value, compute, _freeze_result, _thaw_result)
+    def lookup(self, key: tuple, value: Any, compute: Callable[[], Result], nodes: int) -> Result:
+        """The Result for `value` under `key`: a stored one (fresh copy) or `compute()`.
+        A value of more than `nodes` objects and arrays (the node budget, which it would
+        fall back on) is not keyed: `compute()` stops at the budget."""
+        return self.memoize(key, value, compute, _freeze_result, _thaw_result, nodes)
 
-    def memoize(self, key: tuple, value: Any, compute: Callable[[], Any], freeze_out: Freeze, thaw_out: Thaw) -> Any:
-        blob = key_of(value)
-        if blob is None or len(blob) > self.max_bytes // 4:
+    def memoize(
+        self, key: tuple, value: Any, compute: Callable[[], Any], freeze_out: Freeze, thaw_out: Thaw, nodes: int, *, each: bool = False
+    ) -> Any:
+        """As `lookup`, for any output; with `each`, `nodes` bounds each item of the list `value`."""
+        blob = key_of(value, nodes, each=each, size=self.max_bytes // 4)
+        if blob is None:
             return compute()  # beyond what key work may cost: the plain, uncached path
         full = (*key, blob)
         with self._lock:

@@ -33,19 +33,23 @@ ENGINE_IDS: tuple[tuple[str, str], ...] = (
     (
         "budget/depth",
         "JSON objects and arrays nest deeper than `Options.max_depth` (default 96), counted while "
-        "the input is copied and again after `$ref` expansion. Action `fallback`: the target's "
-        "fallback schema, never fail-open (the non-strict sibling would fail the same way).",
+        "the input is copied, again after `$ref` expansion, and in the rewritten schema. Action "
+        "`fallback`: the target's fallback schema, never fail-open (the non-strict sibling would fail "
+        "the same way).",
     ),
     (
         "budget/nodes",
-        "More than `Options.max_nodes` (default 32,768) JSON objects and arrays, counted while the "
-        "input is copied and again for every subtree that `$ref` expansion copies. Fallback, never fail-open.",
+        "More than `Options.max_nodes` (default 32,768) JSON objects, arrays and boolean subschemas, "
+        "counted while the input is copied (a subtree a Python input holds twice counts twice), for "
+        "every subtree that `$ref` expansion copies, for the subschemas a rewrite makes, and in the "
+        "rewritten schema. Fallback, never fail-open.",
     ),
     (
         "budget/literal",
         "More than `Options.max_literal_bytes` (default 8 MiB) of object keys and strings, counted "
-        "in characters (not UTF-8 bytes), while copying and after `$ref` expansion. Fallback, never "
-        "fail-open.",
+        "in characters (not UTF-8 bytes), and one more for every array item, while copying, after "
+        "`$ref` expansion, as spilled text is written (writing stops there) and in the rewritten "
+        "schema. Fallback, never fail-open.",
     ),
     (
         "input/not-a-schema",

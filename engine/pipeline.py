@@ -8,7 +8,7 @@ from typing import Any
 
 from .model import Change, Options, Result
 from .facts import Facts
-from .prepare import REFERENCE_KEYS, copy_input, parse_input
+from .prepare import REFERENCE_KEYS, copy_input, measure, parse_input
 from .ruletable import Stage, Target
 from .compiler import RECURSION_SAFE
 from .run import BudgetExceeded, Run, Unrepresentable, walk
@@ -52,10 +52,25 @@ def run_target(value: Any, target: Target, options: Options, *, _hop: int = 0) -
     if ENGINE == "planned":
         result = _planned(value, target, options)
         if result is not None:
-            return result
+            return _settled(result, target, options)
     run = Run(target, options)
     run.iterative = ENGINE == "iterative" or options.max_depth > RECURSION_SAFE
-    return _staged(value, target, options, run, _hop)
+    return _settled(_staged(value, target, options, run, _hop), target, options)
+
+
+# the changes that may add nodes, depth or characters (a drop never does)
+_GROWS = frozenset({"rewritten", "spilled", "renamed"})
+
+
+def _settled(result: Result, target: Target, options: Options) -> Result:
+    """A rewrite may grow a schema past a budget its input was within: such an output
+    would fall back when normalized again, so it falls back now, naming the budget."""
+    if result.used_fallback or not any(c.action in _GROWS for c in result.changes):
+        return result  # the copy of the input, or less: within the budgets it was counted by
+    exc = measure(result.schema, options)
+    if exc is None:
+        return result
+    return fallback_result(target, f"{exc.rule}: {exc.reason}", (*result.changes, Change(exc.rule, exc.pointer, "fallback", exc.reason)))
 
 
 def _planned(value: Any, target: Target, options: Options) -> Result | None:
@@ -162,7 +177,9 @@ def _recover(value: Any, target: Target, options: Options, run: Run, exc: Unrepr
         other = target.related(target.fail_open)
         res = run_target(value, other, options, _hop=1)
         return Result(
-            schema=res.schema,
+            # the strict target's own fallback, which the sibling's wire takes too: normalized
+            # again for either target, it stays what it is
+            schema=copy.deepcopy(target.fallback) if res.used_fallback else res.schema,
             target=target.name,
             strict=False,
             used_fallback=res.used_fallback,

@@ -12,12 +12,13 @@ from typing import Any
 
 from .errors import SchemaInputError
 from .native import is_native, to_schema
-from .positions import SUBSCHEMA_ARRAY, SUBSCHEMA_MAP, pointer_of
+from .positions import SUBSCHEMA, SUBSCHEMA_ARRAY, SUBSCHEMA_MAP, pointer_of
 from .run import BudgetExceeded, Run
 
 _SCALARS = (str, int, float, bool, type(None))
 # keys whose presence anywhere means reference resolution has work to do
 _LISTS = SUBSCHEMA_ARRAY | {"items"}  # keywords whose list holds subschemas
+_BOOL_MAPS = SUBSCHEMA_MAP | {"dependencies"}  # keywords whose object maps names to subschemas
 REFERENCE_KEYS = frozenset({"$ref", "$defs", "definitions", "$id", "$anchor", "$dynamicRef", "$recursiveRef"})
 
 
@@ -47,171 +48,367 @@ def parse_input(schema: Any, options: Any) -> Any:
     return schema
 
 
-def _on_path(objchain: Any, obj: Any) -> bool:
-    while objchain is not None:
-        objchain, seen = objchain
-        if seen is obj:
+def _on_path(root: Any, chain: Any, obj: Any) -> bool:
+    """Whether `obj`, reached through `chain` from `root`, is one of the containers on
+    its own path: a cycle (only asked once nesting passed the depth budget)."""
+    keys = []
+    while chain is not None:
+        chain, key = chain
+        keys.append(key)
+    node = root
+    for key in reversed(keys):
+        if node is obj:
             return True
+        node = node[key]
     return False
 
 
 def copy_input(value: Any, run: Run) -> Any:
-    """Validate and copy a JSON value iteratively, counting the budgets as it goes."""
+    """Validate and copy a JSON value iteratively, counting the budgets as it goes.
+
+    Every object and array counts as a node, and so does every boolean subschema
+    (`anyOf: [true, ...]`, `properties: {a: false}`): a schema made of booleans costs the
+    walks after this as much as one made of `{}`. A subtree the input holds twice is
+    copied, and counted, twice. An integer whose decimal form has more than 4,300 digits
+    (more than Python prints, or reads from JSON text) is refused here, naming where.
+    """
     opts = run.options
     if isinstance(value, _SCALARS):
         if value.__class__ is bool:
             run.census.add("<bool>:")  # the root itself
-        return _scalar(value, None, run)
+        plain = _scalar(value, None, opts)
+        if plain.__class__ is str:
+            run.literal += len(plain)
+        return plain
+    max_depth, max_nodes, max_literal = opts.max_depth, opts.max_nodes, opts.max_literal_bytes
+    nodes, literal = run.nodes, run.literal
     holder: list[Any] = [None]
-    # (source, destination container, key, origin chain, depth, chain of source objects)
-    stack: list[tuple[Any, Any, Any, Any, int, Any]] = [(value, holder, 0, None, 1, None)]
+    # (source, destination container, key, origin chain, depth)
+    stack: list[tuple[Any, Any, Any, Any, int]] = [(value, holder, 0, None, 1)]
     origins = run.origins
     # every keyword of the input, and `<bool>:K` where a boolean stands under K: what the
     # compiled target reads to know which rules can have work (see `plans`)
     census = run.census
     add = census.add
-    while stack:
-        src, dst, key, chain, depth, objchain = stack.pop()
-        if depth > opts.max_depth:
-            if _on_path(objchain, src):
-                raise SchemaInputError(f"cyclic container at {pointer_of(chain) or '/'}")
-            raise BudgetExceeded("budget/depth", pointer_of(chain), f"nesting deeper than {opts.max_depth}")
-        run.nodes += 1
-        if run.nodes > opts.max_nodes:
-            raise BudgetExceeded("budget/nodes", pointer_of(chain), f"more than {opts.max_nodes} nodes")
-        objchain = (objchain, src)
-        if isinstance(src, dict):
-            out: dict[str, Any] = {}
-            origins[id(out)] = (out, chain)
-            census.update(src)
-            for k, v in src.items():
-                if not isinstance(k, str):
-                    raise SchemaInputError(
-                        f"object key {k!r} at {pointer_of(chain) or '/'} is not a string"
-                    )
-                cls = v.__class__
-                # the plain JSON scalars inline: most values are strings, ints or bools
-                if cls is str:
-                    run.literal += len(k) + len(v)
-                    out[k] = v
-                    continue
-                run.literal += len(k)
-                if cls is int or v is None:
-                    out[k] = v
-                elif cls is bool:
-                    out[k] = v
-                    add("<bool>:" + k)  # a boolean subschema (if k holds one) or a switch
-                    if chain is not None and chain[1] in SUBSCHEMA_MAP:
-                        add(f"<bool>:{chain[1]}")  # one of a map of them (properties: {a: true})
-                elif cls is not dict and cls is not list and isinstance(v, _SCALARS):
-                    out[k] = _scalar(v, (chain, k), run)
-                else:
-                    out[k] = None
-                    stack.append((v, out, k, (chain, k), depth + 1, objchain))
-                    if k == "items" and cls is list:
-                        add("<list>:items")  # a draft-07 tuple
-        elif isinstance(src, list):
-            out = [None] * len(src)
-            origins[id(out)] = (out, chain)
-            for i, v in enumerate(src):
-                if isinstance(v, _SCALARS):
-                    out[i] = _scalar(v, (chain, i), run)
-                    if v.__class__ is bool and chain is not None and chain[1] in _LISTS:
+    try:
+        while stack:
+            src, dst, key, chain, depth = stack.pop()
+            if depth > max_depth:
+                if _on_path(value, chain, src):
+                    raise SchemaInputError(f"cyclic container at {pointer_of(chain) or '/'}")
+                raise BudgetExceeded("budget/depth", pointer_of(chain), f"nesting deeper than {max_depth}")
+            nodes += 1
+            if nodes > max_nodes:
+                raise BudgetExceeded("budget/nodes", pointer_of(chain), f"more than {max_nodes} nodes")
+            if isinstance(src, dict):
+                out: dict[str, Any] = {}
+                origins[id(out)] = (out, chain)
+                census.update(src)
+                in_map = chain is not None and chain[1] in _BOOL_MAPS
+                bool_in_map = f"<bool>:{chain[1]}" if in_map else ""
+                for k, v in src.items():
+                    if not isinstance(k, str):
+                        raise SchemaInputError(
+                            f"object key {k!r} at {pointer_of(chain) or '/'} is not a string"
+                        )
+                    cls = v.__class__
+                    # the plain JSON scalars inline: most values are strings, ints or bools
+                    if cls is str:
+                        literal += len(k) + len(v)
+                        out[k] = v
+                        continue
+                    literal += len(k)
+                    if cls is int:
+                        if not -_TOO_LONG < v < _TOO_LONG:
+                            raise _too_long((chain, k))
+                        out[k] = v
+                    elif v is None:
+                        out[k] = v
+                    elif cls is bool:
+                        out[k] = v
+                        if in_map:
+                            if chain[1] in SUBSCHEMA_MAP:
+                                add(bool_in_map)  # one of a map of them (properties: {a: true})
+                        else:
+                            add("<bool>:" + k)  # a boolean subschema (if k holds one) or a switch
+                        if in_map or k in SUBSCHEMA:
+                            nodes += 1
+                            if nodes > max_nodes:
+                                raise BudgetExceeded("budget/nodes", pointer_of((chain, k)), f"more than {max_nodes} nodes")
+                    elif cls is not dict and cls is not list and isinstance(v, _SCALARS):
+                        out[k] = plain = _scalar(v, (chain, k), opts)
+                        if plain.__class__ is str:
+                            literal += len(plain)
+                    else:
+                        out[k] = None
+                        stack.append((v, out, k, (chain, k), depth + 1))
+                        if k == "items" and cls is list:
+                            add("<list>:items")  # a draft-07 tuple
+            elif isinstance(src, list):
+                # every item counts one character besides a string's own: a list of a
+                # million numbers costs the literal budget what its JSON text would, at least
+                literal += len(src)
+                if literal > max_literal:
+                    raise BudgetExceeded("budget/literal", pointer_of(chain), f"more than {max_literal} characters")
+                branches = chain is not None and chain[1] in _LISTS
+                kinds = set(map(type, src))
+                if kinds <= _PLAIN:
+                    # plain scalars only (an enum, a required list): checked in bulk
+                    out = list(src)
+                    origins[id(out)] = (out, chain)
+                    literal += _bulk(out, kinds, chain, opts)
+                    if branches and bool in kinds:
                         add(f"<bool>:{chain[1]}")  # a boolean branch (anyOf: [true])
-                else:
-                    stack.append((v, out, i, (chain, i), depth + 1, objchain))
-        else:
-            raise SchemaInputError(
-                f"{type(src).__name__} at {pointer_of(chain) or '/'} is not a JSON value"
-            )
-        dst[key] = out
-        if run.literal > opts.max_literal_bytes:
-            raise BudgetExceeded(
-                "budget/literal", pointer_of(chain), f"more than {opts.max_literal_bytes} characters"
-            )
+                        nodes += sum(1 for v in out if v.__class__ is bool)
+                        if nodes > max_nodes:
+                            raise BudgetExceeded("budget/nodes", pointer_of(chain), f"more than {max_nodes} nodes")
+                    dst[key] = out
+                    if literal > max_literal:
+                        raise BudgetExceeded("budget/literal", pointer_of(chain), f"more than {max_literal} characters")
+                    continue
+                out = [None] * len(src)
+                origins[id(out)] = (out, chain)
+                for i, v in enumerate(src):
+                    if isinstance(v, _SCALARS):
+                        out[i] = plain = v if v.__class__ is str else _scalar(v, (chain, i), opts)
+                        if plain.__class__ is str:
+                            literal += len(plain)
+                        if branches and v.__class__ is bool:
+                            add(f"<bool>:{chain[1]}")  # a boolean branch (anyOf: [true])
+                            nodes += 1
+                            if nodes > max_nodes:
+                                raise BudgetExceeded("budget/nodes", pointer_of((chain, i)), f"more than {max_nodes} nodes")
+                    else:
+                        stack.append((v, out, i, (chain, i), depth + 1))
+            else:
+                raise SchemaInputError(
+                    f"{type(src).__name__} at {pointer_of(chain) or '/'} is not a JSON value"
+                )
+            dst[key] = out
+            if literal > max_literal:
+                raise BudgetExceeded("budget/literal", pointer_of(chain), f"more than {max_literal} characters")
+    finally:
+        run.nodes, run.literal = nodes, literal
     return holder[0]
 
 
-def _scalar(value: Any, chain: Any, run: Run) -> Any:
+_PLAIN = frozenset({str, int, float, bool, type(None)})
+
+
+def _bulk(values: list, kinds: set, chain: Any, opts: Any) -> int:
+    """Check a list of plain scalars as `_scalar` would, item by item only where one is
+    refused; the characters of its strings."""
+    only = len(kinds) == 1
+    if int in kinds:
+        ints = values if only else [v for v in values if v.__class__ is int]
+        if not (-_TOO_LONG < min(ints) and max(ints) < _TOO_LONG):
+            _refuse(values, chain, opts)
+    if float in kinds and not opts.allow_nan:
+        floats = values if only else [v for v in values if v.__class__ is float]
+        if not all(map(math.isfinite, floats)):
+            _refuse(values, chain, opts)
+    if str not in kinds:
+        return 0
+    return sum(map(len, values)) if only else sum(len(v) for v in values if v.__class__ is str)
+
+
+def _refuse(values: list, chain: Any, opts: Any) -> None:
+    for i, v in enumerate(values):
+        _scalar(v, (chain, i), opts)
+
+
+def _scalar(value: Any, chain: Any, opts: Any) -> Any:
+    """The plain JSON scalar `value` stands for (a subclass of str or int as its plain
+    value), or SchemaInputError where it is none."""
     cls = value.__class__
-    if cls is str:
-        run.literal += len(value)
+    if cls is str or cls is bool or value is None:
         return value
-    if cls is bool or cls is int or value is None:
+    if cls is int:
+        if not -_TOO_LONG < value < _TOO_LONG:
+            raise _too_long(chain)
         return value
     if cls is float:
-        if not run.options.allow_nan and not math.isfinite(value):
+        if not opts.allow_nan and not math.isfinite(value):
             raise SchemaInputError(f"{value!r} at {pointer_of(chain) or '/'} is not JSON")
         return value
     # subclasses of str/int/float (str enums, numpy-free int subclasses): keep the plain value
     if isinstance(value, bool):
         return bool(value)
     if isinstance(value, str):
-        run.literal += len(value)
         return str.__str__(value)
     if isinstance(value, int):
-        return int(value)
-    return _scalar(float(value), chain, run)
+        return _scalar(int(value), chain, opts)
+    return _scalar(float(value), chain, opts)
+
+
+# integers from 10**4300 on print with more than 4,300 digits: more than Python's
+# int-to-str limit lets it print (so no output could carry them) or its JSON reader
+# reads from text; refused on every interpreter alike, whatever its own setting
+INT_DIGITS = 4_300
+_TOO_LONG = 10**INT_DIGITS
+
+
+def _too_long(chain: Any) -> SchemaInputError:
+    return SchemaInputError(
+        f"integer at {pointer_of(chain) or '/'} has more than {INT_DIGITS:,} digits, more than JSON text read by Python may hold"
+    )
+
+
+def measure(value: Any, options: Any) -> BudgetExceeded | None:
+    """The budget a JSON tree made by a run is past, counted as `copy_input` counts it,
+    or None: an output within every budget can be normalized again without falling back.
+
+    Objects and arrays and boolean subschemas are nodes, keys and strings are characters,
+    depth starts at 1 at the root (a scalar root is none of these).
+    """
+    if value.__class__ is not dict and value.__class__ is not list:
+        return None
+    max_depth, max_nodes, max_literal = options.max_depth, options.max_nodes, options.max_literal_bytes
+    nodes = literal = 0
+    # (container, its depth, whether it is a list of subschemas or a map of them)
+    stack: list[tuple[Any, int, bool]] = [(value, 1, False)]
+    pop, push = stack.pop, stack.append
+    while stack:
+        node, depth, holds_schemas = pop()
+        if depth > max_depth:
+            return BudgetExceeded("budget/depth", "", f"the rewritten schema nests deeper than {max_depth}")
+        nodes += 1
+        below = depth + 1
+        if node.__class__ is dict:
+            for k, v in node.items():
+                literal += len(k)
+                cls = v.__class__
+                if cls is str:
+                    literal += len(v)
+                elif cls is dict or cls is list:
+                    push((v, below, k in _BOOL_MAPS if cls is dict else k in _LISTS))
+                elif cls is bool and (holds_schemas or k in SUBSCHEMA):
+                    nodes += 1
+        else:
+            literal += len(node)  # one per item, as copy_input counts
+            for v in node:
+                cls = v.__class__
+                if cls is str:
+                    literal += len(v)
+                elif cls is dict or cls is list:
+                    push((v, below, False))
+                elif cls is bool and holds_schemas:
+                    nodes += 1
+        if nodes > max_nodes:
+            return BudgetExceeded("budget/nodes", "", f"the rewritten schema has more than {max_nodes} nodes")
+        if literal > max_literal:
+            return BudgetExceeded("budget/literal", "", f"the rewritten schema has more than {max_literal} characters")
+    return None
+
+
+def literal_of(value: Any) -> int:
+    """The characters of a JSON value as the literal budget counts them (keys and strings)."""
+    if value.__class__ is str:
+        return len(value)
+    if value.__class__ is not dict and value.__class__ is not list:
+        return 0
+    total = 0
+    stack = [value]
+    while stack:
+        node = stack.pop()
+        if node.__class__ is dict:
+            total += sum(map(len, node))
+            node = node.values()
+        else:
+            total += len(node)  # one per item, as copy_input counts
+            kinds = set(map(type, node))
+            if kinds <= _PLAIN:
+                if str in kinds:
+                    total += sum(len(v) for v in node if v.__class__ is str)
+                continue
+        for v in node:
+            cls = v.__class__
+            if cls is str:
+                total += len(v)
+            elif cls is dict or cls is list:
+                stack.append(v)
+    return total
 
 
 def copy_subtree(node: Any, run: Run, links: dict[int, Any] | None = None) -> Any:
-    """Copy a prepared subtree (for `$ref` expansion), keeping origins, counting budgets.
+    """Copy a prepared subtree (for `$ref` expansion), keeping origins, counting budgets
+    as `copy_input` counts them.
 
     `links` maps id(node) of `$ref` nodes to what they resolve to; copies inherit it.
     """
     if not isinstance(node, (dict, list)):
         return node
     opts = run.options
+    max_nodes, max_literal = opts.max_nodes, opts.max_literal_bytes
     origins = run.origins
     holder: list[Any] = [None]
     stack: list[tuple[Any, Any, Any]] = [(node, holder, 0)]
-    while stack:
-        src, dst, key = stack.pop()
-        run.nodes += 1
-        if run.nodes > opts.max_nodes:
-            raise BudgetExceeded(
-                "budget/nodes", run.pointer(src), f"more than {opts.max_nodes} nodes after $ref expansion"
-            )
-        entry = origins.get(id(src))
-        if isinstance(src, dict):
-            out: Any = {}
-            if links is not None and id(src) in links:
-                links[id(out)] = links[id(src)]
-            for k, v in src.items():
-                run.literal += len(k)
-                if isinstance(v, (dict, list)):
-                    out[k] = None
-                    stack.append((v, out, k))
-                else:
-                    if v.__class__ is str:
-                        run.literal += len(v)
+    nodes, literal = run.nodes, run.literal
+    try:
+        while stack:
+            src, dst, key = stack.pop()
+            nodes += 1
+            if nodes > max_nodes:
+                raise BudgetExceeded("budget/nodes", run.pointer(src), f"more than {max_nodes} nodes after $ref expansion")
+            entry = origins.get(id(src))
+            if src.__class__ is dict:
+                out: Any = {}
+                if links is not None and id(src) in links:
+                    links[id(out)] = links[id(src)]
+                in_map = key in _BOOL_MAPS
+                for k, v in src.items():
+                    literal += len(k)
+                    cls = v.__class__
+                    if cls is dict or cls is list:
+                        out[k] = None
+                        stack.append((v, out, k))
+                        continue
+                    if cls is str:
+                        literal += len(v)
+                    elif cls is bool and (in_map or k in SUBSCHEMA):
+                        nodes += 1
                     out[k] = v
-        else:
-            out = [None] * len(src)
-            for i, v in enumerate(src):
-                if isinstance(v, (dict, list)):
-                    stack.append((v, out, i))
+            else:
+                literal += len(src)  # one per item, as copy_input counts
+                if set(map(type, src)) <= _PLAIN:
+                    out = list(src)
+                    literal += sum(len(v) for v in src if v.__class__ is str)
+                    if key in _LISTS:
+                        nodes += sum(1 for v in src if v.__class__ is bool)
                 else:
-                    if v.__class__ is str:
-                        run.literal += len(v)
-                    out[i] = v
-        if entry is not None and entry[0] is src:
-            origins[id(out)] = (out, entry[1])
-        dst[key] = out
-        if run.literal > opts.max_literal_bytes:
-            raise BudgetExceeded(
-                "budget/literal",
-                run.pointer(src),
-                f"more than {opts.max_literal_bytes} characters after $ref expansion",
-            )
+                    out = [None] * len(src)
+                    branches = key in _LISTS
+                    for i, v in enumerate(src):
+                        cls = v.__class__
+                        if cls is dict or cls is list:
+                            stack.append((v, out, i))
+                            continue
+                        if cls is str:
+                            literal += len(v)
+                        elif cls is bool and branches:
+                            nodes += 1
+                        out[i] = v
+            if entry is not None and entry[0] is src:
+                origins[id(out)] = (out, entry[1])
+            dst[key] = out
+            if literal > max_literal:
+                raise BudgetExceeded("budget/literal", run.pointer(src), f"more than {max_literal} characters after $ref expansion")
+    finally:
+        run.nodes, run.literal = nodes, literal
+    if nodes > max_nodes:
+        raise BudgetExceeded("budget/nodes", run.pointer(node), f"more than {max_nodes} nodes after $ref expansion")
     return holder[0]
 
 
-def json_copy(value: Any) -> Any:
+def json_copy(value: Any, repeats: int = 32_768) -> Any:
     """A deep copy of a JSON value, iterative (any depth), for the caller's tools and bodies.
 
     Only dicts and lists are copied; anything else is shared, as JSON scalars are
     immutable. Cyclic containers are the caller's error: they raise SchemaInputError.
+    A container the value holds more than once is copied each time, for the first
+    `repeats` such copies; after that, further occurrences share one copy: a value
+    whose levels each hold the one below twice is copied in time linear in its size,
+    not in 2**depth (what reads it afterwards counts its nodes, shared or not).
     """
     if not isinstance(value, (dict, list)):
         return value
@@ -219,6 +416,7 @@ def json_copy(value: Any) -> Any:
     # ids of the containers on the path from the root: a container met again while it is
     # still open is a cycle (a shared, closed one is merely copied twice)
     open_ids: set[int] = set()
+    first: dict[int, Any] = {}  # id of a container copied -> its first copy
     stack: list[tuple[Any, Any, Any]] = [(value, holder, 0)]
     while stack:
         src, dst, key = stack.pop()
@@ -228,6 +426,11 @@ def json_copy(value: Any) -> Any:
         ident = id(src)
         if ident in open_ids:
             raise SchemaInputError("a cyclic container is not JSON")
+        if ident in first:
+            if repeats <= 0:
+                dst[key] = first[ident]
+                continue
+            repeats -= 1
         open_ids.add(ident)
         stack.append((ident, None, None))
         if isinstance(src, dict):
@@ -241,5 +444,6 @@ def json_copy(value: Any) -> Any:
             for i, v in enumerate(src):
                 if isinstance(v, (dict, list)):
                     stack.append((v, out, i))
+        first.setdefault(ident, out)
         dst[key] = out
     return holder[0]

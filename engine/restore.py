@@ -145,9 +145,22 @@ def _object_view(doc: _Doc, schema: Any, value: dict[str, Any], depth: int = 0) 
     return props, required
 
 
-def _restore(doc: _Doc, schema: Any, value: Any, depth: int) -> Any:
+def _restore(doc: _Doc, schema: Any, value: Any, depth: int, memo: dict[tuple[int, int], Any] | None = None) -> Any:
     if depth > 256:
         return value
+    if memo is None:
+        memo = {}
+    if isinstance(value, (dict, list)):
+        # a value that holds one subtree twice (a Python value may) is restored once per
+        # schema: restoring each occurrence would cost 2**depth on a recursive schema
+        key = (id(schema), id(value))
+        if key not in memo:
+            memo[key] = (schema, value, _restore_one(doc, schema, value, depth, memo))
+        return memo[key][2]
+    return value
+
+
+def _restore_one(doc: _Doc, schema: Any, value: Any, depth: int, memo: dict[tuple[int, int], Any]) -> Any:
     schema = _follow(doc, schema)
     if isinstance(value, dict):
         props, required = _object_view(doc, schema, value)
@@ -156,7 +169,7 @@ def _restore(doc: _Doc, schema: Any, value: Any, depth: int) -> Any:
             sub = props.get(k)
             if v is None and sub is not None and k not in required and not _accepts_null(doc, sub):
                 continue  # strict mode's stand-in for "left out"
-            out[k] = _restore(doc, sub, v, depth + 1) if sub is not None else v
+            out[k] = _restore(doc, sub, v, depth + 1, memo) if sub is not None else v
         return out
     if isinstance(value, list) and isinstance(schema, dict):
         given = schema.get("prefixItems")
@@ -165,7 +178,7 @@ def _restore(doc: _Doc, schema: Any, value: Any, depth: int) -> Any:
         if isinstance(items, list):  # draft-07 tuple
             prefix, items = items, schema.get("additionalItems")
         return [
-            _restore(doc, prefix[i] if i < len(prefix) else items, v, depth + 1) if (i < len(prefix) or isinstance(items, dict)) else v
+            _restore(doc, prefix[i] if i < len(prefix) else items, v, depth + 1, memo) if (i < len(prefix) or isinstance(items, dict)) else v
             for i, v in enumerate(value)
         ]
     return value

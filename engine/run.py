@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any, Callable, Iterable
 
 from .facts import Facts
-from .jsontext import dumps
+from .jsontext import dumps, dumps_within
 from .model import Change, Options
 from .positions import SLOT_KIND as _SLOT_KIND
 from .positions import SLOT_MAP, SLOT_SINGLE, pointer_of
@@ -25,11 +25,15 @@ class BudgetExceeded(Unrepresentable):
     """A depth, node or literal budget ran out; the work stopped there."""
 
 
-def render_value(value: Any) -> str:
-    """How a spilled value reads inside a description: strings raw, the rest compact JSON."""
+def render_value(value: Any, limit: int | None = None) -> str | None:
+    """How a spilled value reads inside a description: strings raw, the rest compact JSON.
+
+    With `limit`, None where the text would have more than `limit` characters (writing
+    stops there: a huge value costs no more than the limit).
+    """
     cls = value.__class__
     if cls is str:
-        return value
+        return value if limit is None or len(value) <= limit else None
     # the common scalars spelled directly: a JSON encoder costs more than the spill
     if cls is bool:
         return "true" if value else "false"
@@ -40,10 +44,20 @@ def render_value(value: Any) -> str:
     if isinstance(value, str):
         return value
     try:
-        return dumps(value)
+        return dumps(value) if limit is None else dumps_within(value, limit)
     except ValueError:
         # an integer too long for Python to print (over 4,300 digits): say what it is
         return "<a number too long to print>"
+
+
+def shown_value(value: Any, width: int = 120) -> str:
+    """A value as a report quotes it: whole where short, else its start and its size."""
+    text = render_value(value, width)
+    if text is not None:
+        return text
+    text = render_value(value, 10 * width) or ""
+    size = f"{len(value):,} items" if isinstance(value, (list, dict)) else f"{len(text):,}+ characters"
+    return f"{text[: width - 20]}... ({size})"
 
 
 def rewrite(node: dict, items: Any) -> None:
@@ -153,6 +167,18 @@ class Run:
 
         return copy_subtree(subtree, self, links)
 
+    def grow(self, node: Any, nodes: int = 0, chars: int = 0) -> None:
+        """A kind made `nodes` new objects, arrays or boolean subschemas, or `chars` new
+        characters, at `node`: they count against the budgets as the input's did, so a
+        rewrite that grows past one stops there (BudgetExceeded) instead of running on."""
+        self.nodes += nodes
+        self.literal += chars
+        opts = self.options
+        if self.nodes > opts.max_nodes:
+            raise BudgetExceeded("budget/nodes", self.pointer(node), f"more than {opts.max_nodes} nodes once rewritten")
+        if self.literal > opts.max_literal_bytes:
+            raise BudgetExceeded("budget/literal", self.pointer(node), f"more than {opts.max_literal_bytes} characters once rewritten")
+
     def memo(self, key: Any, make: Callable[[], Any]) -> Any:
         """A value computed once per run (say, a rule's graph of the references)."""
         if key not in self._memo:
@@ -201,7 +227,19 @@ class Run:
         if not self.options.spill:
             self.report(rule, node, "dropped", f"{key} removed (spill disabled)", key)
             return
-        text = self.spill_template.format(key=key, value=render_value(value))
+        # the text counts against the literal budget as the input's did (the keyword and
+        # the strings it held are gone): a spill that grows past it stops there
+        from .prepare import literal_of
+
+        self.literal -= len(key) + literal_of(value)
+        room = self.options.max_literal_bytes - self.literal - len(self.spill_template)
+        rendered = render_value(value, max(room, 0))
+        if rendered is None:
+            raise BudgetExceeded(
+                "budget/literal", self.pointer(node, key), f"more than {self.options.max_literal_bytes} characters once {key} is spilled"
+            )
+        text = self.spill_template.format(key=key, value=rendered)
+        self.grow(node, chars=len(text))
         desc = node.get("description")
         marker = self.spill_skip.format(key=key)
         if isinstance(desc, str) and desc:
@@ -224,6 +262,7 @@ class Run:
 
     def append_spilled(self, node: dict, text: str) -> None:
         """Append more spilled text to a description a spill just wrote."""
+        self.grow(node, chars=len(text))
         desc = node.get("description")
         node["description"] = (desc + text) if isinstance(desc, str) and desc else text.strip()
         carried = self.facts.spilled

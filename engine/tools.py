@@ -21,7 +21,7 @@ import attrs
 
 from .blobs import freeze, thaw
 from .errors import RequestLimitError, SchemaInputError, ToolShapeError, UnknownToolNameError
-from .model import Change, Options, Result, options_of
+from .model import Change, Options, Result, options_key, options_of
 from .names import NameMap, NameRule, assign_wire_names, wire_name
 from .native import dump as _dump
 from .native import has_dump as _has_dump
@@ -415,13 +415,15 @@ def _normalize_tools_quiet(
         return _normalize_tools(given, t, registry, strict, options, reserved)
     opts = options_of(options)
     # a repeated request is one entry: its tools, results and names come back at once
-    key = ("tools", t.digest, t.name, t.path, registry.shapes_key(), strict, attrs.astuple(opts), tuple(sorted(reserved)))
+    key = ("tools", t.digest, t.name, t.path, registry.shapes_key(), strict, options_key(opts), tuple(sorted(reserved)))
     out: ToolsResult = _memo.memoize(
         key,
         given,
         lambda: _normalize_tools(given, t, registry, strict, options, reserved),
         _freeze_tools,
         _thaw_tools,
+        opts.max_nodes + 16,  # a tool's own fields around its schema
+        each=True,
     )
     return out
 

@@ -6,6 +6,7 @@ from typing import Any
 
 from ..positions import IN_PLACE_LISTS, IN_PLACE_SINGLE, SLOT_SINGLE, SUBSCHEMA_ARRAY, SUBSCHEMA_MAP, child_slots, subschemas
 from . import Opt, kind
+from .literals import dedupe, json_equal, union
 from .objects import is_object
 
 _TEXT = ("description", "title")
@@ -29,11 +30,15 @@ def one_of_to_any_of(rule, node, run):
     return None
 
 
-def _merge_into(target: dict, branch: dict, run=None) -> str | None:
+def _merge_into(target: dict, branch: dict, run, joined: dict | None = None, nest: bool = True, carried: list | None = None) -> str | None:
     """Merge one allOf branch into `target`; the reason it cannot, or None.
 
     A property both define holds both ways: the two merge where they are compatible,
-    else they become an allOf of their own (with `run`; without, that is a conflict).
+    else they become an allOf of their own (with `nest`; without, that is a conflict).
+    Values compare as JSON values (`true` is not `1`). `joined` holds the allOf nodes
+    made so far for one merge, which the next branch's schema for that property joins.
+    The first description wins, and the constraints spilled into the others stay: their
+    descriptions go to `carried`, for `_carry_all` (or are carried at once without it).
     """
     for k, v in branch.items():
         if k not in target:
@@ -41,33 +46,49 @@ def _merge_into(target: dict, branch: dict, run=None) -> str | None:
         elif k == "properties" and isinstance(v, dict) and isinstance(target[k], dict):
             props = dict(target[k])
             for name, sub in v.items():
-                if name in props and props[name] != sub:
-                    if run is None:
+                if name in props and not json_equal(props[name], sub):
+                    if not nest:
                         return f"property {name!r} is defined twice, differently"
-                    props[name] = _both(props[name], sub, run)
+                    props[name] = _both(props[name], sub, run, joined)
                 else:
                     props[name] = sub
             target[k] = props
         elif k == "required" and isinstance(v, list) and isinstance(target[k], list):
-            target[k] = [*target[k], *(n for n in v if n not in target[k])]
+            target[k] = union(target[k], v)
         elif k in _TEXT:
-            continue  # the outer text wins
-        elif target[k] != v:
+            if k == "description":  # the text wins, what it spilled stays
+                if carried is not None:
+                    carried.append(v)
+                else:
+                    run.carry_spilled(target, v)
+        elif not json_equal(target[k], v):
             return f"{k} differs between branches"
     return None
 
 
-def _both(a: Any, b: Any, run) -> Any:
-    """One schema that says what `a` and `b` say together (a property both define)."""
-    if a == b or b is True or b == {}:
+def _both(a: Any, b: Any, run, joined: dict | None = None) -> Any:
+    """One schema that says what `a` and `b` say together (a property both define).
+
+    Where they do not merge, an allOf of the two; a third schema for the same property
+    joins that allOf (`joined`) rather than nesting it one level deeper: n branches that
+    disagree give one allOf of n, not a chain n deep.
+    """
+    if json_equal(a, b) or b is True or b == {}:
         return a
     if a is True or a == {}:
         return b
     if isinstance(a, dict) and isinstance(b, dict):
         merged = dict(a)
-        if _merge_into(merged, b) is None and not any(k in merged for k in ("$ref", "allOf")):
+        if _merge_into(merged, b, run, nest=False) is None and not any(k in merged for k in ("$ref", "allOf")):
             return merged
-    return run.replace({"allOf": [a, b]}, a)
+    if joined is not None and joined.get(id(a)) is a:
+        a["allOf"].append(b)
+        return a
+    both = run.replace({"allOf": [a, b]}, a)
+    run.grow(a, nodes=2)
+    if joined is not None:
+        joined[id(both)] = both
+    return both
 
 
 def _fold_one(outer: dict, branch: dict, branch_wins: bool, run) -> dict:
@@ -83,7 +104,7 @@ def _fold_one(outer: dict, branch: dict, branch_wins: bool, run) -> dict:
         merged["properties"] = props
     own_req, other_req = outer.get("required"), branch.get("required")
     if isinstance(own_req, list) and isinstance(other_req, list):
-        merged["required"] = [*own_req, *(n for n in other_req if n not in own_req)]
+        merged["required"] = union(own_req, other_req)
     return merged
 
 
@@ -111,7 +132,11 @@ def merge_all_of(rule, node, run):
         seen = node["allOf"]
         _fold_all_of(rule, node, run)
     if rule.options["otherwise"] == "spill" and "allOf" in node:
-        run.spill(rule, node, "allOf", node["allOf"])
+        if isinstance(node["allOf"], list):
+            # as a union is: the structure, then the branches' texts (no text escaped twice)
+            _spill_union(rule, node, run, node["allOf"], "allOf")
+        else:
+            run.spill(rule, node, "allOf", node["allOf"])
     return None
 
 
@@ -143,11 +168,14 @@ def _fold_all_of(rule, node, run) -> None:
     if rule.options["mode"] != "compatible":
         return None
     merged: dict[str, Any] = {k: v for k, v in node.items() if k != "allOf"}
+    joined: dict[int, dict] = {}  # the allOf nodes this merge made, by id (kept alive here)
+    carried: list = []  # the branch descriptions that gave way
     for b in branches:
         if "$ref" in b or "allOf" in b:
             return None
-        if _merge_into(merged, b, run) is not None:
+        if _merge_into(merged, b, run, joined, carried=carried) is not None:
             return None  # a conflict: the allOf stays for the rules and checks after this
+    _carry_all(run, merged, carried)
     run.rewrite(node, merged)
     run.report(rule, node, "rewritten", f"allOf of {len(branches)} compatible branches merged", "allOf")
     return None
@@ -167,13 +195,19 @@ def _merge_objects(branches: list[dict]) -> dict | None:
     """One object that any branch's instance satisfies: properties unioned, a property
     required only if every branch requires it."""
     props: dict[str, Any] = {}
+    made: dict[int, dict] = {}  # the anyOf nodes made here, by id (kept alive here)
     for b in branches:
         for name, sub in (b.get("properties") or {}).items():
-            if name in props and props[name] != sub:
-                props[name] = {"anyOf": [props[name], sub]} if "anyOf" not in props[name] else {
-                    "anyOf": [*props[name]["anyOf"], sub]}
-            else:
+            have = props.get(name)
+            if name not in props or json_equal(have, sub):
                 props[name] = sub
+            elif made.get(id(have)) is have:
+                have["anyOf"].append(sub)  # made here: a third schema joins it, in place
+            else:
+                # a schema that is an anyOf alone takes the new branch beside its own
+                alone = isinstance(have, dict) and set(have) == {"anyOf"} and isinstance(have["anyOf"], list)
+                either = {"anyOf": [*have["anyOf"], sub]} if alone else {"anyOf": [have, sub]}
+                props[name] = made[id(either)] = either
     required_sets = [set(b.get("required") or []) for b in branches]
     common = set.intersection(*required_sets) if required_sets else set()
     out: dict[str, Any] = {"type": "object", "properties": props}
@@ -188,7 +222,7 @@ def _merge_objects(branches: list[dict]) -> dict | None:
                 continue
             if k in _TEXT:
                 out.setdefault(k, v)
-            elif k in out and out[k] != v:
+            elif k in out and not json_equal(out[k], v):
                 return None
             else:
                 out.setdefault(k, v)
@@ -204,16 +238,13 @@ def _merge_same_type(branches: list[dict], loosened: list[str] | None = None) ->
     out: dict[str, Any] = {"type": t}
     enums = [b.get("enum") for b in branches]
     if all(isinstance(e, list) for e in enums):
-        merged: list[Any] = []
-        for e in enums:
-            merged.extend(v for v in e if v not in merged)
-        out["enum"] = merged
+        out["enum"] = dedupe([v for e in enums for v in e])
     keys = {k for b in branches for k in b} - {"type", "enum"}
     for k in sorted(keys, key=lambda k: min(list(b).index(k) if k in b else 99 for b in branches)):
         values = [b.get(k, _MISSING) for b in branches]
         if k in _TEXT:
             out[k] = next(v for v in values if v is not _MISSING)
-        elif all(v == values[0] for v in values):
+        elif all(json_equal(v, values[0]) for v in values):
             out[k] = values[0]
         elif loosened is not None:
             loosened.append(k)
@@ -230,14 +261,14 @@ def _keep_own(node: dict, merged: dict) -> None:
     if isinstance(own, dict):
         props = dict(own)
         for name, sub in merged["properties"].items():
-            if name not in props or props[name] == sub:
+            if name not in props or json_equal(props[name], sub):
                 props[name] = sub
             else:
                 props[name] = {"allOf": [props[name], sub]}
         merged["properties"] = props
     own_req = node.get("required")
     if isinstance(own_req, list):
-        merged["required"] = [*own_req, *(n for n in merged.get("required", ()) if n not in own_req)]
+        merged["required"] = union(own_req, merged.get("required", []))
 
 
 @kind(
@@ -292,14 +323,32 @@ def collapse_any_of(rule, node, run):
             continue
         node[k] = v
     if used != "mixed-type":
-        for b in branches:
-            run.carry_spilled(node, b.get("description"))  # what a branch spilled still applies
+        _carry_all(run, node, [b.get("description") for b in branches])  # what a branch spilled still applies
     run.report(rule, node, "rewritten", f"anyOf of {len(branches)} collapsed ({used})", "anyOf")
     for k in loosened:
         for b in branches:
             if k in b:
                 run.report(rule, b, "dropped", f"{k} loosened away: the union's branches differ in it", k)
     return None
+
+
+def _carry_all(run, node: dict, lost: list) -> None:
+    """`run.carry_spilled` for many descriptions that gave way, appended at once (one at a
+    time, a union of 15,000 branches would copy the growing description 15,000 times)."""
+    desc = node.get("description")
+    texts: list[str] = []
+    seen: set[str] = set()
+    for text in lost:
+        spilled = run.spilled_text(text)
+        if not spilled or text == desc:
+            continue
+        held = spilled.strip()
+        if held in seen or (isinstance(desc, str) and held in desc):
+            continue
+        seen.add(held)
+        texts.append(spilled)
+    if texts:
+        run.append_spilled(node, "".join(texts))
 
 
 def _spill_union(rule, node: dict, run, branches: list, key: str = "anyOf") -> None:
@@ -390,7 +439,7 @@ class _Entry:
             if len(self.schemas) >= _LIFT_SCHEMAS:
                 self.schemas = [True]
                 break
-            if not any(s == have for have in self.schemas):
+            if not any(json_equal(s, have) for have in self.schemas):
                 self.schemas.append(s)
         self.sure = self.sure or sure
 

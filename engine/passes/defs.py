@@ -11,7 +11,7 @@ from typing import Any
 
 from ..positions import DEFINITIONS, SLOT_SINGLE, child_slots, decode_fragment, follow, unescape
 from ..prepare import copy_subtree
-from ..graphs import first_cycle
+from ..graphs import Components, first_cycle
 from . import Opt, check, kind
 from .objects import is_object
 from .refs import put_beside
@@ -58,11 +58,12 @@ class _Graph:
     recursive when expanding its references would never end, that is when one is
     reached again from itself."""
 
-    __slots__ = ("root", "edges")
+    __slots__ = ("root", "edges", "_comp")
 
     def __init__(self, root: dict):
         self.root = root
         self.edges: dict[str, list[str]] = {}
+        self._comp: Components | None = None
 
     def out(self, ref: str) -> list[str]:
         if ref not in self.edges:
@@ -71,16 +72,11 @@ class _Graph:
         return self.edges[ref]
 
     def reaches_itself(self, ref: str) -> bool:
-        seen: set[str] = set()
-        todo = list(self.out(ref))
-        while todo:
-            nxt = todo.pop()
-            if nxt == ref:
-                return True
-            if nxt not in seen:
-                seen.add(nxt)
-                todo.extend(self.out(nxt))
-        return False
+        # one walk over the graph answers every reference (components found as asked)
+        if self._comp is None:
+            self._comp = Components(self.out)
+        number = self._comp.of(ref)
+        return any(self._comp.of(n) == number for n in self.out(ref))
 
     def cycle_from(self, starts: list[str]) -> str | None:
         """A reference on a cycle reachable from `starts`, or None."""

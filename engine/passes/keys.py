@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..positions import SUBSCHEMA_KEYS
-from ..run import render_value
+from ..run import shown_value
 from . import Opt, kind
 
 
@@ -47,7 +47,7 @@ def spill(rule, node, run):
     for k in gone:
         if k in silent and _among(node[k], silent[k]):
             value = node.pop(k)
-            run.report(rule, node, "dropped", f"{k} {render_value(value)} removed: it says nothing on this wire", k)
+            run.report(rule, node, "dropped", f"{k} {shown_value(value)} removed: it says nothing on this wire", k)
             continue
         run.spill(rule, node, k, node[k])
 

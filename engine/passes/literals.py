@@ -23,8 +23,51 @@ def _identity(value) -> object:
     return (type(value).__name__, value)
 
 
+def json_equal(a, b) -> bool:
+    """Equal as JSON values (iterative, any depth): numbers by value (1 equals 1.0), but
+    a boolean only equals a boolean (Python has True == 1), objects whatever their key
+    order."""
+    stack = [(a, b)]
+    while stack:
+        x, y = stack.pop()
+        if x is y:
+            continue
+        cx, cy = x.__class__, y.__class__
+        if cx is dict:
+            if cy is not dict or len(x) != len(y) or x.keys() != y.keys():
+                return False
+            stack.extend((v, y[k]) for k, v in x.items())
+        elif cx is list:
+            if cy is not list or len(x) != len(y):
+                return False
+            stack.extend(zip(x, y))
+        elif (cx is bool) is not (cy is bool) or cy is dict or cy is list or x != y:
+            return False
+    return True
+
+
+def union(first: list, second: list) -> list:
+    """`first`, then the values of `second` it does not hold (JSON equality, linear time
+    for names)."""
+    if set(map(type, first)) | set(map(type, second)) <= {str}:
+        held = set(first)
+        return [*first, *(v for v in dict.fromkeys(second) if v not in held)]
+    out = list(first)
+    for v in second:
+        if not any(json_equal(v, w) for w in out):
+            out.append(v)
+    return out
+
+
+_NUMBERS_AND_TEXT = frozenset({str, int, float, type(None)})
+
+
 def dedupe(values: list) -> list:
     """The values without repeats, first occurrence kept (linear time)."""
+    if set(map(type, values)) <= _NUMBERS_AND_TEXT:
+        # no boolean (true == 1 in Python, not in JSON) and no container: Python's own
+        # equality is JSON's here (1 equals 1.0), so a dict does the work
+        return list(dict.fromkeys(values))
     seen: set = set()
     out = []
     for v in values:
@@ -33,6 +76,10 @@ def dedupe(values: list) -> list:
             seen.add(key)
             out.append(v)
     return out
+
+
+# one value of each class a copied schema holds: what `_allowed` says of it, it says of all
+_SAMPLE = {str: "", int: 0, float: 0.5, bool: True, type(None): None, list: [], dict: {}}
 
 
 def _allowed(value, values: str) -> bool:
@@ -117,7 +164,8 @@ def enum_values(rule, node, run):
         return None
     on = rule.options["types"]
     host_ok = not on or any(t in on for t in types_of(node))
-    values_ok = all(_allowed(v, rule.options["values"]) for v in enum)
+    # which values a wire takes depends on their Python class alone: one look per class
+    values_ok = all(_allowed(_SAMPLE[k], rule.options["values"]) if k in _SAMPLE else False for k in set(map(type, enum)))
     if host_ok and values_ok:
         return None
     if rule.options["otherwise"] == "stringify" and all(json_type(v) in _PRIMITIVE for v in enum):

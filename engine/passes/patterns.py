@@ -216,9 +216,12 @@ def _property_patterns(rule, node, pp, removable, spillable, run):
             out[to] = pp[k]
             continue
         # names matching either pattern meet here now: either schema may hold
-        branches = out[to]["anyOf"] if to in joined else [out[to]]
-        out[to] = run.replace({"anyOf": [*branches, pp[k]]}, pp[k])
-        joined.add(to)
+        if to in joined:
+            out[to]["anyOf"].append(pp[k])  # made here: joined in place (linear in the entries)
+        else:
+            out[to] = run.replace({"anyOf": [out[to], pp[k]]}, pp[k])
+            run.grow(node, nodes=2)
+            joined.add(to)
         reports.append(("rewritten", f"entries meeting at key {to!r} joined in anyOf"))
     run.spill(rule, node, "patternProperties", {k: pp[k] for k, action, _ in plan if action != "keep"})
     if out:

@@ -50,7 +50,11 @@ def rename_keys(rule, node, run):
     acts_if="(t := node['type']).__class__ is list or (t.__class__ is str and t in {map})",
     map=Opt("map", required=True, doc="alias -> JSON type, or null for any"))
 def type_alias(rule, node, run):
-    """Map non-JSON type names (Python's dict, float, any, ...) to JSON Schema types."""
+    """Map non-JSON type names (Python's dict, float, any, ...) to JSON Schema types.
+
+    A type list names each type once: a repeated name says nothing more, and each
+    would become a union branch of its own on the wires that spell lists as unions.
+    """
     t = node.get("type")
     aliases = rule.options["map"]
     if isinstance(t, str):
@@ -63,19 +67,33 @@ def type_alias(rule, node, run):
         else:
             node["type"] = to
             run.report(rule, node, "rewritten", f"type {t!r} -> {to!r}", "type")
-    elif isinstance(t, list) and any(isinstance(x, str) and x in aliases and x not in _JSON_TYPES for x in t):
-        out: list[Any] = []
-        for x in t:
-            to = aliases.get(x, x) if isinstance(x, str) and x not in _JSON_TYPES else x
-            if to is None:
-                run.report(rule, node, "rewritten", f"type {t!r} includes any value: type removed", "type")
-                del node["type"]
-                return None
-            if to not in out:
-                out.append(to)
+        return None
+    if not isinstance(t, list):
+        return None
+    out: list[Any] = []
+    seen: set[str] = set()
+    for x in t:
+        to = aliases.get(x, x) if isinstance(x, str) and x not in _JSON_TYPES else x
+        if to is None:
+            run.report(rule, node, "rewritten", f"type {_listed(t)} includes any value: type removed", "type")
+            del node["type"]
+            return None
+        if isinstance(to, str):
+            if to in seen:
+                continue
+            seen.add(to)
+        out.append(to)
+    if out != t:
         node["type"] = out
-        run.report(rule, node, "rewritten", f"type {t!r} -> {out!r}", "type")
+        run.report(rule, node, "rewritten", f"type {_listed(t)} -> {_listed(out)}", "type")
     return None
+
+
+def _listed(values: list) -> str:
+    """A list as a report shows it: a long one by its first items and its length."""
+    if len(values) <= 8:
+        return repr(values)
+    return repr(values[:6])[:-1] + f", ... ({len(values):,} names)]"
 
 
 @kind(

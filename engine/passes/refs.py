@@ -154,6 +154,11 @@ def _shown(ref: str) -> str:
     return repr(ref) if len(ref) <= 200 else repr(ref[:120]) + f"... ({len(ref)} characters)"
 
 
+# markers on the walk's stack: leave a target's expansion, restore the path of a walk
+_LEAVE = object()
+_RESTORE = object()
+
+
 class _Raw:
     """A target reached through keywords that hold no schema (`#/$things/x`)."""
 
@@ -359,8 +364,11 @@ class _Expander:
     def walk(self) -> None:
         run = self.run
         max_depth = run.options.max_depth
-        # (container, key, targets being expanded on this path, depth, owning definition)
-        stack: list[tuple[Any, Any, tuple, int, Any]] = [(run.holder, 0, (), 0, None)]
+        # (container, key, a fresh path to start, depth, owning definition); the targets
+        # being expanded on the current path are counted in `self.expanding`, entered and
+        # left as the walk goes (a chain of 8,000 $refs costs linear time, not quadratic)
+        stack: list[tuple[Any, Any, Any, int, Any]] = [(run.holder, 0, None, 0, None)]
+        self.expanding: dict[int, int] = {}
         self._walk(stack)
         for node, kw in self.spent:
             if kw in node:
@@ -371,14 +379,27 @@ class _Expander:
         run = self.run
         max_depth = run.options.max_depth
         while stack:
-            container, key, chain, depth, owner = stack.pop()
+            container, key, fresh, depth, owner = stack.pop()
+            if container is _LEAVE:
+                left = self.expanding[key] = self.expanding[key] - 1
+                if not left:
+                    del self.expanding[key]
+                continue
+            if container is _RESTORE:
+                self.expanding = key
+                continue
+            if fresh is not None:
+                # a walk of its own (a hoisted definition): only its target is on its path
+                stack.append((_RESTORE, self.expanding, None, 0, None))
+                self.expanding = {fresh: 1}
             node = container[key]
             if depth > max_depth:
                 raise BudgetExceeded("budget/depth", run.pointer(node), f"nesting deeper than {max_depth} after $ref expansion")
             if not isinstance(node, dict):
                 continue
             target = self._target_of(node)
-            if target is node or (node is self.root and target is not None and chain.count(id(target))):
+            on_path = self.expanding.get(id(target), 0) if target is not None else 0
+            if target is node or (node is self.root and on_path):
                 # a schema that is only a reference to itself (at the root: through the
                 # $refs inlined there) constrains nothing
                 del node["$ref"]
@@ -391,12 +412,12 @@ class _Expander:
                     node = container[key] = self._unresolved(node, target)
                 elif self._keepable(node, target):
                     self._keep_ref(node, target, owner)
-                elif chain.count(id(target)) and self.keep:
+                elif on_path and self.keep:
                     if not self._named(target):
                         self._hoist(target, node, stack, depth)
                     self._keep_recursive(node, target, owner)
                     continue
-                elif chain.count(id(target)) > self._unroll():
+                elif on_path > self._unroll():
                     container[key] = self._cut(node)
                     continue
                 else:
@@ -404,11 +425,14 @@ class _Expander:
                     if container is run.holder:
                         self.root = container[key]  # the root was a $ref: its $defs sibling moved with it
                         self.roots.add(id(self.root))
-                    stack.append((container, key, chain + (id(target),), depth, owner))
+                    # the same place again, with the target on the path until it is left
+                    stack.append((_LEAVE, id(target), None, 0, None))
+                    stack.append((container, key, None, depth, owner))
+                    self.expanding[id(target)] = on_path + 1
                     continue
-            self._children(node, stack, chain, depth, owner)
+            self._children(node, stack, depth, owner)
 
-    def _children(self, node: dict, stack: list, chain: tuple, depth: int, owner: Any) -> None:
+    def _children(self, node: dict, stack: list, depth: int, owner: Any) -> None:
         is_root = node is self.root
         if self.keep and not is_root and isinstance(node.get("$id"), str):
             # kept refs are rewritten relative to the root; a nested $id would rebase them
@@ -417,9 +441,9 @@ class _Expander:
         for kw, slot, cont, ckey in reversed(list(child_slots(node))):
             if kw in _DEFS:
                 if is_root and self.keep and kw == "$defs":
-                    stack.append((cont, ckey, chain, depth + 2, cont[ckey]))
+                    stack.append((cont, ckey, None, depth + 2, cont[ckey]))
                 continue
-            stack.append((cont, ckey, chain, depth + (1 if slot == SLOT_SINGLE else 2), owner))
+            stack.append((cont, ckey, None, depth + (1 if slot == SLOT_SINGLE else 2), owner))
         for kw in _DEFS:
             if kw in node and not (self.keep and is_root and kw == "$defs"):
                 # removed after the walk: a ref met later may still resolve into them
@@ -484,7 +508,7 @@ class _Expander:
         self.def_names[id(target)] = name
         self.run.report(self.rule, node, "rewritten", f"recursive {node['$ref']} kept as $defs/{name}", "$ref")
         # owned by the target itself, so a cycle through it shows in the kept-ref graph
-        stack.append((defs, name, (id(target),), depth, target))
+        stack.append((defs, name, id(target), depth, target))
 
     def _keep_recursive(self, node: dict, target: Any, owner: Any) -> None:
         # recursion through an inlined ref: keep the bare ref, its siblings cannot stay

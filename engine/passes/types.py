@@ -45,7 +45,18 @@ def types_of(node: dict) -> list[str]:
 
 def _types_for_values(values: list[Any]) -> list[str]:
     seen: list[str] = []
+    classes: set[type] = set()  # classes whose type is known: the same class says no more
+    number = False  # a float that is no integer seen: later floats say no more either
     for v in values:
+        cls = v.__class__
+        if cls is float:
+            if number:
+                continue
+            number = not v.is_integer()
+        elif cls in classes:
+            continue
+        else:
+            classes.add(cls)
         t = json_type(v)
         if t not in seen:
             seen.append(t)
