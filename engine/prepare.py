@@ -12,12 +12,11 @@ from typing import Any
 
 from .errors import SchemaInputError
 from .native import is_native, to_schema
-from .positions import SUBSCHEMA_ARRAY, SUBSCHEMA_MAP, pointer_of
+from .positions import SUBSCHEMA, pointer_of
 from .run import BudgetExceeded, Run
 
 _SCALARS = (str, int, float, bool, type(None))
 # keys whose presence anywhere means reference resolution has work to do
-_LISTS = SUBSCHEMA_ARRAY | {"items"}  # keywords whose list holds subschemas
 REFERENCE_KEYS = frozenset({"$ref", "$defs", "definitions", "$id", "$anchor", "$dynamicRef", "$recursiveRef"})
 
 
@@ -66,8 +65,9 @@ def copy_input(value: Any, run: Run) -> Any:
     # (source, destination container, key, origin chain, depth, chain of source objects)
     stack: list[tuple[Any, Any, Any, Any, int, Any]] = [(value, holder, 0, None, 1, None)]
     origins = run.origins
-    # every keyword of the input, and `<bool>:K` where a boolean stands under K: what the
-    # compiled target reads to know which rules can have work (see `plans`)
+    # every keyword of the input, `<bool>:K` where a boolean is the value of K, `<in>:K`
+    # where K holds a map or list with a boolean in it: what the compiled target reads to
+    # know which rules can have work (see `plans`)
     census = run.census
     add = census.add
     while stack:
@@ -101,8 +101,9 @@ def copy_input(value: Any, run: Run) -> Any:
                 elif cls is bool:
                     out[k] = v
                     add("<bool>:" + k)  # a boolean subschema (if k holds one) or a switch
-                    if chain is not None and chain[1] in SUBSCHEMA_MAP:
-                        add(f"<bool>:{chain[1]}")  # one of a map of them (properties: {a: true})
+                    if chain is not None and chain[1] not in SUBSCHEMA:
+                        # one of a map of them (properties: {a: true}), under whatever name
+                        add(f"<in>:{chain[1]}")
                 elif cls is not dict and cls is not list and isinstance(v, _SCALARS):
                     out[k] = _scalar(v, (chain, k), run)
                 else:
@@ -116,8 +117,8 @@ def copy_input(value: Any, run: Run) -> Any:
             for i, v in enumerate(src):
                 if isinstance(v, _SCALARS):
                     out[i] = _scalar(v, (chain, i), run)
-                    if v.__class__ is bool and chain is not None and chain[1] in _LISTS:
-                        add(f"<bool>:{chain[1]}")  # a boolean branch (anyOf: [true])
+                    if v.__class__ is bool and chain is not None:
+                        add(f"<in>:{chain[1]}")  # a boolean branch (anyOf: [true]), or a literal
                 else:
                     stack.append((v, out, i, (chain, i), depth + 1, objchain))
         else:

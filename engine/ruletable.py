@@ -292,11 +292,21 @@ def jsonpath(text: str) -> Any:
     return parse(text)
 
 
-def _jsonpath(text: Any, path: str, container: Any, key: Any, field: str) -> Any:
+_ROOT_ONLY = object()  # the parsed form of `where: "$"`, which `Rule.select` answers itself
+
+
+# a path of plain fields and [*] (every `locate` path of the shipped files): valid on sight,
+# so compiling a target needs neither jsonpath-ng's import nor its parser until a body is read
+_PLAIN_PATH = re.compile(r"\$(?:\.[A-Za-z_][A-Za-z0-9_]*|\[\*\])+")
+
+
+def _jsonpath(text: Any, path: str, container: Any, key: Any, field: str, *, lazy: bool = False) -> Any:
     parse = jsonpath  # parsing builds parser tables each time: parse each text once
 
     if not isinstance(text, str) or not text.startswith("$"):
         _err(path, container, key, f"{field} must be a JSONPath starting with '$', got {text!r}")
+    if lazy and _PLAIN_PATH.fullmatch(text):
+        return text
     try:
         return parse(text)
     except Exception as exc:  # jsonpath-ng raises its own errors, and bare Exception too
@@ -848,10 +858,10 @@ def _locate(fpath: str, container: Any, key: str, value: Any) -> dict[str, tuple
             _err(fpath, value, place, f"unknown locate field {place!r} (known: {', '.join(_LOCATE_PLACES)})", of_key=True)
         if isinstance(paths, list):
             for j, p in enumerate(paths):
-                _jsonpath(p, fpath, paths, j, f"locate.{place}")
+                _jsonpath(p, fpath, paths, j, f"locate.{place}", lazy=True)
             out[place] = tuple(paths)
         else:
-            _jsonpath(paths, fpath, value, place, f"locate.{place}")
+            _jsonpath(paths, fpath, value, place, f"locate.{place}", lazy=True)
             out[place] = (paths,)
     return out
 
@@ -979,7 +989,8 @@ def _compile_rule(item: Any, table: dict[str, Kind], vocab: Vocabulary, what: st
         fpath, raw = where["where"]
         if kind.order == "tree":
             err("where", f"kind {kname!r} works on the whole tree; where: cannot narrow it")
-        expr = _jsonpath(where_text, fpath, raw, "where", "where")
+        # the root-only selector needs no JSONPath (nor jsonpath-ng's import and parser)
+        expr = _ROOT_ONLY if where_text == "$" else _jsonpath(where_text, fpath, raw, "where", "where")
     fpath, raw = where["id"]
     line, col = raw.mark
     return Rule(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..positions import SLOT_SINGLE, SUBSCHEMA_KEYS, child_slots
+from ..positions import SLOT_SINGLE, bool_census, child_slots, markers
 from . import Opt, kind
 
 _JSON_TYPES = frozenset({"object", "array", "string", "number", "integer", "boolean", "null"})
@@ -12,7 +12,7 @@ _ANNOTATIONS = frozenset({"description", "title", "default", "examples", "exampl
 
 
 @kind(
-    "rename-keys", fails=False, reads="node", creates=False, adds=lambda o: o["map"].values(),
+    "rename-keys", fails=False, reads="node", creates=False, adds=lambda o: {m for v in o["map"].values() for m in markers(v)},
     order="pre",
     triggers="map",
     map=Opt("map", required=True, doc="from -> to, or map:NAME from the vocabulary"),
@@ -80,7 +80,7 @@ def type_alias(rule, node, run):
 
 @kind(
     "boolean-schemas", fails=False, reads="node", creates=True, adds=lambda o: {*o["true_as"], *o["false_as"]},
-    census=lambda o: {"<bool>:", *(f"<bool>:{k}" for k in SUBSCHEMA_KEYS - o["keep_in"])},
+    census=lambda o: bool_census(o["keep_in"]) | {"<bool>:"},
     order="pre",
     bools=True,
     acts_if="_has_bool_child(node)",
@@ -282,9 +282,9 @@ _FORMS = {
 
 # keywords each form may write that the input may lack
 _FORM_ADDS = {
-    "definitions": ("$defs",),
-    "tuple-items": ("prefixItems", "items"),
-    "dependencies": ("dependentRequired", "dependentSchemas"),
+    "definitions": tuple(markers("$defs")),
+    "tuple-items": (*markers("prefixItems"), *markers("items")),
+    "dependencies": ("dependentRequired", *markers("dependentSchemas")),
     "exclusive-bounds": ("exclusiveMinimum", "exclusiveMaximum"),
     "id": ("$id",),
     "nullable": ("type", "anyOf", "enum"),

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..positions import SUBSCHEMA_KEYS, child_slots
+from ..positions import bool_census, child_slots
 from . import Opt, check, kind
 from .patterns import put_back
 from .types import json_type
@@ -69,7 +69,7 @@ def keyword_values_check(rule, node, run):
 
 @check(
     "boolean-schemas", reads="children",
-    census=lambda o: {f"<bool>:{k}" for k in SUBSCHEMA_KEYS - o["keep_in"]},
+    census=lambda o: bool_census(o["keep_in"]),
     acts_if="_has_bool_child(node)",
     keep_in=Opt("keys", _SWITCHES, doc="keywords whose boolean value is a plain switch, allowed"),
 )
