@@ -69,6 +69,23 @@ class Result:
     origin: bytes | None = attrs.field(default=None, eq=False, repr=False)
     """The input, frozen (see `blobs`): what `restore` and `validate` read the original from."""
 
+    def with_schema(self, schema: JSONValue) -> "Result":
+        """This result with `schema` (and a notes dict of its own): what a cache hit hands
+        out, made without `attrs.evolve`'s per-call introspection (a warm request makes one
+        per tool)."""
+        return Result(
+            schema,
+            self.target,
+            self.strict,
+            self.used_fallback,
+            self.fallback_reason,
+            self.changes,
+            self.strict_reason,
+            dict(self.notes),
+            self.wrapped,
+            self.origin,
+        )
+
     @property
     def source(self) -> str | None:
         """The input as JSON text (None for a bypassed result)."""

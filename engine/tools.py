@@ -439,7 +439,7 @@ def _thaw_tools(stored: Any) -> ToolsResult:
     tools = thaw(tools_blob)
     results = tuple(
         # the tool holds its result's schema, as on the first call
-        r if r is None else attrs.evolve(r, schema=_get(tool, path), notes=dict(r.notes))
+        r if r is None else r.with_schema(_get(tool, path))
         for tool, r, path in zip(tools, bare, paths)
     )
     return ToolsResult(tuple(tools), results, names, wires, paths)
