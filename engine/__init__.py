@@ -16,7 +16,6 @@ import threading
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Union
 
-import attrs
 
 from .blobs import freeze
 from .cache import CacheInfo, Memo
@@ -174,6 +173,24 @@ def _env(name: str) -> bool:
     return os.environ.get(name, "").strip().lower() in ("1", "true", "yes", "on")
 
 
+_SWITCHES = ("WIRESCHEMA_NO_NORMALIZATION", "WIRESCHEMA_NO_STRICT", "WIRESCHEMA_NO_CACHE")
+
+
+# os.environ's own table, keyed by encoded names (POSIX): one dict lookup per switch rather
+# than an encoding per read, on every call
+_ENV_TABLE = getattr(os.environ, "_data", None)
+_ENV_KEYS = tuple(os.fsencode(n) for n in _SWITCHES) if os.name == "posix" else None
+
+
+def _switches() -> tuple[bool, bool, bool]:
+    """The environment switches, read on every call (no normalization, no strict, no cache)."""
+    table, keys = _ENV_TABLE, _ENV_KEYS
+    if table is not None and keys is not None and table is getattr(os.environ, "_data", None):
+        if not any(k in table for k in keys):
+            return False, False, False
+    return _env(_SWITCHES[0]), _env(_SWITCHES[1]), _env(_SWITCHES[2])
+
+
 def _uncached() -> bool:
     """A switch is on that a cached tool list would not see (read on every call)."""
     return any(_env(n) for n in ("WIRESCHEMA_NO_CACHE", "WIRESCHEMA_NO_NORMALIZATION", "WIRESCHEMA_NO_STRICT"))
@@ -217,20 +234,25 @@ def _log_tools(out: Any) -> None:
             _log_result(result, f"tool {names.get(wire, wire)!r}")
 
 
+_DEFAULT_OPTIONS = Options()
+
+
 def _normalize(schema: Any, target: TargetLike, *, strict: bool | None = None, options: Options | None = None) -> Result:
     """`normalize` without the log: the APIs built on it log once, for the whole tool."""
     from .native import plain
     from .pipeline import run_target
     from .prepare import parse_input
 
-    opts = options or Options()
+    opts = options or _DEFAULT_OPTIONS
     t = _target(target)
-    # an SDK's schema object (python-genai's types.Schema, say) as the SDK sends it
-    value = parse_input(plain(schema), opts)
-    if opts.bypass or _env("WIRESCHEMA_NO_NORMALIZATION"):
+    # an SDK's schema object (python-genai's types.Schema, say) as the SDK sends it; a
+    # plain dict, the common case, is taken as it is
+    value = schema if schema.__class__ is dict else parse_input(plain(schema), opts)
+    no_normalization, no_strict, no_cache = _switches()
+    if opts.bypass or no_normalization:
         return _bypassed(value, t, opts)
     want = strict if strict is not None else opts.strict
-    if _env("WIRESCHEMA_NO_STRICT"):
+    if no_strict:
         want = False
     if want is False and t.strict:
         t = t.related(t.non_strict or t.fail_open) or t
@@ -238,13 +260,13 @@ def _normalize(schema: Any, target: TargetLike, *, strict: bool | None = None, o
         variant = t.related(t.strict_variant)
         if variant is not None:
             t = variant
-    if _env("WIRESCHEMA_NO_CACHE"):
+    if no_cache:
         result = run_target(value, t, opts)
     else:
-        key = (t.digest, t.name, t.path, attrs.astuple(opts))
+        key = (t.digest, t.name, t.path, opts)  # Options is frozen: it hashes by value
         result = _memo.lookup(key, value, lambda: run_target(value, t, opts))
     if result.origin is None:
-        result = attrs.evolve(result, origin=freeze(value))
+        result = result.with_schema(result.schema, freeze(value))
     return result
 
 

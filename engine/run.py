@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any, Callable, Iterable
 
+from types import MappingProxyType
+
 from .facts import Facts
 from .jsontext import dumps
 from .model import Change, Options
@@ -44,6 +46,15 @@ def render_value(value: Any) -> str:
     except ValueError:
         # an integer too long for Python to print (over 4,300 digits): say what it is
         return "<a number too long to print>"
+
+
+# before the copy, and in runs that only judge (pipeline._Collecting): nothing may be written
+_NO_FACTS = Facts(
+    nullable_removed=frozenset(),  # type: ignore[arg-type]
+    nulled_optionals=(),  # type: ignore[arg-type]
+    spilled=MappingProxyType({}),  # type: ignore[arg-type]
+    unprepared=(),  # type: ignore[arg-type]
+)
 
 
 def rewrite(node: dict, items: Any) -> None:
@@ -93,7 +104,7 @@ class Run:
         self.literal = 0
         self.holder: list[Any] = [None]
         self.draft: str | None = None
-        self.facts = Facts()  # made again once the copy knows what the input holds
+        self.facts = _NO_FACTS  # made once the copy knows what the input holds (pipeline)
         self._memo: dict[Any, Any] = {}
         spill = target.spill
         self.spill_template: str = spill["template"]
