@@ -6,7 +6,7 @@ import json
 
 from ..jsontext import dumps
 from . import Opt, kind
-from .types import json_type, types_of
+from .types import json_type, matches_type, types_of
 
 _PRIMITIVE = frozenset({"string", "integer", "number", "boolean", "null"})
 
@@ -153,3 +153,49 @@ def format_allow(rule, node, run):
         return None
     run.spill(rule, node, "format", fmt)
     return None
+
+
+# top-down: an enum moved into `items` is there when the items schema is visited
+@kind(
+    "enum-fits-type",
+    order="pre",
+    triggers={"enum"},
+    string_formats=Opt("strlist", [], doc="formats under which a wire writes enum values as strings (integer 101 as \"101\"), read as the values they spell"),
+)
+def enum_fits_type(rule, node, run):
+    """An enum none of whose values its node's type takes is moved or spilled.
+
+    Such an enum admits no value at all. On an array whose items take every value it
+    is the items' enum (`{type: array, items: {type: string}, enum: [a, b]}`, as
+    catalogs write a list of choices) and moves there; otherwise it is spilled. An
+    enum some of whose values fit is left as it is: the others were never valid.
+    """
+    enum = node.get("enum")
+    types = types_of(node)
+    if not isinstance(enum, list) or not enum or not types:
+        return None
+    spelled = node.get("format") in rule.options["string_formats"]
+    if any(_fits(v, types, spelled) for v in enum):
+        return None
+    items = node.get("items")
+    if types == ["array"] and isinstance(items, dict) and not any(k in items for k in ("enum", "const")):
+        item_types = types_of(items)
+        if all(any(matches_type(v, t) for t in item_types) for v in enum) if item_types else not items:
+            del node["enum"]
+            items["enum"] = enum
+            run.report(rule, node, "rewritten", "enum of item values moved into items: no array equals one", "enum")
+            return None
+    run.spill(rule, node, "enum", enum)
+    return None
+
+
+def _fits(value, types: list[str], spelled: bool) -> bool:
+    if any(matches_type(value, t) for t in types):
+        return True
+    if spelled and isinstance(value, str):
+        try:
+            number = json.loads(value)
+        except ValueError:
+            return False
+        return json.dumps(number) == value and any(matches_type(number, t) for t in types if t != "string")
+    return False
