@@ -18,11 +18,13 @@ from typing import Any
 
 from . import Opt, check, kind
 
-FEATURES = ("lookaround", "word-boundary", "backreference", "unicode-property", "raw-control", "lone-brace")
+FEATURES = ("lookaround", "word-boundary", "backreference", "unicode-property", "raw-control", "lone-brace", "not-ecma")
 REMOVABLE = ("lookaround", "word-boundary")
 RESPELLABLE = ("raw-control", "lone-brace")
 _QUANTIFIER = re.compile(r"(?:[*+?]|\{\d+(?:,\d*)?\})\??")
 _BRACES = re.compile(r"\{\d+(?:,\d*)?\}")
+# group openings ECMA-262 has: (?: (?= (?! (?<= (?<! and (?<name>
+_ECMA_GROUP = re.compile(r"\(\?(?::|=|!|<=|<!|<[A-Za-z_$][\w$]*>)")
 # patterns that match every string: nothing is left to say
 _NO_OP = ("", "^", "$")
 
@@ -97,15 +99,24 @@ def scan(p: str) -> Scan:
                 out.spans["backreference"].append((i, n if j < 0 else j + 1))
                 i = n if j < 0 else j + 1
                 continue
+            if p.startswith("(?", i) and not _ECMA_GROUP.match(p, i):
+                # (?i) flags, (?P<name>, (?#...), (?>...), (?1) recursion: other dialects
+                out.spans["not-ecma"].append((i, i + 2))
             look = p.startswith(("(?=", "(?!", "(?<=", "(?<!"), i)
             named = p.startswith(("(?<", "(?P<"), i) and not look
             if named or not p.startswith("(?", i):
                 out.captures.append(i)
             groups.append((i, look))
             i += 1
+        elif c in "*+?" and i + 1 < n and p[i + 1] == "+":
+            # a possessive quantifier (PCRE, Java): ECMA reads the `+` as a quantifier of nothing
+            out.spans["not-ecma"].append((i, i + 2))
+            i += 2
         elif c == "{":
             m = _BRACES.match(p, i)
             if m:
+                if m.end() < n and p[m.end()] == "+":
+                    out.spans["not-ecma"].append((i, m.end() + 1))
                 i = m.end()  # a quantifier, its `}` included
             else:
                 out.spans["lone-brace"].append((i, i + 1))
