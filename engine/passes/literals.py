@@ -163,12 +163,14 @@ def format_allow(rule, node, run):
     string_formats=Opt("strlist", [], doc="formats under which a wire writes enum values as strings (integer 101 as \"101\"), read as the values they spell"),
 )
 def enum_fits_type(rule, node, run):
-    """An enum none of whose values its node's type takes is moved or spilled.
+    """An enum none of whose values its node's type takes, written the way catalogs
+    mean it, is said the way they meant.
 
     Such an enum admits no value at all. On an array whose items take every value it
-    is the items' enum (`{type: array, items: {type: string}, enum: [a, b]}`, as
-    catalogs write a list of choices) and moves there; otherwise it is spilled. An
-    enum some of whose values fit is left as it is: the others were never valid.
+    is the items' enum (`{type: array, items: {type: string}, enum: [a, b]}`, a list
+    of choices) and moves there; on an integer or number whose values are all strings
+    that spell such numbers (`enum: ["1", "2"]`) the values become the numbers. Any
+    other enum is left as it is (an enum some of whose values fit says what it says).
     """
     enum = node.get("enum")
     types = types_of(node)
@@ -185,7 +187,10 @@ def enum_fits_type(rule, node, run):
             items["enum"] = enum
             run.report(rule, node, "rewritten", "enum of item values moved into items: no array equals one", "enum")
             return None
-    run.spill(rule, node, "enum", enum)
+    numbers = [v for v in types if v in ("integer", "number")]
+    if numbers and all(isinstance(v, str) for v in enum) and all(_fits(v, numbers, True) for v in enum):
+        node["enum"] = [json.loads(v) for v in enum]
+        run.report(rule, node, "rewritten", f"enum of numbers written as strings -> the numbers: no {numbers[0]} equals a string", "enum")
     return None
 
 
