@@ -8,7 +8,7 @@ from typing import Any
 
 from .model import Change, Options, Result
 from .facts import Facts
-from .prepare import REFERENCE_KEYS, copy_input, parse_input
+from .prepare import REFERENCE_KEYS, copy_input
 from .ruletable import Stage, Target
 from .compiler import RECURSION_SAFE
 from .run import BudgetExceeded, Run, Unrepresentable, walk
