@@ -178,15 +178,15 @@ _SWITCHES = ("WIRESCHEMA_NO_NORMALIZATION", "WIRESCHEMA_NO_STRICT", "WIRESCHEMA_
 
 # os.environ's own table, keyed by encoded names (POSIX): one dict lookup per switch rather
 # than an encoding per read, on every call
-_ENV_TABLE = getattr(os.environ, "_data", None)
-_ENV_KEYS = tuple(os.fsencode(n) for n in _SWITCHES) if os.name == "posix" else None
+_ENV_TABLE: Any = getattr(os.environ, "_data", None)
+_ENV_KEYS: tuple[bytes, ...] | None = tuple(os.fsencode(n) for n in _SWITCHES) if os.name == "posix" else None
 
 
 def _switches() -> tuple[bool, bool, bool]:
     """The environment switches, read on every call (no normalization, no strict, no cache)."""
-    table, keys = _ENV_TABLE, _ENV_KEYS
-    if table is not None and keys is not None and table is getattr(os.environ, "_data", None):
-        if not any(k in table for k in keys):
+    table: dict[bytes, bytes] | None = _ENV_TABLE
+    if table is not None and _ENV_KEYS is not None and table is getattr(os.environ, "_data", None):
+        if not any(k in table for k in _ENV_KEYS):
             return False, False, False
     return _env(_SWITCHES[0]), _env(_SWITCHES[1]), _env(_SWITCHES[2])
 
