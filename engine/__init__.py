@@ -184,10 +184,10 @@ _ENV_KEYS: tuple[bytes, ...] | None = tuple(os.fsencode(n) for n in _SWITCHES) i
 
 def _switches() -> tuple[bool, bool, bool]:
     """The environment switches, read on every call (no normalization, no strict, no cache)."""
-    table: dict[bytes, bytes] | None = _ENV_TABLE
-    if table is not None and _ENV_KEYS is not None and table is getattr(os.environ, "_data", None):
-        if not any(k in table for k in _ENV_KEYS):
-            return False, False, False
+    current = getattr(os.environ, "_data", None)
+    table: dict[bytes, bytes] | None = _ENV_TABLE if current is _ENV_TABLE else None
+    if table is not None and _ENV_KEYS is not None and table.keys().isdisjoint(_ENV_KEYS):
+        return False, False, False
     return _env(_SWITCHES[0]), _env(_SWITCHES[1]), _env(_SWITCHES[2])
 
 
