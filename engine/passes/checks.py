@@ -10,7 +10,7 @@ from __future__ import annotations
 import fnmatch
 import re
 
-from ..positions import SLOT_KIND, SLOT_MAP, SLOT_SINGLE
+from ..positions import SLOT_KIND, SLOT_MAP, SLOT_SINGLE, SUBSCHEMA, SUBSCHEMA_ARRAY, SUBSCHEMA_MAP
 from . import Opt, check, test_helper
 from .literals import _allowed, dedupe
 from .objects import _IS_OBJECT, is_object
@@ -225,10 +225,10 @@ _SHAPES: dict = {
         "description", "title", "pattern", "format", "$ref", "$id", "$anchor", "$comment")},
     **{k: (lambda v: v.__class__ is bool, "true or false") for k in (
         "uniqueItems", "nullable", "readOnly", "writeOnly", "deprecated")},
-    **{k: (_schema_list, "a non-empty list of schemas") for k in ("anyOf", "oneOf", "allOf", "prefixItems")},
-    **{k: (_schema_map, "map names to schemas") for k in ("properties", "patternProperties", "$defs", "dependentSchemas")},
-    **{k: (lambda v: isinstance(v, (dict, bool)), "a schema") for k in (
-        "items", "additionalProperties", "not", "if", "then", "else", "contains", "propertyNames")},
+    # the keywords that hold subschemas, as positions.py names them
+    **{k: (_schema_list, "a non-empty list of schemas") for k in SUBSCHEMA_ARRAY},
+    **{k: (_schema_map, "map names to schemas") for k in SUBSCHEMA_MAP},
+    **{k: (lambda v: isinstance(v, (dict, bool)), "a schema") for k in SUBSCHEMA},
     "required": (_names, "a list of distinct names"),
     "enum": (lambda v: isinstance(v, list), "a list"),
     "type": (_type_name, "a JSON Schema type"),
@@ -242,9 +242,9 @@ _HOW: dict = {
     **{k: 1 for k in ("description", "title", "pattern", "format", "$ref", "$id", "$anchor", "$comment")},
     **{k: 2 for k in ("uniqueItems", "nullable", "readOnly", "writeOnly", "deprecated")},
     "type": 3,
-    **{k: 4 for k in ("properties", "patternProperties", "$defs", "dependentSchemas")},
-    **{k: 5 for k in ("items", "additionalProperties", "not", "if", "then", "else", "contains", "propertyNames")},
-    **{k: 6 for k in ("anyOf", "oneOf", "allOf", "prefixItems")},
+    **{k: 4 for k in SUBSCHEMA_MAP},
+    **{k: 5 for k in SUBSCHEMA},
+    **{k: 6 for k in SUBSCHEMA_ARRAY},
     "enum": 7,
 }
 _HOW.update({k: 0 for k in _SHAPES if k not in _HOW})

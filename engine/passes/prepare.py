@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ..positions import SLOT_SINGLE, bool_census, child_slots, markers
+from ..positions import SLOT_SINGLE, SUBSCHEMA_MAP, bool_census, child_slots, markers
 from . import Opt, kind
 
 _JSON_TYPES = frozenset({"object", "array", "string", "number", "integer", "boolean", "null"})
@@ -253,7 +253,7 @@ def _up_id_fragment(rule, node, run):
         run.report(rule, node, "dropped", f"$id {v} removed: a fragment alone names nothing a pointer does not reach", "$id")
 
 
-_SCHEMA_MAPS = ("properties", "patternProperties", "$defs", "definitions", "dependentSchemas")
+_SCHEMA_MAPS = tuple(sorted(SUBSCHEMA_MAP))
 
 
 def _up_type_names(rule, node, run):
