@@ -290,7 +290,8 @@ def _resolve(name: str, lists: dict[str, list[Entry]], out: dict[str, NamedList]
     layers = lists[name]
     first = layers[0]
     if _is_edit(first.value):
-        first.err(f"list {name!r}: an edit (add/remove), but no file this one extends declares the list")
+        others = [n for n in lists if n != name]
+        first.err(f"list {name!r}: an edit (add/remove), but no file this one extends declares the list{suggest(name, others)}")
     typemap, items, marks = _plain_list(name, first)
     if not typemap:
         items, marks = _included(name, first, items, marks, lists, out, (*stack, name))
@@ -508,7 +509,7 @@ def check_tool(value: Any) -> dict:
                 entry.err("tool.passthrough must be a list of keys (entries holding one are not tools)")
             out[k] = tuple(v)
         else:
-            entry.err(unknown("tool field", k, TOOL_FIELDS))
+            entry.err(unknown("tool field", k, TOOL_FIELDS), of_key=True)
     if aliases:
         out["aliases"] = freeze_json(aliases)
     for required in ("name", "schema"):
