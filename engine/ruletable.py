@@ -538,6 +538,22 @@ class Registry:
         return out
 
 
+def list_origins(target: Target) -> dict[str, list[tuple[str, str, int | None]]]:
+    """Per named list of `target`, where it was declared and edited, in order:
+    ("declared" | "edited", file, line) (what `wireschema rules explain` prints)."""
+    if target.registry is None:
+        return {}
+    spec = _merge_chain(Path(target.path), target.registry, ())
+    out = {}
+    for name, layers in spec.get("lists", {}).items():
+        places = []
+        for entry in layers:
+            line, _ = mark_of(entry.container, entry.key)
+            places.append(("edited" if places else "declared", entry.path, line))
+        out[name] = places
+    return out
+
+
 def compile_file(path: Path, registry: Registry) -> Target:
     spec = _merge_chain(path, registry, ())
     return _compile(spec, path, registry)
