@@ -326,3 +326,21 @@ def test_the_loader_reads_every_documented_field_and_no_other(tmp_path):
     path = _write(tmp_path, "other.yaml", "limits: {}\n")
     assert "unknown field 'limits'" in _error(path)
     assert "limits" not in documented
+
+
+def test_rules_readme_lists_every_kind_under_the_phase_it_declares():
+    from wireschema.passes import CHECKS, KINDS
+
+    text = (ROOT / "rules" / "README.md").read_text(encoding="utf-8")
+    table = text.split("\n| phase | kinds |\n| --- | --- |\n", 1)[1].split("\n\n", 1)[0]
+    listed: dict[str, set[str]] = {}
+    for row in table.splitlines():
+        phase, kinds = row.strip("|").split("|")
+        listed.setdefault(phase.split()[0], set()).update(re.findall(r"`([a-z-]+)`", kinds))
+    assert listed.pop("check") == set(CHECKS)
+    for name, kind in KINDS.items():
+        phases = {kind.phase_of({**{o: opt.default for o, opt in kind.options.items()}, "direction": d})
+                  for d in ("read", "write")} if callable(kind.phase) else {kind.phase}
+        expected = {p or "any" for p in phases}
+        assert {p for p, kinds in listed.items() if name in kinds} == expected, name
+    assert set().union(*listed.values()) == set(KINDS)
