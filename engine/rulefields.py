@@ -284,11 +284,18 @@ def resolve_lists(lists: dict[str, list[Entry]]) -> dict[str, NamedList]:
     return out
 
 
+# how deep lists may include lists: far beyond any real file, and far from the
+# interpreter's recursion limit however a hostile file chains them
+_MAX_INCLUDES = 32
+
+
 def _resolve(name: str, lists: dict[str, list[Entry]], out: dict[str, NamedList], stack: tuple[str, ...]) -> NamedList:
     if name in out:
         return out[name]
     layers = lists[name]
     first = layers[0]
+    if len(stack) > _MAX_INCLUDES:
+        first.err(f"list {name!r}: lists include lists more than {_MAX_INCLUDES} deep")
     if _is_edit(first.value):
         others = [n for n in lists if n != name]
         first.err(f"list {name!r}: an edit (add/remove), but no file this one extends declares the list{suggest(name, others)}")
@@ -580,7 +587,11 @@ def never_selects(expr: Any, recursive: bool) -> str | None:
     nearest keyword for a misspelt one), or None when it can, or when its form is one
     this reading does not follow (filters, unions: those are never refused)."""
     bad: list[str] = []
-    states = _follow(expr, frozenset({(_SCHEMA, True)}), bad)
+    try:
+        states = _follow(expr, frozenset({(_SCHEMA, True)}), bad)
+    except RecursionError:
+        return None  # a selector nested deeper than this reading follows is never refused
+    
     if states is None:
         return None
     if any(s[0] == _SCHEMA and (s[1] or not recursive) for s in states):

@@ -213,6 +213,18 @@ def test_an_unknown_extends_names_each_folder_it_searched_once(tmp_path):
     assert looked == [str(tmp_path), str(_shipped_dir())]
 
 
+def test_hostile_lists_and_selectors_cost_an_error_never_a_recursion_error(tmp_path):
+    chain = "lists:\n" + "".join(f"  l{i}: [list:l{i + 1}]\n" for i in range(3000)) + "  l3000: [title]\n"
+    assert "lists include lists more than 32 deep" in _error(_write(tmp_path, "deep.yaml", chain))
+    where = "$" + ".properties.a" * 3000
+    text = f"rules:\n  - id: a/b\n    kind: drop\n    keys: [title]\n    where: {where}\n    why: t\n"
+    path = _write(tmp_path, "long.yaml", text)
+    try:
+        wireschema.load_rules(path)
+    except RuleFileError:
+        pass  # a selector too long to parse is a mistake at its line; either way no RecursionError
+
+
 def test_where_selectors_that_can_match_are_taken():
     from wireschema.rulefields import jsonpath, never_selects
 
