@@ -28,7 +28,6 @@ from .rulefields import (
     RULE_FIELDS,
     TOP_FIELDS,
     Entry,
-    Keyed,
     NamedList,
     check_fields,
     check_keywords,
@@ -39,7 +38,7 @@ from .rulefields import (
     check_tool,
     err as _err,
     freeze_json as _freeze_json,
-    jsonpath,
+    jsonpath,  # noqa: F401 - tools and compiler parse JSONPath through here
     layer,
     layer_parent,
     never_selects,
@@ -810,30 +809,23 @@ def _top(spec: dict[str, Any], registry: Registry, field: str, default: Any = No
     return value.value
 
 
-def _string(field: str) -> Any:
-    def check(entry: Entry) -> str:
-        if not isinstance(entry.value, str):
-            entry.err(f"{field} must be a string")
-        return entry.value
+def _of_type(field: str, kind: type, what: str) -> Any:
+    """The checker of a field that holds one plain value of `kind`."""
 
-    return check
-
-
-def _boolean(field: str) -> Any:
-    def check(entry: Entry) -> bool:
-        if not isinstance(entry.value, bool):
-            entry.err(f"{field} must be true or false")
+    def check(entry: Entry) -> Any:
+        if not isinstance(entry.value, kind):
+            entry.err(f"{field} must be {what}")
         return entry.value
 
     return check
 
 
 _TOP_CHECKS: dict[str, Any] = {
-    "target": _string("target"),
-    "description": _string("description"),
-    "abstract": _boolean("abstract"),
-    "strict": _boolean("strict"),
-    "mcp_ingest": _boolean("mcp_ingest"),
+    "target": _of_type("target", str, "a string"),
+    "description": _of_type("description", str, "a string"),
+    "abstract": _of_type("abstract", bool, "true or false"),
+    "strict": _of_type("strict", bool, "true or false"),
+    "mcp_ingest": _of_type("mcp_ingest", bool, "true or false"),
     "spill": check_spill,
     "names": check_names,
     "locate": check_locate,

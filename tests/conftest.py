@@ -35,6 +35,22 @@ def snap(snapshot):
     return snapshot.use_extension(WireSnapshot)
 
 
+def write_rules(directory: Path, name: str, text: str) -> Path:
+    """A rule file `name` in `directory`, its text dedented."""
+    import textwrap
+
+    path = directory / name
+    path.write_text(textwrap.dedent(text).lstrip("\n"), encoding="utf-8")
+    return path
+
+
+def rule_error(path: Path) -> str:
+    """The message of the RuleFileError that loading `path` raises."""
+    with pytest.raises(wireschema.RuleFileError) as info:
+        wireschema.load_rules(path)
+    return str(info.value)
+
+
 def load_cases(group: str) -> list:
     """The snapshot cases of `tests/cases/<group>/<target>.json` (one file per target,
     cases in file order) as pytest params `target, case, schema, options`, ids

@@ -8,7 +8,6 @@ from __future__ import annotations
 import logging
 import re
 import shutil
-import textwrap
 from pathlib import Path
 
 import pytest
@@ -19,21 +18,13 @@ from wireschema.rulefields import SUB_FIELDS, TOP_FIELDS
 from wireschema.ruletable import Registry, Vocabulary, _shipped_dir
 from wireschema.tools import normalize_tool, normalize_tools
 
-from conftest import ROOT
+from conftest import ROOT, rule_error, write_rules
 
 WEATHER = {"type": "object", "properties": {"city": {"type": "string", "title": "City"}}, "required": ["city"]}
 
 
-def _write(directory: Path, name: str, text: str) -> Path:
-    path = directory / name
-    path.write_text(textwrap.dedent(text).lstrip("\n"), encoding="utf-8")
-    return path
-
-
-def _error(path: Path) -> str:
-    with pytest.raises(RuleFileError) as info:
-        wireschema.load_rules(path)
-    return str(info.value)
+_write = write_rules
+_error = rule_error
 
 
 def _at(message: str, path: Path, line: int, col: int) -> None:
