@@ -138,6 +138,7 @@ def load_rules(path: Union[str, "os.PathLike[str]"]) -> RuleSet:
     reg = Registry([directory, *shipped.dirs], shipped.vocabulary)
     names = []
     for f in files:
+        # with the targets it may hand a schema to: a broken one fails here, not mid-request
         target = compile_file(f, reg)
         reg.add(target)
         names.append(target.name)
@@ -148,8 +149,9 @@ def _target(target: Any) -> "Target":
     if isinstance(target, str):
         found = _registry().get(target)
         if found is None or found.abstract:
-            known = ", ".join(i.name for i in targets())
-            raise UnknownTargetError(f"unknown target {target!r} (known: {known})")
+            from .rulefields import unknown
+
+            raise UnknownTargetError(unknown("target", target, [i.name for i in targets()]))
         return found
     from .ruletable import Target
 
@@ -162,9 +164,10 @@ def targets() -> list[TargetInfo]:
     """The shipped targets, with their one-line descriptions."""
     reg = _registry()
     out = []
-    for name in reg.names():
-        f = reg.fields(name)  # no rules compiled: a target compiles on its first use
-        if f is not None and not f["abstract"]:
+    # no rules compiled: a target compiles on its first use; a broken file is left out
+    # (and logged), never the reason the others cannot be listed
+    for name, f in reg.listed():
+        if not f["abstract"]:
             out.append(TargetInfo(name, f["description"] or "", f["path"], bool(f["strict"])))
     return out
 

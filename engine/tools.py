@@ -591,8 +591,11 @@ def _normalize_tool_quiet(tool: Any, target: TargetLike, *, strict: bool | None,
 
 
 def normalize_mcp_tool(tool: Any, *, options: Options | None = None) -> ToolResult:
-    """Ingest an MCP tool: its `inputSchema` must describe an object (else it falls back)."""
-    return normalize_tool(tool, "mcp", options=options)
+    """Ingest an MCP tool: its `inputSchema` must describe an object (else it falls back).
+    The target is the shipped rule file that says `mcp_ingest: true`."""
+    from . import _registry
+
+    return normalize_tool(tool, _registry().mcp_ingest(), options=options)
 
 
 @attrs.frozen
