@@ -160,7 +160,9 @@ FIXES = [
 
 @pytest.mark.parametrize("target,case,validator,schema", FIXES, ids=[f"{t}:{c}" for t, c, _, _ in FIXES])
 def test_fix(target, case, validator, schema, snap):
+    # the output is recorded whether or not this machine has the validator that judges it
     doc = document(schema, target)
+    assert doc == snap
     fn = judge(validator)
     result = wireschema.normalize(schema, target)
     if validator in ("llguidance", "openai-strict-walker") and not result.strict:
@@ -168,7 +170,6 @@ def test_fix(target, case, validator, schema, snap):
         assert result.strict_reason
     else:
         assert fn(result.schema, "parameters") is None
-    assert doc == snap
 
 
 def test_vertex_null_is_the_marker_in_each_branch_that_can_take_it():
