@@ -16,7 +16,6 @@ import threading
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Union
 
-import attrs
 
 from .blobs import freeze
 from .cache import CacheInfo, Memo
@@ -141,6 +140,7 @@ def load_rules(path: Union[str, "os.PathLike[str]"]) -> RuleSet:
     reg = Registry([directory, *shipped.dirs], shipped.vocabulary)
     names = []
     for f in files:
+        # with the targets it may hand a schema to: a broken one fails here, not mid-request
         target = compile_file(f, reg)
         reg.add(target)
         names.append(target.name)
@@ -151,8 +151,9 @@ def _target(target: Any) -> "Target":
     if isinstance(target, str):
         found = _registry().get(target)
         if found is None or found.abstract:
-            known = ", ".join(i.name for i in targets())
-            raise UnknownTargetError(f"unknown target {target!r} (known: {known})")
+            from .rulefields import unknown
+
+            raise UnknownTargetError(unknown("target", target, [i.name for i in targets()]))
         return found
     from .ruletable import Target
 
@@ -165,15 +166,34 @@ def targets() -> list[TargetInfo]:
     """The shipped targets, with their one-line descriptions."""
     reg = _registry()
     out = []
-    for name in reg.names():
-        f = reg.fields(name)  # no rules compiled: a target compiles on its first use
-        if f is not None and not f["abstract"]:
+    # no rules compiled: a target compiles on its first use; a broken file is left out
+    # (and logged), never the reason the others cannot be listed
+    for name, f in reg.listed():
+        if not f["abstract"]:
             out.append(TargetInfo(name, f["description"] or "", f["path"], bool(f["strict"])))
     return out
 
 
 def _env(name: str) -> bool:
     return os.environ.get(name, "").strip().lower() in ("1", "true", "yes", "on")
+
+
+_SWITCHES = ("WIRESCHEMA_NO_NORMALIZATION", "WIRESCHEMA_NO_STRICT", "WIRESCHEMA_NO_CACHE")
+
+
+# os.environ's own table, keyed by encoded names (POSIX): one dict lookup per switch rather
+# than an encoding per read, on every call
+_ENV_TABLE: Any = getattr(os.environ, "_data", None)
+_ENV_KEYS: tuple[bytes, ...] | None = tuple(os.fsencode(n) for n in _SWITCHES) if os.name == "posix" else None
+
+
+def _switches() -> tuple[bool, bool, bool]:
+    """The environment switches, read on every call (no normalization, no strict, no cache)."""
+    current = getattr(os.environ, "_data", None)
+    table: dict[bytes, bytes] | None = _ENV_TABLE if current is _ENV_TABLE else None
+    if table is not None and _ENV_KEYS is not None and table.keys().isdisjoint(_ENV_KEYS):
+        return False, False, False
+    return _env(_SWITCHES[0]), _env(_SWITCHES[1]), _env(_SWITCHES[2])
 
 
 def _uncached() -> bool:
@@ -219,6 +239,7 @@ def _log_tools(out: Any) -> None:
             _log_result(result, f"tool {names.get(wire, wire)!r}")
 
 
+
 def _normalize(schema: Any, target: TargetLike, *, strict: bool | None = None, options: Options | None = None) -> Result:
     """`normalize` without the log: the APIs built on it log once, for the whole tool."""
     from .native import plain
@@ -227,12 +248,14 @@ def _normalize(schema: Any, target: TargetLike, *, strict: bool | None = None, o
 
     opts = options_of(options)
     t = _target(target)
-    # an SDK's schema object (python-genai's types.Schema, say) as the SDK sends it
-    value = parse_input(plain(schema), opts)
-    if opts.bypass or _env("WIRESCHEMA_NO_NORMALIZATION"):
+    # an SDK's schema object (python-genai's types.Schema, say) as the SDK sends it; a
+    # plain dict, the common case, is taken as it is
+    value = schema if schema.__class__ is dict else parse_input(plain(schema), opts)
+    no_normalization, no_strict, no_cache = _switches()
+    if opts.bypass or no_normalization:
         return _bypassed(value, t, opts)
     want = strict if strict is not None else opts.strict
-    if _env("WIRESCHEMA_NO_STRICT"):
+    if no_strict:
         want = False
     if want is False and t.strict:
         t = t.related(t.non_strict or t.fail_open) or t
@@ -240,13 +263,13 @@ def _normalize(schema: Any, target: TargetLike, *, strict: bool | None = None, o
         variant = t.related(t.strict_variant)
         if variant is not None:
             t = variant
-    if _env("WIRESCHEMA_NO_CACHE"):
+    if no_cache:
         result = run_target(value, t, opts)
     else:
         key = (t.digest, t.name, t.path, options_key(opts))
         result = _memo.lookup(key, value, lambda: run_target(value, t, opts), opts.max_nodes)
     if result.origin is None:
-        result = attrs.evolve(result, origin=freeze(value))
+        result = result.with_schema(result.schema, freeze(value))
     return result
 
 

@@ -14,7 +14,9 @@ and prints Markdown tables:
     same schema list (`pip install -e '.[bench]'`; a peer that is not installed says so,
     a peer that raises on a schema counts an error for it);
 (c) rule-file load and compile time, and `import wireschema` time (fresh subprocesses);
-(d) nodes per second over synthetic schemas of 10 to 10,000 nodes (flat means linear).
+(d) nodes per second over synthetic schemas of 10 to 100,000 nodes (flat means linear);
+(e) a summary against the speed targets: uncached schemas/s per target ÷ deepcopy and ÷
+    the fastest peer, a 10,000-property object, a fresh process, the cache's cost and worth.
 
 Every time is the median of `--repeat` samples (default 5) after a warm-up call, each
 sample long enough for `time.perf_counter_ns` to resolve it; gc stays enabled, as in a
@@ -59,7 +61,7 @@ class Config:
     repeat: int
     tool_counts: tuple[int, ...] = (1, 10, 100, 1000)
     peer_schemas: int | None = None  # None: the whole corpus
-    node_counts: tuple[int, ...] = (10, 100, 1000, 10000)
+    node_counts: tuple[int, ...] = (10, 100, 1000, 10000, 100000)
     min_sample_ns: int = 100_000_000  # a sample shorter than this is repeated in a loop
     subprocess_runs: int = 5
 
@@ -542,8 +544,12 @@ class SizeRow:
     notes: list[str]
 
 
+# budgets wide enough for the largest synthetic schema (the default node budget is 32,768)
+_BIG = wireschema.Options(max_nodes=1_000_000)
+
+
 def measure_sizes(targets: Sequence[str], cfg: Config) -> list[SizeRow]:
-    """Nodes per second from 10 to 10,000 nodes; flat means cost linear in size."""
+    """Nodes per second from 10 to 100,000 nodes; flat means cost linear in size."""
     schemas = {size: synthetic_schema(size) for size in cfg.node_counts}
     rows = [SizeRow("floor: copy.deepcopy", {}, [])]
     for size, (schema, nodes) in schemas.items():
@@ -552,20 +558,179 @@ def measure_sizes(targets: Sequence[str], cfg: Config) -> list[SizeRow]:
         for target in targets:
             row = SizeRow(target, {}, [])
             for size, (schema, nodes) in schemas.items():
-                result = wireschema.normalize(schema, target)
+                result = wireschema.normalize(schema, target, options=_BIG)
                 # a strict wire may give up on a large schema (a documented limit): the
                 # rate then includes its fail-open second pass, which the note says
                 if result.used_fallback:
                     row.notes.append(f"{size:,}: fallback")
                 elif _is_strict(target) and not result.strict:
                     row.notes.append(f"{size:,}: not strict")
-                row.rates[size] = nodes / (_median_ns(lambda: wireschema.normalize(schema, target), cfg) / 1e9)
+                row.rates[size] = nodes / (_median_ns(lambda: wireschema.normalize(schema, target, options=_BIG), cfg) / 1e9)
             rows.append(row)
     return rows
 
 
 def _is_strict(target: str) -> bool:
     return any(t.strict for t in wireschema.targets() if t.name == target)
+
+
+# --------------------------------------------------------------------------- (e) summary
+
+
+@dataclass
+class SummaryRow:
+    target: str
+    ours: float  # uncached schemas per second over the corpus
+    deepcopy: float  # copy.deepcopy schemas per second, same schemas
+    peer: str | None  # the fastest installed peer for this target
+    peer_rate: float | None
+    pydantic_ai: float | None
+    wide_ms: float  # the 10,000-property object
+
+
+def wide_object(properties: int = 10_000) -> dict:
+    """An object of many plain properties: what a large generated tool looks like."""
+    kinds = ("string", "integer", "number", "boolean")
+    return {
+        "type": "object",
+        "properties": {f"p{i}": {"type": kinds[i % 4], "description": f"field {i}"} for i in range(properties)},
+        "required": [f"p{i}" for i in range(0, properties, 3)],
+    }
+
+
+def measure_summary(tools: Sequence[Tool], peers: Sequence[PeerRow], cfg: Config) -> list[SummaryRow]:
+    """Per target: wireschema uncached against a deepcopy of the same schemas, against
+    the fastest installed peer for that wire (from the peer table), and the wide object."""
+    schemas = [t.schema for t in tools[: cfg.peer_schemas]]
+    deep = _time_each(copy.deepcopy, schemas, cfg)
+    deep_rate = len(schemas) / deep.total() * 1e9
+    wide = wide_object()
+    rows = []
+    with _cache(False):
+        for target in [t.name for t in wireschema.targets()]:
+            ours = _time_each(lambda s, t=target: wireschema.normalize(s, t), schemas, cfg)
+            mine = [r for r in peers if r.peer.target == target and r.peer_t is not None]
+            best = max(mine, key=lambda r: r.n / r.peer_t.total(), default=None)
+            pyd = next((r for r in mine if r.peer.distribution == "pydantic-ai-slim"), None)
+            rows.append(
+                SummaryRow(
+                    target,
+                    len(schemas) / ours.total() * 1e9,
+                    deep_rate,
+                    best.peer.label if best else None,
+                    best.n / best.peer_t.total() * 1e9 if best else None,
+                    pyd.n / pyd.peer_t.total() * 1e9 if pyd else None,
+                    _median_ns(lambda t=target: wireschema.normalize(wide, t), cfg) / 1e6,
+                )
+            )
+    return rows
+
+
+@dataclass
+class CacheRow:
+    no_repeat_on_ns: float  # every schema once, cache on (all misses)
+    no_repeat_off_ns: float  # the same, cache off
+    hit_ns: float  # one cached schema again (a hit), per schema
+    run_ns: float  # the same schemas computed, per schema
+
+
+def measure_cache(tools: Sequence[Tool], cfg: Config, target: str = "openai-strict") -> CacheRow:
+    """What the memo costs where nothing repeats, and what a hit saves."""
+    schemas = [t.schema for t in tools[: cfg.peer_schemas]]
+
+    def each() -> None:
+        for s in schemas:
+            wireschema.normalize(s, target)
+
+    def no_repeat_on() -> None:
+        wireschema.clear_cache()  # every call a miss: the key made, the entry stored
+        each()
+
+    with _cache(False):
+        off = _median_ns(each, cfg)
+    with _cache(True):
+        on = _median_ns(no_repeat_on, cfg)
+        each()
+        hit = _median_ns(each, cfg)  # every call a hit
+    n = len(schemas)
+    return CacheRow(on, off, hit / n, off / n)
+
+
+def _fresh_ms(args: Sequence[str], code: str | None = None) -> float:
+    start = time.perf_counter_ns()
+    _python(["-c", code] if code else list(args))
+    return (time.perf_counter_ns() - start) / 1e6
+
+
+_FIRST_SCRIPT = """
+import time
+start = time.perf_counter_ns()
+import wireschema
+wireschema.normalize({"type": "object", "properties": {"city": {"type": "string"}}}, "openai-strict")
+print(time.perf_counter_ns() - start)
+"""
+
+
+@dataclass
+class Fresh:
+    first_ns: float  # import wireschema + the first normalize, in a fresh interpreter
+    targets_ms: float  # `wireschema targets`, the whole process, wall clock
+    help_ms: float  # `wireschema --help`, the whole process
+    bare_ms: float  # `python -c pass`: what any command pays before wireschema
+
+
+def measure_fresh(cfg: Config) -> Fresh:
+    runs = max(cfg.subprocess_runs, 1)
+    first = statistics.median(int(_python(["-c", _FIRST_SCRIPT]).stdout) for _ in range(runs))
+    cli = [sys.executable, "-m", "wireschema"]
+    targets = statistics.median(_wall(cli + ["targets"]) for _ in range(runs))
+    helps = statistics.median(_wall(cli + ["--help"]) for _ in range(runs))
+    bare = statistics.median(_wall([sys.executable, "-c", "pass"]) for _ in range(runs))
+    return Fresh(first, targets, helps, bare)
+
+
+def _wall(cmd: Sequence[str]) -> float:
+    start = time.perf_counter_ns()
+    subprocess.run(cmd, capture_output=True, check=True)
+    return (time.perf_counter_ns() - start) / 1e6
+
+
+def table_summary(rows: Sequence[SummaryRow], cache: CacheRow, fresh: Fresh, lists: Sequence[ListRow]) -> str:
+    out = []
+    for r in rows:
+        vs_peer = r.ours / r.peer_rate if r.peer_rate else None
+        vs_pyd = r.ours / r.pydantic_ai if r.pydantic_ai else None
+        out.append([
+            f"`{r.target}`", _rate(r.ours), _ratio(r.ours / r.deepcopy) + "x",
+            (r.peer or "-"), _rate(r.peer_rate) if r.peer_rate else "-",
+            (_ratio(vs_peer) + "x") if vs_peer else "-", (_ratio(vs_pyd) + "x") if vs_pyd else "-",
+            f"{r.wide_ms:.3g}",
+        ])
+    warm = [r for r in lists if r.count == 100 and r.tools_warm_ns is not None]
+    warm_ms = ", ".join(f"{r.target} {_ms(r.tools_warm_ns)}" for r in warm) if warm else "not measured"
+    overhead = cache.no_repeat_on_ns / cache.no_repeat_off_ns - 1
+    return (
+        "### (e) Summary: against the speed issue's targets\n\n"
+        + _table(
+            ["target", "schemas/s (uncached)", "÷ deepcopy (target 1x+)", "fastest peer", "peer schemas/s",
+             "÷ fastest peer (target 1x+)", "÷ pydantic-ai (target 2x+)", "10,000 properties ms (target < 50)"],
+            out,
+        )
+        + "\n\n"
+        + _table(
+            ["what", "figure", "target"],
+            [
+                ["fresh process: `import wireschema` + first `normalize`", f"{fresh.first_ns / 1e6:.3g} ms", "< 60 ms"],
+                ["`wireschema targets`, whole process (wall)", f"{fresh.targets_ms:.3g} ms", "< 150 ms"],
+                ["`wireschema --help`, whole process (wall)", f"{fresh.help_ms:.3g} ms", "compiles nothing"],
+                ["`python -c pass` (the interpreter alone)", f"{fresh.bare_ms:.3g} ms", ""],
+                ["cache on, nothing repeats ÷ cache off", f"{overhead:+.1%}", "within +5%"],
+                ["a cache hit ÷ the run it saves", f"{_ms(cache.hit_ns)} ms ÷ {_ms(cache.run_ns)} ms = {cache.hit_ns / cache.run_ns:.2g}", "far below 1"],
+                ["warm 100-tool `normalize_tools`, ms", warm_ms, "< 0.5 ms"],
+            ],
+        )
+        + "\n\nRatios above 1x mean wireschema is faster. Every figure comes from this one run."
+    )
 
 
 # --------------------------------------------------------------------------- output
@@ -789,6 +954,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     startup = measure_startup(cfg)
     _progress("schema sizes")
     size_rows = measure_sizes(names, cfg)
+    _progress("summary")
+    summary = measure_summary(tools, peer_rows, cfg)
+    cache_row = measure_cache(tools, cfg)
+    fresh = measure_fresh(cfg)
 
     parts = []
     if args.markdown:
@@ -796,7 +965,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     parts.append("\n".join(header))
     if args.markdown:
         parts.append(peer_versions(peer_rows))
-    parts += [table_lists(floor, list_rows), table_peers(peer_rows), table_startup(startup), table_sizes(size_rows, cfg.node_counts)]
+    parts += [
+        table_summary(summary, cache_row, fresh, list_rows),
+        table_lists(floor, list_rows),
+        table_peers(peer_rows),
+        table_startup(startup),
+        table_sizes(size_rows, cfg.node_counts),
+    ]
     print("\n\n".join(parts))
     _progress("done")
     return 0

@@ -109,4 +109,4 @@ def _freeze_result(result: Result, blob: bytes) -> tuple[Result, Any, int]:
 
 def _thaw_result(stored: Any) -> Result:
     schema_blob, bare = stored
-    return attrs.evolve(bare, schema=thaw(schema_blob), notes=dict(bare.notes))
+    return bare.with_schema(thaw(schema_blob))

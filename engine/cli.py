@@ -5,6 +5,8 @@
     wireschema diff FILE|- --targets a,b,c [--width N]
     wireschema targets
     wireschema rules lint [PATH]
+    wireschema rules new NAME --extends T [--dir DIR]
+    wireschema rules explain TARGET [--options]
 
 Every command takes `--rules PATH` (a user's rule file or directory, whose targets then
 sit beside the shipped ones). FILE holds one JSON value (a schema, a tool, a list of
@@ -727,32 +729,176 @@ def _run_targets(args: argparse.Namespace) -> int:
     return 0
 
 
-# -- rules lint --------------------------------------------------------------------
+# -- rules lint, new, explain ------------------------------------------------------
 
 
 def _setup_rules(sub: Any) -> None:
     p = _command(sub, "rules", "work with rule files")
     rsub = p.add_subparsers(dest="rules_command", metavar="ACTION", required=True)
-    lint = rsub.add_parser("lint", help="compile rule files and report the first mistake with file:line:column")
+    lint = rsub.add_parser("lint", help="compile rule files and report each broken one's first mistake as file:line:column")
     lint.add_argument("path", metavar="PATH", nargs="?", help="a rule file or directory (default: the shipped rules)")
     lint.set_defaults(run=_run_lint)
+    new = rsub.add_parser("new", help="write a starting rule file NAME.yaml that extends a target")
+    new.add_argument("name", metavar="NAME", help="the new target's name (the file is NAME.yaml)")
+    new.add_argument("--extends", required=True, metavar="T", help="the target it builds on")
+    new.add_argument("--dir", default=".", metavar="DIR", help="where to write it (default: the current directory)")
+    new.add_argument("--rules", metavar="PATH", default=argparse.SUPPRESS, help="a rule file or directory of your own")
+    new.set_defaults(run=_run_new)
+    explain = rsub.add_parser("explain", help="a target's merged, ordered rules and checks, with the file and line each came from")
+    explain.add_argument("target", metavar="TARGET")
+    explain.add_argument("--options", action="store_true", help="also print each rule's options, as compiled")
+    explain.add_argument("--rules", metavar="PATH", default=argparse.SUPPRESS, help="a rule file or directory of your own")
+    explain.set_defaults(run=_run_explain)
 
 
 def _run_lint(args: argparse.Namespace) -> int:
+    from wireschema.ruletable import Registry
+
     if args.path is not None and not Path(args.path).exists():
         raise _UsageError(f"rules lint: no such rule file or directory: {args.path}")
+    if args.path is None:
+        shipped = wireschema._registry()
+        registry = Registry(shipped.dirs, shipped.vocabulary)  # afresh: what the files say now
+        problems = registry.problems()
+        registry.listed()
+        for name, exc in problems.items():
+            # the finding itself, as compilers print theirs (file:line:column: message)
+            effect = ("left out of the target list and of reading tools" if name in registry.skipped
+                      else "this target fails when used; the others do not")
+            _out(f"{exc} [{effect}]")
+        if problems:
+            return _FINDINGS
+        _out(f"ok: {len(registry.listed())} targets in shipped rules")
+        return 0
+    path = Path(args.path)
+    files = sorted(f for f in [*path.glob("*.yaml"), *path.glob("*.yml")] if not f.name.startswith("_")) if path.is_dir() else [path]
+    broken = []
+    for f in files:
+        try:
+            wireschema.load_rules(f)
+        except RuleFileError as exc:
+            broken.append(exc)
+            _out(str(exc))
+    if broken:
+        return _FINDINGS
     try:
-        if args.path is None:
-            names = [t.name for t in wireschema.targets()]
-            where = "shipped rules"
-        else:
-            names = wireschema.load_rules(args.path).names()
-            where = args.path
+        names = wireschema.load_rules(path).names()  # what only the whole folder says (one name twice)
     except RuleFileError as exc:
-        # the finding itself, as compilers print theirs (file:line:column: message)
         _out(str(exc))
         return _FINDINGS
-    _out(f"ok: {len(names)} targets in {where}")
+    _out(f"ok: {len(names)} targets in {args.path}")
+    return 0
+
+
+def _run_new(args: argparse.Namespace) -> int:
+    from wireschema.rulefields import unknown
+    from wireschema.ruletable import _valid_name
+
+    name = args.name
+    if not _valid_name(name) or name.startswith("_") or name.endswith((".yaml", ".yml")):
+        raise _UsageError(f"rules new: a target name is letters, digits, _ . - (not starting with _), got {name!r}")
+    try:
+        base = _target(args, args.extends)
+    except wireschema.UnknownTargetError:
+        known = [t.name for t in wireschema.targets()] + (args.rules_set.names() if args.rules_set is not None else [])
+        raise _UsageError(f"rules new --extends: {unknown('target', args.extends, known)}") from None
+    folder = Path(args.dir)
+    if not folder.is_dir():
+        raise _UsageError(f"rules new: no such directory: {args.dir}")
+    path = folder / f"{name}.yaml"
+    if path.exists():
+        raise _UsageError(f"rules new: {path} exists already")
+    text = _starting_file(name, base)
+    path.write_text(text, encoding="utf-8")
+    try:
+        wireschema.load_rules(path)
+    except RuleFileError:
+        path.unlink()  # never leave a file behind that does not compile
+        raise
+    _out(f"wrote {path}: {name} extends {base.name} ({len(base.rules)} rules, {len(base.checks)} checks inherited)")
+    return 0
+
+
+def _starting_file(name: str, base: Any) -> str:
+    """A rule file that compiles as it stands (it changes nothing yet) and shows, in
+    comments, each way of saying what this wire does differently."""
+    last = base.rules[-1].id if base.rules else None
+    lines = [
+        f"# {name}: {base.name} with what this wire does differently. Every rule and check of",
+        f"# {base.name} applies, in order (`wireschema rules explain {base.name}` lists them); state",
+        "# here only what differs, each rule with its source in `why`. Check the file with",
+        f"# `wireschema rules lint {name}.yaml`; the language is in rules/README.md and CONSTRAINTS.md.",
+        f"description: {json.dumps(f'{base.name}, adjusted for the {name} wire.')}",
+        f"extends: {base.name}",
+        "# an inherited field is changed key by key, or unset with null:",
+        "# strict_variant: null",
+        "# tool: {strict: null}",
+    ]
+    used = {ln: rule.options[option] for rule in (*base.rules, *base.checks) for option, ln in rule.lists}
+    if used:
+        lines.append(f"# {base.name}'s named lists ({', '.join(sorted(used))}) are edited, not restated:")
+        list_name, value = min(used.items(), key=lambda kv: (hasattr(kv[1], "keys"), kv[0]))
+        if hasattr(value, "keys"):
+            kind = sorted(value)[0]
+            edit = f"{{remove: {{{kind}: [{sorted(value[kind])[0]}]}}}}"
+        else:
+            edit = f"{{remove: [{sorted(value)[0]}]}}"
+        lines += ["# lists:", f"#   {list_name}: {edit}"]
+    lines += [
+        "rules:",
+        "  # a new rule, placed among the inherited ones:",
+        f"  # - id: {name}/drop-title",
+        "  #   kind: drop",
+        "  #   keys: [title]",
+    ]
+    if last is not None:
+        lines += [
+            f"  #   before: {last}",
+            "  #   why: One line on why the wire needs this, with its error message or a source.",
+            "  # an inherited rule with some options replaced (no kind), or switched off:",
+            f"  # - id: {last}",
+            "  #   disabled: true",
+            "  #   why: Why this wire does not need it.",
+        ]
+    lines += ["checks:", "  # checks the output must pass, in the same form as rules", ""]
+    return "\n".join(lines)
+
+
+def _run_explain(args: argparse.Namespace) -> int:
+    from wireschema.docgen import _flow, _plain
+    from wireschema.passes import CHECKS, KINDS
+    from wireschema.ruletable import list_origins
+
+    target = _target(args, args.target)
+    vocab = target.registry.vocabulary if target.registry is not None else None
+    files = [Path(f).name for f in target.files]
+    _out(f"{target.name}: {target.description}")
+    _out(f"  files: {' -> '.join(files)} (each over the ones before it)")
+    related = [f"{label}: {value}" for label, value in (("strict", "true" if target.strict else None), ("fail_open", target.fail_open),
+               ("non_strict", target.non_strict), ("strict_variant", target.strict_variant)) if value]
+    if related:
+        _out(f"  {'; '.join(related)}")
+    for list_name, places in list_origins(target).items():
+        said = ", ".join(f"{how} in {Path(p).name}:{line}" for how, p, line in places)
+        _out(f"  list {list_name}: {said}")
+    for title, rules, table in (("rules", target.rules, KINDS), ("checks", target.checks, CHECKS)):
+        _out(f"{title}:")
+        width = max((len(r.id) for r in rules), default=0)
+        kinds = max((len(r.kind) for r in rules), default=0)
+        for i, rule in enumerate(rules, 1):
+            first, *later = rule.origins
+            where = f"{Path(first[0]).name}:{first[1]}"
+            for fpath, line, _, fields in later:
+                said = ", ".join(f for f in fields if f != "id") or "id"
+                where += f"; {Path(fpath).name}:{line} ({said})"
+            via = "".join(f"; {option} from list:{name}" for option, name in rule.lists)
+            _out(f"  {i:>3}. {rule.id:<{width}}  {rule.kind:<{kinds}}  {where}{via}")
+            if args.options:
+                declared = list(table[rule.kind].options) if rule.kind in table else []
+                for option in sorted(rule.options, key=lambda o: declared.index(o) if o in declared else len(declared)):
+                    _out(f"         {option}: {_flow(_plain(rule.options[option], vocab))}")
+                if rule.where is not None:
+                    _out(f"         where: {rule.where}")
     return 0
 
 

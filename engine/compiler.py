@@ -103,9 +103,11 @@ def _keys_test(src: _Source, keys: frozenset | None) -> str:
 
 
 def _union(visitors: tuple[Visitor, ...]) -> frozenset | None:
+    """The keywords that wake some visitor up, or None where a test would not pay: a
+    visitor wakes on every node, or one wakes on `type`, which nearly every node has."""
     keys: set[str] = set()
     for v in visitors:
-        if v.triggers is None:
+        if v.triggers is None or "type" in v.triggers:
             return None
         keys |= v.triggers
     return frozenset(keys)
@@ -200,7 +202,7 @@ def _emit_children(src: _Source, name: str, bools: bool) -> None:
     src.emit(4, "vcls = value.__class__")
     src.emit(4, f"if slot == {SLOT_SINGLE}:")
     src.emit(5, "if vcls is _dict:")
-    src.emit(6, "if done.get(_id(value)) is not value:")
+    src.emit(6, "if _id(value) not in done:")
     src.emit(7, f"{visit}(node, ckw, (chain, ckw), depth + 1, ckw)")
     if bools:
         src.emit(5, "elif vcls is _bool:")
@@ -212,7 +214,7 @@ def _emit_children(src: _Source, name: str, bools: bool) -> None:
     src.emit(6, "here = (chain, ckw)")
     src.emit(6, "for name, sub in list(value.items()):")
     src.emit(7, "if sub.__class__ is _dict:")
-    src.emit(8, "if done.get(_id(sub)) is not sub:")
+    src.emit(8, "if _id(sub) not in done:")
     src.emit(9, f"{visit}(value, name, (here, name), depth + 2, ckw)")
     if bools:
         src.emit(7, "elif sub.__class__ is _bool:")
@@ -222,7 +224,7 @@ def _emit_children(src: _Source, name: str, bools: bool) -> None:
     src.emit(2, f"def items_{name}(value, here, depth, ckw):")
     src.emit(3, "for i, sub in enumerate(list(value)):")
     src.emit(4, "if sub.__class__ is _dict:")
-    src.emit(5, "if done.get(_id(sub)) is not sub:")
+    src.emit(5, "if _id(sub) not in done:")
     src.emit(6, f"{visit}(value, i, (here, i), depth + 2, ckw)")
     if bools:
         src.emit(4, "elif sub.__class__ is _bool:")

@@ -24,6 +24,7 @@ import attrs
 import yaml
 
 from .passes import CHECKS, KINDS, Kind
+from .rulefields import INHERIT, SUB_FIELDS, TOP_FIELDS
 from .ruletable import Registry, Rule, Target, Vocabulary, _shipped_dir
 
 REGENERATE = "python -m wireschema.docgen --write CONSTRAINTS.md"
@@ -91,32 +92,45 @@ LANGUAGE = """\
 
 A target is one YAML file in `rules/` (or a user's file given to `wireschema.load_rules`).
 It says what to rewrite, in which order, and what the output must satisfy. Every mistake
-is a `RuleFileError` naming file, line and column, raised when the file is compiled.
+is a `RuleFileError` naming file, line and column, raised when the file is compiled; a
+message about an unknown name suggests the nearest known one. `wireschema rules explain
+TARGET` prints a target's merged rule list with where each rule came from, and
+`wireschema rules new NAME --extends T` writes a starting file.
+"""
 
-### Top-level fields
-
-| field | value | meaning |
-| --- | --- | --- |
-| `target` | name | The target's name (default: the file name without `.yaml`). Letters, digits, `_ . -`; not starting with `_`. Never inherited. Two files of a directory given to `load_rules` naming the same target are an error. |
-| `description` | string | One line shown by `wireschema targets`. |
-| `extends` | name or list of names | Files this one builds on, by name only (`gemini`, `_base`), never a path. A name is looked up next to the file first, then in the shipped `rules/`; a user's `gemini.yaml` saying `extends: gemini` gets the shipped one. Cycles are an error. |
-| `abstract` | bool | `true`: a building block (like `_base`), not a target; it cannot be normalized to and is not listed. Never inherited. |
-| `strict` | bool | The target's output is strict (OpenAI Structured Outputs); `Result.strict` says so. Default `false`. |
-| `fail_open` | target name | For a `strict: true` file: the non-strict target that normalizes the input again when the strict pipeline finds it unrepresentable. |
-| `non_strict` | target name | For a `strict: true` file: the target used when the caller asks `strict=False` (or sets `WIRESCHEMA_NO_STRICT=1`); `fail_open` if unset. |
-| `strict_variant` | target name | For a non-strict file: the target used when the caller asks `strict=True`. |
-| `spill` | mapping | How a spilled keyword reads in `description`: `template` (default `" ({key}: {value})"`, only `{key}` and `{value}`), appended to the description; `skip_if` (default `"({key}:"`, only `{key}`): when the description already contains it, the keyword is dropped instead of stated twice. `Options(spill=False)` drops instead of spilling. |
-| `fallback` | JSON Schema (mapping or boolean) | What the tool gets when its schema is unrepresentable. Default `{"type": "object", "properties": {}}`. |
-| `locate` | mapping of place to JSONPath(s) | Where the schema sits in a tool definition (`tool`) or a whole request (`request`), e.g. `$.function.parameters`. Validated and exposed as `Target.locate` for callers that extract schemas; `normalize` itself takes the schema directly. |
-| `names` | mapping | The wire's tool-name rule: `max_bytes` (int), `allowed` (regex of one allowed character), `first` (regex of an allowed first character), `replacement` (string for a refused character). Validated and exposed as `Target.names`. |
-| `rules` | list of rules | The rewrite pipeline, run in listed order (rule kinds below). |
-| `checks` | list of rules | The residual checks, run after every rule (check kinds below). |
-
+MERGING = """\
 Merging with `extends`: the parents are merged first, in listed order, a later parent
-over an earlier one; then the file's own fields over the result. A field other than
-`rules`/`checks` is taken whole from the last file that sets it (a `spill`, `names` or
-`locate` mapping is replaced, not merged key by key; unset `spill` keys take the
-defaults above). Rules and checks are merged by id:
+over an earlier one; then the file's own fields over the result, each as the table above
+says. Any inherited field can be unset with `null` (`strict_variant: null`, `tool:
+{strict: null}`): its default applies, as if no file in the chain had set it. Of two
+parents that both carry a field (or a key of a mapping field, or a named list), the later
+parent's wins unless it has it only from a file the earlier one extends too: a shared
+ancestor cannot undo an override.
+
+Named lists (`lists:`) are how one list serves a rule and its check, and how a file that
+extends another changes a list without restating it:
+
+```yaml
+# openai-strict.yaml
+lists:
+  keys: [type, description, properties, required, ...]
+rules:
+  - {id: openai-strict/keep-only, kind: keep-only, keys: list:keys, spill: [group:spillable], why: ...}
+checks:
+  - {id: openai-strict/check-keys, kind: allowed-keys, keys: list:keys, why: ...}
+# openai-strict-compat.yaml: both the rule and the check take the edited list
+extends: openai-strict
+lists:
+  keys: {remove: [const, pattern, format]}
+```
+
+A list is a list of strings, or a mapping of a type to a list of strings (for `typemap`
+options such as a format allow-list: `{add: {integer: [enum]}}` edits one type). A flat
+list may include another as an item (`sent: [list:fields]`), read as that list stands in
+the file that uses it. Removing an item the list does not have, or adding one it has, is
+an error: the edit says something that is not so.
+
+Rules and checks are merged by id:
 
 - a new id is appended (or placed with `before:` / `after:`);
 - an inherited id **without** `kind:` is a partial override: the fields given replace the
@@ -129,7 +143,8 @@ defaults above). Rules and checks are merged by id:
 Of two parents that both carry an id, the later parent's version wins, unless it comes
 unchanged from a file the earlier parent also extends (a shared ancestor cannot undo an
 override); a rule only the later parent has goes right after the rule it follows there.
-Ids are unique within a file, and across the rules and checks of a target.
+Ids are unique within a file, and across the rules and checks of a target. A check kind
+listed under `rules:` (or a rule kind under `checks:`) is refused with where it belongs.
 
 ### Fields of a rule or check
 
@@ -138,7 +153,7 @@ Ids are unique within a file, and across the rules and checks of a target.
 | `id` | Required. Lower case, matching `^[a-z0-9][a-z0-9._/-]*$`; by convention `file/what` (`gemini/nullable`). Every change and failure is reported under it. |
 | `kind` | Required for a new rule: a rule kind in `rules:`, a check kind in `checks:`. |
 | `why` | Required, non-empty: in one line, why the wire needs this (the error message the provider gives, where there is one). |
-| `where` | Optional JSONPath starting with `$`: the rule visits only the object schema nodes it selects. Only schema positions count: a path into a literal payload (`enum`, `const`, `default`, `examples`, ...) selects nothing, and with recursive descent the last step must be a keyword (`$..items`), so a property named like a keyword is not taken for it (and `$..properties.*` selects nothing). The selection is made when the rule's walk starts: nodes created during that walk are not selected. `tree` kinds ignore it. |
+| `where` | Optional JSONPath starting with `$`: the rule visits only the object schema nodes it selects. Only schema positions count: a path into a literal payload (`enum`, `const`, `default`, `examples`, ...) selects nothing, and with recursive descent the last step must be a keyword (`$..items`), so a property named like a keyword is not taken for it (and `$..properties.*` selects nothing). The selection is made when the rule's walk starts: nodes created during that walk are not selected. A selector that can select no schema in any document (`$.propertes.a`, a step into a literal) is refused. `tree` kinds refuse it. |
 | `before` / `after` | Optional id of a rule in the same list (as merged so far): put this one just before / after it. One of the two at most. |
 | `disabled` | `true` removes the inherited rule of that id. |
 | any other field | An option of the kind, checked against the kind's option table. |
@@ -147,10 +162,10 @@ Ids are unique within a file, and across the rules and checks of a target.
 
 | type | value |
 | --- | --- |
-| `keys` | A keyword or list of keywords; `group:NAME` stands for a vocabulary group. A set: order and repeats do not matter. |
+| `keys` | A keyword or list of keywords; `group:NAME` stands for a vocabulary group, `list:NAME` for a named list of the file. A set: order and repeats do not matter. Each keyword must be one of the vocabulary's (JSON Schema's), one the file declares in `keywords:`, or an extension starting with `x-`. |
 | `map` | A mapping, or `map:NAME` for a vocabulary map. |
-| `typemap` | A mapping from a type name to a list of strings (`string: [date-time, uuid]`). |
-| `strlist` | A list of strings, order kept. |
+| `typemap` | A mapping from a type name to a list of strings (`string: [date-time, uuid]`), or `list:NAME` for a named type map. |
+| `strlist` | A list of strings, order kept; `list:NAME` stands for a named list (alone, or as an item). |
 | `choice` | One of the listed strings. |
 | `json` | Any YAML value, taken as JSON (usually a schema). |
 | `regex` | A Python regular expression, compiled when the file is compiled. |
@@ -337,6 +352,24 @@ def _contract_text(k: Kind) -> str:
     return "; ".join(parts)
 
 
+def _fields_section() -> list[str]:
+    """The top-level field tables, from the very tables the loader validates with."""
+    out = [
+        "### Top-level fields",
+        "",
+        "| field | value | inherited | meaning |",
+        "| --- | --- | --- | --- |",
+    ]
+    for name, field in TOP_FIELDS.items():
+        out.append(f"| `{name}` | {_cell(field.value)} | {_cell(INHERIT[field.inherit])} | {_cell(field.doc)} |")
+    for name, table in SUB_FIELDS.items():
+        out += ["", f"#### `{name}` fields", "", "| field | value | meaning |", "| --- | --- | --- |"]
+        for key, sub in table.items():
+            out.append(f"| `{name}.{key}` | {_cell(sub.value)} | {_cell(sub.doc)} |")
+    out.append("")
+    return out
+
+
 def _kinds_section(title: str, table: dict[str, Kind]) -> list[str]:
     out = [f"## {title}", ""]
     for name in sorted(table):
@@ -510,7 +543,7 @@ def _targets_section(s: Shipped) -> list[str]:
 def render(rules_dir: Path | None = None) -> str:
     """The whole CONSTRAINTS.md text, from the shipped rule files (or `rules_dir`)."""
     s = shipped(rules_dir)
-    parts: list[str] = [INTRO, LANGUAGE]
+    parts: list[str] = [INTRO, LANGUAGE, "\n".join(_fields_section()), MERGING]
     parts.append("\n".join(_kinds_section("Rule kinds", KINDS)))
     parts.append("\n".join(_kinds_section("Check kinds", CHECKS)))
     parts.append("\n".join(_vocabulary_section(s.registry.vocabulary)))

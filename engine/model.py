@@ -83,6 +83,9 @@ class Change:
         return f"{self.rule} {self.pointer or '/'} {self.action}: {self.detail}"
 
 
+_SAME = object()
+
+
 @attrs.frozen
 class Result:
     """The wire schema for one target and the report of how it was made."""
@@ -105,6 +108,23 @@ class Result:
     """An output schema whose non-object root was wrapped as `{"response": ...}`."""
     origin: bytes | None = attrs.field(default=None, eq=False, repr=False)
     """The input, frozen (see `blobs`): what `restore` and `validate` read the original from."""
+
+    def with_schema(self, schema: JSONValue, origin: Any = _SAME) -> "Result":
+        """This result with `schema` (and a notes dict of its own, and `origin` if given):
+        what a cache hit hands out, made without `attrs.evolve`'s per-call introspection
+        (a warm request makes one per tool)."""
+        return Result(
+            schema,
+            self.target,
+            self.strict,
+            self.used_fallback,
+            self.fallback_reason,
+            self.changes,
+            self.strict_reason,
+            dict(self.notes),
+            self.wrapped,
+            self.origin if origin is _SAME else origin,
+        )
 
     @property
     def source(self) -> str | None:

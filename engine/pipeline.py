@@ -8,7 +8,7 @@ from typing import Any
 
 from .model import Change, Options, Result
 from .facts import Facts
-from .prepare import REFERENCE_KEYS, copy_input, measure, parse_input
+from .prepare import REFERENCE_KEYS, copy_input, measure
 from .ruletable import Stage, Target
 from .compiler import RECURSION_SAFE
 from .run import BudgetExceeded, Run, Unrepresentable, walk
@@ -80,6 +80,7 @@ def _planned(value: Any, target: Target, options: Options) -> Result | None:
         return None  # deep trees take the iterative walks
     run = Run(target, options)
     plan = None
+    at = 0
     try:
         root = copy_input(value, run)
         if not isinstance(root, (dict, bool)):
@@ -90,12 +91,12 @@ def _planned(value: Any, target: Target, options: Options) -> Result | None:
         plan, trusted = target.planner().plan(run.census, root.keys() if root.__class__ is dict else ())
         if plan.checks_fused:
             run.edits = []
-        for step in plan.steps:
+        for at, step in enumerate(plan.steps):
             step(run)
             if run.facts.unprepared:
                 return None  # the staged run walks the earlier stages again
     except Unrepresentable as exc:
-        if plan is None or not plan.fused:
+        if plan is None or not plan.fused or plan.exact[at]:
             # the staged run's own steps (but for stages with nothing to do): its finding
             return _recover(value, target, options, run, exc, 0)
         # a strict target fails open on a rule's finding alone (not on the changes made

@@ -58,6 +58,9 @@ class Plan:
     steps: tuple[Callable[[Any], None], ...]
     fused: bool  # some walk fuses stages, or the checks fuse into a walk
     checks_fused: bool  # nodes are checked inside the last walk (edited ones again after it)
+    exact: tuple[bool, ...] = ()
+    """Per step: a failure there is the staged run's own (the step does what a staged
+    stage does, on the tree the staged run has there), so no staged run is needed."""
 
 
 class Planner:
@@ -172,20 +175,31 @@ class Planner:
         walks = [i for i, g in enumerate(groups) if isinstance(g, tuple)]
         node_checks = self._node_checks() if checks_fused else ()
         steps: list[Callable[[Any], None]] = []
+        exact: list[bool] = []  # a walk that fuses nothing, a tree stage, a check of the finished tree
         for i, group in enumerate(groups):
             if isinstance(group, tuple):
-                steps.append(self._walk([self.infos[j if j >= 0 else -1 - j] for j in group], node_checks if i == walks[-1] else ()))
+                fused_checks = node_checks if i == walks[-1] else ()
+                steps.append(self._walk([self.infos[j if j >= 0 else -1 - j] for j in group], fused_checks))
+                exact.append(len(group) == 1 and not fused_checks)
             else:
                 steps.append(_tree_step(self.infos[group].stage))
+                exact.append(True)
         for info in self.check_infos:
             if info.tree:
                 steps.append(_tree_step(info.stage))
+                exact.append(True)
             elif checks_fused:
-                steps.append(_node_step(node_checks))
+                # the root is the first node the staged check walk judges; nodes changed
+                # after their check are anywhere in its order
+                steps.append(_root_step(node_checks))
+                exact.append(True)
+                steps.append(_edits_step(node_checks))
+                exact.append(False)
             else:
                 steps.append(_stage_step(info.stage))
+                exact.append(True)
         fused = checks_fused or any(isinstance(g, tuple) and len(g) > 1 for g in groups)
-        return Plan(tuple(steps), fused, checks_fused)
+        return Plan(tuple(steps), fused, checks_fused, tuple(exact))
 
     def _trusted(self, groups: tuple, active: frozenset) -> frozenset:
         """Stages where a rule finding the schema unrepresentable in a fused walk is the
@@ -307,13 +321,21 @@ def _stage_step(stage: Any) -> Callable[[Any], None]:
     return step
 
 
-def _node_step(checks: tuple) -> Callable[[Any], None]:
-    """The node checks on the root, which the fused walk left for after the tree
-    stages, and on each node a kind changed after the walk had checked it."""
-    fn = compile_variants((Variant("r", tuple(attrs.evolve(v, not_root=False) for v in checks), (), None, None),), "node checks")
+def _node_checks_fn(checks: tuple) -> Callable[[Any, Any], None]:
+    return compile_variants((Variant("r", tuple(attrs.evolve(v, not_root=False) for v in checks), (), None, None),), "node checks")
+
+
+def _root_step(checks: tuple) -> Callable[[Any], None]:
+    """The node checks on the root, which the fused walk left for after the tree stages."""
+    fn = _node_checks_fn(checks)
+    return lambda run: fn(run, ())
+
+
+def _edits_step(checks: tuple) -> Callable[[Any], None]:
+    """The node checks on each node a kind changed after the walk had checked it."""
+    fn = _node_checks_fn(checks)
 
     def step(run: Any) -> None:
-        fn(run, ())
         if run.edits:
             holder = run.holder
             try:
@@ -322,5 +344,7 @@ def _node_step(checks: tuple) -> Callable[[Any], None]:
                     fn(run, ())
             finally:
                 run.holder = holder
+
+    return step
 
     return step

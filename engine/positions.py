@@ -126,6 +126,19 @@ def subschemas(node: dict) -> list[Any]:
     return out
 
 
+def bool_census(keep: Any = ()) -> frozenset:
+    """The census markers (see `prepare.copy_input`) of a boolean subschema anywhere but
+    under the keywords in `keep`."""
+    single = {f"<bool>:{k}" for k in SUBSCHEMA if k not in keep}
+    held = {f"<in>:{k}" for k in SUBSCHEMA_MAP | SUBSCHEMA_ARRAY | {"items", "dependencies"} if k not in keep}
+    return frozenset(single | held)
+
+
+def markers(keyword: str) -> set[str]:
+    """The census markers a rule that writes `keyword` may make (moving a value there)."""
+    return {keyword, f"<bool>:{keyword}", f"<in>:{keyword}"}
+
+
 def has_bool_child(node: dict) -> bool:
     """Some child schema of `node` is a boolean."""
     for kw, value in node.items():

@@ -86,8 +86,9 @@ def copy_input(value: Any, run: Run) -> Any:
     # (source, destination container, key, origin chain, depth)
     stack: list[tuple[Any, Any, Any, Any, int]] = [(value, holder, 0, None, 1)]
     origins = run.origins
-    # every keyword of the input, and `<bool>:K` where a boolean stands under K: what the
-    # compiled target reads to know which rules can have work (see `plans`)
+    # every keyword of the input, `<bool>:K` where a boolean is the value of K, `<in>:K`
+    # where K holds a map or list with a boolean in it: what the compiled target reads to
+    # know which rules can have work (see `plans`)
     census = run.census
     add = census.add
     try:
@@ -105,7 +106,7 @@ def copy_input(value: Any, run: Run) -> Any:
                 origins[id(out)] = (out, chain)
                 census.update(src)
                 in_map = chain is not None and chain[1] in _BOOL_MAPS
-                bool_in_map = f"<bool>:{chain[1]}" if in_map else ""
+                in_parent = f"<in>:{chain[1]}" if chain is not None and chain[1] not in SUBSCHEMA else ""
                 for k, v in src.items():
                     if not isinstance(k, str):
                         raise SchemaInputError(
@@ -126,11 +127,10 @@ def copy_input(value: Any, run: Run) -> Any:
                         out[k] = v
                     elif cls is bool:
                         out[k] = v
-                        if in_map:
-                            if chain[1] in SUBSCHEMA_MAP:
-                                add(bool_in_map)  # one of a map of them (properties: {a: true})
-                        else:
-                            add("<bool>:" + k)  # a boolean subschema (if k holds one) or a switch
+                        add("<bool>:" + k)  # a boolean subschema (if k holds one) or a switch
+                        if in_parent:
+                            # one of a map of them (properties: {a: true}), under whatever name
+                            add(in_parent)
                         if in_map or k in SUBSCHEMA:
                             nodes += 1
                             if nodes > max_nodes:
@@ -157,8 +157,9 @@ def copy_input(value: Any, run: Run) -> Any:
                     out = list(src)
                     origins[id(out)] = (out, chain)
                     literal += _bulk(out, kinds, chain, opts)
+                    if bool in kinds and chain is not None:
+                        add(f"<in>:{chain[1]}")  # a boolean branch (anyOf: [true]), or a literal
                     if branches and bool in kinds:
-                        add(f"<bool>:{chain[1]}")  # a boolean branch (anyOf: [true])
                         nodes += sum(1 for v in out if v.__class__ is bool)
                         if nodes > max_nodes:
                             raise BudgetExceeded("budget/nodes", pointer_of(chain), f"more than {max_nodes} nodes")
@@ -173,8 +174,9 @@ def copy_input(value: Any, run: Run) -> Any:
                         out[i] = plain = v if v.__class__ is str else _scalar(v, (chain, i), opts)
                         if plain.__class__ is str:
                             literal += len(plain)
+                        if v.__class__ is bool and chain is not None:
+                            add(f"<in>:{chain[1]}")  # a boolean branch (anyOf: [true]), or a literal
                         if branches and v.__class__ is bool:
-                            add(f"<bool>:{chain[1]}")  # a boolean branch (anyOf: [true])
                             nodes += 1
                             if nodes > max_nodes:
                                 raise BudgetExceeded("budget/nodes", pointer_of((chain, i)), f"more than {max_nodes} nodes")

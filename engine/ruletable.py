@@ -7,8 +7,8 @@ rule file is a `RuleFileError` naming file, line and column.
 
 from __future__ import annotations
 
-import functools
 import hashlib
+import logging
 import os
 import re
 import threading
@@ -23,6 +23,30 @@ from .errors import RuleFileError
 from .facts import ENGINE_FACTS, FACTS
 from .passes import CHECKS, KINDS, Kind, Opt
 from .positions import is_schema_path
+from .rulefields import (
+    DEFAULT_SPILL,
+    RULE_FIELDS,
+    TOP_FIELDS,
+    Entry,
+    NamedList,
+    check_fields,
+    check_keywords,
+    check_locate,
+    check_names,
+    check_output,
+    check_spill,
+    check_tool,
+    err as _err,
+    freeze_json as _freeze_json,
+    jsonpath,  # noqa: F401 - tools and compiler parse JSONPath through here
+    layer,
+    layer_parent,
+    never_selects,
+    parse_jsonpath,
+    resolve_lists,
+    suggest,
+    unknown,
+)
 from .run import trigger_union
 from .yamlsource import MarkedDict, MarkedList, empty_mapping, load_marked, mark_of
 
@@ -31,29 +55,7 @@ _NAME = re.compile(r"^_?[A-Za-z0-9][A-Za-z0-9_.-]*$")
 # the shared keyword groups and maps: read as the vocabulary, never as a rule file
 _VOCABULARY = "_vocabulary"
 _RULE_ID = re.compile(r"^[a-z0-9][a-z0-9._/-]*$")
-_TOP_FIELDS = {
-    "target": "str",
-    "description": "str",
-    "extends": "names",
-    "abstract": "bool",
-    "strict": "bool",
-    "fail_open": "name",
-    "non_strict": "name",
-    "strict_variant": "name",
-    "spill": "spill",
-    "fallback": "json",
-    "locate": "locate",
-    "names": "names-rule",
-    "tool": "tool-shape",
-    "request_limits": "request-limits",
-    "output": "output",
-    "rules": "rules",
-    "checks": "rules",
-}
-_RULE_FIELDS = {"id", "kind", "why", "where", "before", "after", "disabled"}
-_SPILL_FIELDS = {"template": str, "skip_if": str}
-_NAME_FIELDS = {"max_bytes": int, "allowed": str, "first": str, "replacement": str}
-_DEFAULT_SPILL = {"template": " ({key}: {value})", "skip_if": "({key}:"}
+_log = logging.getLogger("wireschema")
 
 
 def _valid_name(name: Any) -> bool:
@@ -86,6 +88,11 @@ class Rule:
     """The kind's cheap test for this rule's options (see `Kind.acts_if`), or None."""
     spec: Any = attrs.field(default=None, repr=False)
     """The `Kind` (or check kind) this rule is an instance of."""
+    origins: tuple = attrs.field(default=(), repr=False)
+    """Where the rule was written: `(file, line, column, fields)` for the entry that
+    declared it, then for each override along the `extends` chain."""
+    lists: tuple = attrs.field(default=(), repr=False)
+    """`(option, list name)` for each option given as a named list (`list:NAME`)."""
 
     def select(self, root: Any) -> set[int] | None:
         """Ids of the schema nodes this rule's `where:` selects in `root` (None: all)."""
@@ -207,7 +214,10 @@ class Target:
 
 
 class Vocabulary:
-    """Named keyword groups and maps shared by every rule file (`rules/_vocabulary.yaml`)."""
+    """Named keyword groups and maps shared by every rule file (`rules/_vocabulary.yaml`),
+    and the JSON Schema vocabulary a `keys` option is checked against."""
+
+    _SECTIONS = ("keywords", "groups", "maps")
 
     def __init__(self, path: Path):
         self.path = str(path)
@@ -216,20 +226,31 @@ class Vocabulary:
             raise RuleFileError(self.path, 1, 1, "the vocabulary must be a mapping")
         self.groups: dict[str, tuple[str, ...]] = {}
         self.maps: dict[str, dict[str, Any]] = {}
+        self.keywords: frozenset[str] = frozenset()
         for field in data:
-            if field not in ("groups", "maps"):
-                _err(self.path, data, field, f"unknown vocabulary field {field!r} (known: groups, maps)", of_key=True)
-        for section in ("groups", "maps"):
-            if data.get(section) is not None and not isinstance(data[section], dict):
-                _err(self.path, data, section, f"{section} must be a mapping")
-        for name, words in (data.get("groups") or {}).items():
-            if not isinstance(words, list):
+            if field not in self._SECTIONS:
+                _err(self.path, data, field, unknown("vocabulary field", field, self._SECTIONS), of_key=True)
+        for section in self._SECTIONS:
+            want = list if section == "keywords" else dict
+            if data.get(section) is not None and not isinstance(data[section], want):
+                _err(self.path, data, section, f"{section} must be a {'list' if want is list else 'mapping'}")
+        words = data.get("keywords") or []
+        for i, w in enumerate(words):
+            if not isinstance(w, str) or not w:
+                _err(self.path, words, i, f"a keyword is a non-empty string, got {w!r}")
+        self.keywords = frozenset(words)
+        for name, group in (data.get("groups") or {}).items():
+            if not isinstance(group, list):
                 _err(self.path, data["groups"], name, f"group {name!r} must be a list of keywords")
-            self.groups[name] = tuple(self._expand(words))
+            self.groups[name] = tuple(self._expand(group))
         for name, mapping in (data.get("maps") or {}).items():
             if not isinstance(mapping, dict):
                 _err(self.path, data["maps"], name, f"map {name!r} must be a mapping")
             self.maps[name] = dict(mapping)
+
+    def known(self, word: str, extra: frozenset[str] = frozenset()) -> bool:
+        """A keyword a rule may name: JSON Schema's, one a file declares, or an extension."""
+        return word in self.keywords or word in extra or word.startswith("x-") or not self.keywords
 
     def _expand(self, words: MarkedList) -> list[str]:
         out: list[str] = []
@@ -240,8 +261,10 @@ class Vocabulary:
                 sub = w[6:]
                 if sub not in self.groups:
                     # groups are read in order: a group may only use the ones above it
-                    _err(self.path, words, i, f"unknown keyword group {sub!r} (defined above: {', '.join(self.groups)})")
+                    _err(self.path, words, i, unknown("keyword group", sub, self.groups) + " (a group may use only the groups above it)")
                 out.extend(self.groups[sub])
+            elif not self.known(w):
+                _err(self.path, words, i, unknown("keyword", w, self.keywords, listing=False) + " (not in keywords: above)")
             else:
                 out.append(w)
         return out
@@ -274,33 +297,11 @@ def _read(path: Path) -> tuple[Any, str]:
         raise RuleFileError(str(path), None, None, "nested too deeply to read") from None
 
 
-def _err(path: str, container: Any, key: Any, message: str, *, of_key: bool = False) -> None:
-    """Raise RuleFileError at `container[key]` (at the key itself with `of_key`)."""
-    line, col = mark_of(container, key, of_key=of_key)
-    raise RuleFileError(path, line, col, message)
-
-
 # ---------------------------------------------------------------------------
 # JSONPath selection limited to schema positions
 
 
-@functools.lru_cache(maxsize=256)
-def jsonpath(text: str) -> Any:
-    """A parsed JSONPath (rule files validated it at load time), parsed once per process."""
-    from jsonpath_ng import parse
-
-    return parse(text)
-
-
-def _jsonpath(text: Any, path: str, container: Any, key: Any, field: str) -> Any:
-    parse = jsonpath  # parsing builds parser tables each time: parse each text once
-
-    if not isinstance(text, str) or not text.startswith("$"):
-        _err(path, container, key, f"{field} must be a JSONPath starting with '$', got {text!r}")
-    try:
-        return parse(text)
-    except Exception as exc:  # jsonpath-ng raises its own errors, and bare Exception too
-        _err(path, container, key, f"bad JSONPath {text!r} in {field}: {exc}")
+_ROOT_ONLY = object()  # the parsed form of `where: "$"`, which `Rule.select` answers itself
 
 
 def _path_tokens(datum: Any) -> list[Any]:
@@ -337,7 +338,13 @@ def _select(expr: Any, root: Any, recursive: bool) -> set[int]:
 
 
 class Registry:
-    """Compiled targets by name, compiled lazily and once (thread-safe)."""
+    """Compiled targets by name, compiled lazily and once (thread-safe).
+
+    A target compiles with the files it extends and the targets it may hand a schema
+    to (`fail_open`, `non_strict`, `strict_variant`), and nothing else: a broken file
+    the target does not use never fails it. Reading every file's top-level fields (the
+    target list, the tool shapes) leaves a broken file out, and says which (`skipped`).
+    """
 
     def __init__(self, dirs: Iterable[Path], vocabulary: Vocabulary):
         self.dirs = tuple(dirs)
@@ -350,6 +357,8 @@ class Registry:
         self._shapes_key: str | None = None
         self._variants: dict[tuple[Any, ...], Target] = {}
         self._lock = threading.RLock()
+        self.skipped: dict[str, RuleFileError] = {}
+        """Files left out where every file is read (target list, tool shapes), by name."""
 
     def names(self) -> list[str]:
         # the rule folders are read once: a registry stands for one set of files
@@ -379,23 +388,48 @@ class Registry:
             if path is None:
                 return None
             spec = _merge_chain(path, self, ())
-            out = {f: _top(spec, self, f) for f in ("description", "strict", "tool", "abstract")}
+            out = {f: _top(spec, self, f) for f in ("description", "strict", "tool", "abstract", "mcp_ingest")}
             out["abstract"] = bool(out["abstract"]) or path.stem.startswith("_")
             out["path"] = str(path)
             self._fields[name] = out
             return out
 
+    def listed(self) -> list[tuple[str, dict[str, Any]]]:
+        """(name, fields) of every file whose fields can be read; a broken one is left
+        out, named in `skipped` and logged once, so that one bad file never hides the rest."""
+        out = []
+        for name in self.names():
+            try:
+                f = self.fields(name)
+            except RuleFileError as exc:
+                with self._lock:
+                    if name not in self.skipped:
+                        self.skipped[name] = exc
+                        _log.warning("rule file %s is left out: %s", name, exc)
+                continue
+            if f is not None:
+                out.append((name, f))
+        return out
+
     def tool_shapes(self) -> list[Any]:
         """Every distinct `tool:` shape of the registry's targets (computed once, no rules compiled)."""
         if self._shapes is None:
             shapes: list[Any] = []
-            for name in self.names():
-                f = self.fields(name)
-                tool = MappingProxyType(f["tool"] or {}) if f is not None else None
+            for _, f in self.listed():
+                tool = MappingProxyType(f["tool"] or {})
                 if tool and tool not in shapes:
                     shapes.append(tool)
             self._shapes = shapes
         return self._shapes
+
+    def mcp_ingest(self) -> str:
+        """The target whose file says `mcp_ingest: true` (what `normalize_mcp_tool` uses)."""
+        found = [name for name, f in self.listed() if f.get("mcp_ingest") and not f["abstract"]]
+        if len(found) != 1:
+            from .errors import UnknownTargetError
+
+            raise UnknownTargetError(f"{len(found)} rule files say mcp_ingest: true ({', '.join(found) or 'none'}); one must")
+        return found[0]
 
     def shapes_key(self) -> str:
         """A digest of `tool_shapes()`: how this registry reads tools, for cache keys."""
@@ -421,6 +455,13 @@ class Registry:
                 return p
         return None
 
+    def searched(self, near: Path | None = None) -> list[str]:
+        """The folders a name is looked up in, each once, in order."""
+        out: dict[str, None] = {}
+        for d in ((near,) if near is not None else ()) + self.dirs:
+            out.setdefault(str(d), None)
+        return list(out)
+
     def knows(self, name: str) -> bool:
         with self._lock:
             return name in self._compiled or self.file_for(name) is not None
@@ -433,8 +474,34 @@ class Registry:
             if path is None:
                 return None
             target = compile_file(path, self)
-            self._compiled[name] = target
+            self._with_related(name, target)
             return target
+
+    def add(self, target: Target) -> None:
+        """A target compiled from a user's file, with the targets it may hand a schema to."""
+        with self._lock:
+            known = self._compiled.get(target.name)
+            if known is not None and known.path != target.path:
+                # two files, one target name: the later one would silently win
+                line, col = target.name_at
+                raise RuleFileError(target.path, line, col, f"target {target.name!r} is already defined by {known.path}")
+            self._with_related(target.name, target)
+
+    def _with_related(self, name: str, target: Target) -> None:
+        # the whole set compiles before any of it is kept: a broken sibling fails its
+        # target now, every time, and never half-way through a request
+        pending = {name: target}
+        todo = [target]
+        while todo:
+            t = todo.pop()
+            for rel in (t.fail_open, t.non_strict, t.strict_variant):
+                if rel is None or rel in pending or rel in self._compiled:
+                    continue
+                path = self.file_for(rel)
+                if path is not None:
+                    pending[rel] = compile_file(path, self)
+                    todo.append(pending[rel])
+        self._compiled.update(pending)
 
     def output_variant(self, target: Target) -> Target:
         """`target` as it reads structured-output schemas: without the rules and checks
@@ -461,14 +528,32 @@ class Registry:
                 self._variants[key] = found
             return found
 
-    def add(self, target: Target) -> None:
-        with self._lock:
-            known = self._compiled.get(target.name)
-            if known is not None and known.path != target.path:
-                # two files, one target name: the later one would silently win
-                line, col = target.name_at
-                raise RuleFileError(target.path, line, col, f"target {target.name!r} is already defined by {known.path}")
-            self._compiled[target.name] = target
+    def problems(self) -> dict[str, RuleFileError]:
+        """Every file of the rule dirs that does not compile (with what it extends and
+        hands schemas to), by name: what `wireschema rules lint` reports."""
+        out = {}
+        for name in self.names():
+            try:
+                self.get(name)
+            except RuleFileError as exc:
+                out[name] = exc
+        return out
+
+
+def list_origins(target: Target) -> dict[str, list[tuple[str, str, int | None]]]:
+    """Per named list of `target`, where it was declared and edited, in order:
+    ("declared" | "edited", file, line) (what `wireschema rules explain` prints)."""
+    if target.registry is None:
+        return {}
+    spec = _merge_chain(Path(target.path), target.registry, ())
+    out = {}
+    for name, layers in spec.get("lists", {}).items():
+        places = []
+        for entry in layers:
+            line, _ = mark_of(entry.container, entry.key)
+            places.append(("edited" if places else "declared", entry.path, line))
+        out[name] = places
+    return out
 
 
 def compile_file(path: Path, registry: Registry) -> Target:
@@ -493,6 +578,10 @@ def _parents(spath: str, data: MarkedDict) -> list[tuple[str, Any, Any]]:
     return items
 
 
+# fields a file says for itself only: a parent's never reach the file that extends it
+_OWN_ONLY = tuple(f for f, spec in TOP_FIELDS.items() if spec.inherit == "never")
+
+
 def _merge_chain(path: Path, registry: Registry, stack: tuple[str, ...]) -> dict[str, Any]:
     """The file's fields and rules over those of everything it extends, unvalidated."""
     spath = str(path)
@@ -504,16 +593,17 @@ def _merge_chain(path: Path, registry: Registry, stack: tuple[str, ...]) -> dict
         line, col = mark_of(data)
         raise RuleFileError(spath, line or 1, col or 1, "a rule file must be a mapping of fields (extends, rules, ...)")
     for field in data:
-        if field not in _TOP_FIELDS:
-            _err(spath, data, field, f"unknown field {field!r} (known: {', '.join(sorted(_TOP_FIELDS))})", of_key=True)
+        if field not in TOP_FIELDS:
+            _err(spath, data, field, unknown("field", field, sorted(TOP_FIELDS)), of_key=True)
     merged: dict[str, Any] | None = None
     for parent, container, at in _parents(spath, data):
         ppath = registry.file_for(parent, near=path.parent, skip=path)
         if ppath is None and registry.file_for(parent, near=path.parent) is not None:
             ppath = path  # the only file of that name is this one
         if ppath is None:
-            looked = ", ".join(str(d) for d in (path.parent, *registry.dirs))
-            _err(spath, container, at, f"extends {parent!r}: no such rule file (looked in {looked})")
+            looked = ", ".join(registry.searched(path.parent))
+            names = {p.stem for d in registry.searched(path.parent) for p in Path(d).glob("*.yaml")} - {_VOCABULARY}
+            _err(spath, container, at, f"extends {parent!r}: no such rule file{suggest(parent, names)} (looked in {looked})")
         pkey = str(ppath.resolve())
         chain = (*stack, key)
         if pkey in chain:
@@ -523,10 +613,11 @@ def _merge_chain(path: Path, registry: Registry, stack: tuple[str, ...]) -> dict
         merged = base if merged is None else _overlay_parent(merged, base)
     if merged is None:
         merged = {"rules": [], "checks": [], "files": [], "texts": []}
-    # a file is abstract, and named, only by what it says itself
-    merged.pop("abstract", None)
-    merged.pop("target", None)
+    # a file is abstract, named, or the MCP ingestion target only by what it says itself
+    for field in _OWN_ONLY:
+        merged.pop(field, None)
     own: dict[str, Any] = {"rules": [], "checks": [], "files": [spath], "texts": [text]}
+    fields: list[tuple[str, Entry]] = []
     for field, value in data.items():
         if field in ("rules", "checks"):
             if value is None:
@@ -535,9 +626,11 @@ def _merge_chain(path: Path, registry: Registry, stack: tuple[str, ...]) -> dict
                 _err(spath, data, field, f"{field} must be a list of rules")
             own[field] = [(spath, value, i) for i in range(len(value))]
         elif field != "extends":
-            own[field] = (spath, data, field)
+            fields.append((field, Entry(spath, data, field)))
     _unique_ids(spath, own["rules"] + own["checks"])
     _overlay(merged, own)
+    for field, entry in fields:
+        layer(merged, field, entry)
     return merged
 
 
@@ -557,15 +650,17 @@ def _unique_ids(spath: str, items: list[tuple[str, Any, int]]) -> None:
 
 
 def _overlay_parent(merged: dict[str, Any], base: dict[str, Any]) -> dict[str, Any]:
-    """A later parent over an earlier one: its fields win, its rules replace theirs by id."""
+    """A later parent over an earlier one: its fields win, its rules replace theirs by
+    id, except what it has only from a file the earlier one extends too."""
     out = dict(merged)
+    known = set(merged["files"])
     out["files"] = merged["files"] + [f for f in base["files"] if f not in merged["files"]]
     out["texts"] = merged["texts"] + base["texts"]
     for field, value in base.items():
         if field in ("rules", "checks"):
-            out[field] = _merge_resolved(merged[field], value, set(merged["files"]))
+            out[field] = _merge_resolved(merged[field], value, known)
         elif field not in ("files", "texts"):
-            out[field] = value
+            layer_parent(out, field, value, known)
     return out
 
 
@@ -589,16 +684,14 @@ def _merge_resolved(base: list, other: list, known: set[str]) -> list:
     return out
 
 
-def _overlay(merged: dict[str, Any], layer: dict[str, Any]) -> None:
-    merged["files"] = merged["files"] + [f for f in layer["files"] if f not in merged["files"]]
-    merged["texts"] = merged["texts"] + layer["texts"]
-    for field, value in layer.items():
-        if field in ("rules", "checks"):
-            other = "checks" if field == "rules" else "rules"
-            taken = {_rid(it) for it in merged[other]}
-            merged[field] = _merge_rules(merged[field], value, taken, field[:-1], other[:-1])
-        elif field not in ("files", "texts"):
-            merged[field] = value
+def _overlay(merged: dict[str, Any], own: dict[str, Any]) -> None:
+    """The file's own rules and checks over the inherited ones."""
+    merged["files"] = merged["files"] + [f for f in own["files"] if f not in merged["files"]]
+    merged["texts"] = merged["texts"] + own["texts"]
+    for field in ("rules", "checks"):
+        other = "checks" if field == "rules" else "rules"
+        taken = {_rid(it) for it in merged[other]}
+        merged[field] = _merge_rules(merged[field], own[field], taken, field[:-1], other[:-1])
 
 
 def _entry(item: tuple[str, Any, int]) -> Any:
@@ -627,7 +720,8 @@ def _merge_rules(base: list, layer: list, taken: set[str], what: str, other: str
             _err(spath, raw, "disabled", f"disabled must be true or false, got {disabled!r}")
         if disabled:
             if idx is None:
-                _err(spath, raw, "disabled", f"cannot disable {rid!r}: no inherited {what} has that id")
+                ids = [_rid(it) for it in out]
+                _err(spath, raw, "disabled", f"cannot disable {rid!r}: no inherited {what} has that id{suggest(rid, ids)}")
             extra = [k for k in raw if k not in ("id", "disabled", "why")]
             if extra:
                 # options beside `disabled: true` would be silently dropped
@@ -657,7 +751,8 @@ def _place(out: list, entry: Any, spath: str, raw: MarkedDict, field: str, what:
     anchor = raw[field]
     pos = next((k for k, it in enumerate(out) if _rid(it) == anchor), None)
     if pos is None:
-        _err(spath, raw, field, f"{field}: no {what} with id {anchor!r} to place against")
+        ids = [_rid(it) for it in out]
+        _err(spath, raw, field, f"{field}: no {what} with id {anchor!r} to place against{suggest(anchor, ids)}")
     out.insert(pos if field == "before" else pos + 1, entry)
 
 
@@ -695,40 +790,62 @@ def _top(spec: dict[str, Any], registry: Registry, field: str, default: Any = No
     """One top-level field of a merged rule file, validated (its default if absent)."""
     if field not in spec:
         return default
-    fpath, container, key = spec[field]
-    value = container[key]
-    kind = _TOP_FIELDS[field]
-    if kind == "str" and not isinstance(value, str):
-        _err(fpath, container, key, f"{field} must be a string")
-    if kind == "bool" and not isinstance(value, bool):
-        _err(fpath, container, key, f"{field} must be true or false")
-    if kind == "name":
-        if not _valid_name(value):
-            _err(fpath, container, key, f"{field} must name a target (not a path), got {value!r}")
-        if not registry.knows(value):
+    value = spec[field]
+    if field in _TOP_CHECKS:
+        return _TOP_CHECKS[field](value)
+    if field in ("fail_open", "non_strict", "strict_variant"):
+        name = value.value
+        if not _valid_name(name):
+            value.err(f"{field} must name a target (not a path), got {name!r}")
+        if not registry.knows(name):
             # checked now: at request time a missing sibling would be skipped silently
-            _err(fpath, container, key, f"{field}: no target named {value!r}")
-    if kind == "spill":
-        value = _check_fields(fpath, container, key, value, _SPILL_FIELDS)
-        _templates(fpath, container[key])
-    if kind == "names-rule":
-        value = _check_fields(fpath, container, key, value, _NAME_FIELDS)
-        for rk in ("allowed", "first"):
-            if rk in value:
-                _regex(value[rk], fpath, container[key], rk)
-    if kind == "locate":
-        value = _locate(fpath, container, key, value)
-    if kind == "tool-shape":
-        value = _tool_shape(fpath, container, key, value)
-    if kind == "request-limits":
-        value = _check_fields(fpath, container, key, value, _LIMIT_FIELDS)
-    if kind == "output":
-        value = _check_fields(fpath, container, key, value, _OUTPUT_FIELDS)
-    if kind == "json":
-        if not isinstance(value, (dict, bool)):
-            _err(fpath, container, key, f"{field} must be a JSON Schema (a mapping or true/false)")
-        value = _freeze_json(value)
-    return value
+            value.err(f"{field}: no target named {name!r}{suggest(name, registry.names())}")
+        return name
+    if field == "fallback":
+        if not isinstance(value.value, (dict, bool)):
+            value.err(f"{field} must be a JSON Schema (a mapping or true/false)")
+        return _freeze_json(value.value)
+    if field == "lists":
+        return resolve_lists(value)
+    if field == "keywords":
+        return check_keywords(value)
+    return value.value
+
+
+def _of_type(field: str, kind: type, what: str) -> Any:
+    """The checker of a field that holds one plain value of `kind`."""
+
+    def check(entry: Entry) -> Any:
+        if not isinstance(entry.value, kind):
+            entry.err(f"{field} must be {what}")
+        return entry.value
+
+    return check
+
+
+_TOP_CHECKS: dict[str, Any] = {
+    "target": _of_type("target", str, "a string"),
+    "description": _of_type("description", str, "a string"),
+    "abstract": _of_type("abstract", bool, "true or false"),
+    "strict": _of_type("strict", bool, "true or false"),
+    "mcp_ingest": _of_type("mcp_ingest", bool, "true or false"),
+    "spill": check_spill,
+    "names": check_names,
+    "locate": check_locate,
+    "tool": check_tool,
+    "request_limits": lambda v: check_fields(v, "request_limits"),
+    "output": check_output,
+}
+
+
+@attrs.frozen(eq=False)
+class _Scope:
+    """What a rule's options may refer to: the shared vocabulary, the file's named
+    lists, and the keywords the file declares beyond JSON Schema's own."""
+
+    vocab: Vocabulary
+    lists: dict[str, NamedList]
+    keywords: frozenset[str]
 
 
 def _compile(spec: dict[str, Any], path: Path, registry: Registry, *, variant: bool = False) -> Target:
@@ -740,22 +857,24 @@ def _compile(spec: dict[str, Any], path: Path, registry: Registry, *, variant: b
 
     name = top("target", path.stem)
     if "target" in spec and (not _valid_name(name) or name.startswith("_")):
-        _err(*spec["target"], f"target must be a name like my-gemini, got {name!r}")
+        spec["target"].err(f"target must be a name like my-gemini, got {name!r}")
     if "target" in spec and name != path.stem:
         # targets are found by file name; a different name could never be looked up
-        _err(*spec["target"], f"target must match the file name {path.stem!r}, got {name!r}")
-    spill = dict(_DEFAULT_SPILL)
+        spec["target"].err(f"target must match the file name {path.stem!r}, got {name!r}")
+    spill = dict(DEFAULT_SPILL)
     spill.update(top("spill", {}))
-    rules = tuple(_compile_rule(item, KINDS, vocab, "rule") for item in spec["rules"])
-    checks = tuple(_compile_rule(item, CHECKS, vocab, "check") for item in spec["checks"])
+    scope = _Scope(vocab, top("lists", {}), frozenset(top("keywords", ())))
+    rules = tuple(_compile_rule(item, KINDS, CHECKS, scope, "rule") for item in spec["rules"])
+    checks = tuple(_compile_rule(item, CHECKS, KINDS, scope, "check") for item in spec["checks"])
     if not (top("abstract", False) or path.stem.startswith("_")):
         _check_order(rules)
-    for j, rid in enumerate(() if variant else top("output", {}).get("disable", ())):
+    output = top("output", {})
+    for j, rid in enumerate(() if variant else output.get("disable", ())):
         # an output variant leaves these out: a name that matches nothing would leave a
         # tool-only rule on every output without a word
         if not any(r.id == rid for r in (*rules, *checks)):
-            fpath, container, key = spec["output"]
-            _err(fpath, container[key]["disable"], j, f"output.disable: no rule or check with id {rid!r}")
+            ids = [r.id for r in (*rules, *checks)]
+            spec["output"].items["disable"].err_in(j, f"output.disable: no rule or check with id {rid!r}{suggest(rid, ids)}")
     seen: set[str] = set()
     for item in spec["rules"] + spec["checks"]:
         # a safety net: ids are unique per file and per list already, but parents may clash
@@ -783,7 +902,7 @@ def _compile(spec: dict[str, Any], path: Path, registry: Registry, *, variant: b
         locate=MappingProxyType(top("locate", {})),
         tool=MappingProxyType(top("tool", {})),
         request_limits=MappingProxyType(top("request_limits", {})),
-        output=MappingProxyType(top("output", {})),
+        output=MappingProxyType(output),
         names=MappingProxyType(top("names", {})),
         rules=rules,
         checks=checks,
@@ -791,7 +910,7 @@ def _compile(spec: dict[str, Any], path: Path, registry: Registry, *, variant: b
         check_stages=_stages(_checks_walked_once(checks, CHECKS), CHECKS, reads_only=True),
         digest=digest,
         registry=registry,
-        name_at=mark_of(*spec["target"][1:]) if "target" in spec else (None, None),
+        name_at=mark_of(spec["target"].container, spec["target"].key) if "target" in spec else (None, None),
     )
 
 
@@ -824,123 +943,29 @@ def _err_at(rule: Rule, message: str) -> None:
     raise RuleFileError(fpath, int(line), int(col), message)
 
 
-def _templates(fpath: str, spill: Any) -> None:
-    # the templates are filled per spilled keyword: a stray {name} would fail mid-request
-    for field, names in (("template", ("key", "value")), ("skip_if", ("key",))):
-        if field in spill:
-            try:
-                spill[field].format(**{n: n for n in names})
-            except (KeyError, IndexError, ValueError, AttributeError) as exc:
-                known = ", ".join("{" + n + "}" for n in names)
-                _err(fpath, spill, field, f"spill.{field} is not a valid template ({known} only): {exc!r}")
+def _origins(item: Any) -> tuple:
+    """(file, line, column, fields) of the entry that declared a rule, then of each
+    override, in the order the `extends` chain applied them."""
+    if item[0] == "override":
+        spath, seq, i = item[2]
+        raw = seq[i]
+        line, col = raw.mark
+        return (*_origins(item[1]), (spath, line, col, tuple(raw)))
+    spath, seq, i = item
+    raw = seq[i]
+    line, col = raw.mark
+    return ((spath, line, col, tuple(raw)),)
 
 
-# where, in a request body, the tool lists and the output schemas sit
-_LOCATE_PLACES = ("tools", "outputs")
-
-
-def _locate(fpath: str, container: Any, key: str, value: Any) -> dict[str, tuple[str, ...]]:
-    if not isinstance(value, dict):
-        _err(fpath, container, key, "locate must map tools/outputs to JSONPaths")
-    out = {}
-    for place, paths in value.items():
-        if place not in _LOCATE_PLACES:
-            _err(fpath, value, place, f"unknown locate field {place!r} (known: {', '.join(_LOCATE_PLACES)})", of_key=True)
-        if isinstance(paths, list):
-            for j, p in enumerate(paths):
-                _jsonpath(p, fpath, paths, j, f"locate.{place}")
-            out[place] = tuple(paths)
-        else:
-            _jsonpath(paths, fpath, value, place, f"locate.{place}")
-            out[place] = (paths,)
-    return out
-
-
-_TOOL_FIELDS = ("name", "description", "schema", "strict")
-_LIMIT_FIELDS = {
-    "max_tools": int,
-    "max_strict_tools": int,
-    "max_optional_params": int,
-    "max_union_params": int,
-    "max_total_properties": int,
-}
-_OUTPUT_FIELDS = {"wrap_non_object": bool, "disable": list}
-_FIELD_PATH = re.compile(r"^\$(\.[A-Za-z_][A-Za-z0-9_]*)+$")
-
-
-def _tool_shape(fpath: str, container: Any, key: str, value: Any) -> dict:
-    """`tool:` says where a tool's name, description, schema and strict flag sit.
-
-    A field given as a list of paths is read at any of them (an SDK's other spelling,
-    such as `parameters_json_schema`) and written at the first; `aliases` keeps the
-    others. `kinds` names the values of a key (`type`) that mark a function tool, and
-    `passthrough` the keys of list entries that are no tool of the caller's (cache
-    points): entries of another kind pass through a tool list untouched.
-    """
-    if not isinstance(value, dict):
-        _err(fpath, container, key, "tool must be a mapping of name/description/schema/strict paths and fixed keys")
-    out: dict[str, Any] = {}
-    aliases: dict[str, tuple] = {}
-    for k, v in value.items():
-        if k == "fixed":
-            if not isinstance(v, dict):
-                _err(fpath, value, k, "tool.fixed must be a mapping of constant keys")
-            out[k] = _freeze_json(v)
-        elif k in _TOOL_FIELDS:
-            paths = v if isinstance(v, list) and v else [v]
-            for j, p in enumerate(paths):
-                if not isinstance(p, str) or not _FIELD_PATH.match(p):
-                    at = (paths, j) if paths is v else (value, k)
-                    _err(fpath, *at, f"tool.{k} must be a path of plain fields like $.function.name, got {p!r}")
-            out[k] = tuple(paths[0].split(".")[1:])
-            if len(paths) > 1:
-                aliases[k] = tuple(tuple(p.split(".")[1:]) for p in paths[1:])
-        elif k == "kinds":
-            if not isinstance(v, dict) or not all(isinstance(x, list) and all(isinstance(s, str) for s in x) for x in v.values()):
-                _err(fpath, value, k, "tool.kinds must map a key (like type) to the list of its values a function tool has")
-            out[k] = _freeze_json(v)
-        elif k == "passthrough":
-            if not isinstance(v, list) or not all(isinstance(s, str) for s in v):
-                _err(fpath, value, k, "tool.passthrough must be a list of keys (entries holding one are not tools)")
-            out[k] = tuple(v)
-        else:
-            known = ", ".join(("fixed", *_TOOL_FIELDS, "kinds", "passthrough"))
-            _err(fpath, value, k, f"unknown tool field {k!r} (known: {known})")
-    if aliases:
-        out["aliases"] = _freeze_json(aliases)
-    for required in ("name", "schema"):
-        if required not in out:
-            _err(fpath, container, key, f"tool.{required} is required")
-    return out
-
-
-def _check_fields(fpath: str, container: Any, key: str, value: Any, fields: dict[str, type]) -> dict:
-    if not isinstance(value, dict):
-        _err(fpath, container, key, f"{key} must be a mapping")
-    for k, v in value.items():
-        if k not in fields:
-            _err(fpath, value, k, f"unknown {key} field {k!r} (known: {', '.join(fields)})", of_key=True)
-        if not isinstance(v, fields[k]) or isinstance(v, bool) and fields[k] is int:
-            _err(fpath, value, k, f"{key}.{k} must be {fields[k].__name__}")
-    return dict(value)
-
-
-def _regex(text: Any, fpath: str, container: Any, key: Any) -> re.Pattern:
-    if not isinstance(text, str):
-        _err(fpath, container, key, "must be a regular expression string")
-    try:
-        return re.compile(text)
-    except re.error as exc:
-        _err(fpath, container, key, f"bad regex {text!r}: {exc}")
-    raise AssertionError  # unreachable
-
-
-def _compile_rule(item: Any, table: dict[str, Kind], vocab: Vocabulary, what: str) -> Rule:
+def _compile_rule(item: Any, table: dict[str, Kind], other: dict[str, Kind], scope: _Scope, what: str) -> Rule:
     fields, where = _flatten(item)
     rid = fields["id"]
 
-    def err(field: str | None, message: str, sub: Any = None, of_key: bool = False) -> None:
-        # at the field's value (or its key), or at item `sub` inside that value
+    def err(field: str | None, message: str, sub: Any = None, of_key: bool = False, at: Entry | None = None) -> None:
+        # at the field's value (or its key), at item `sub` inside that value, or at `at`
+        # (an item of a named list the option refers to)
+        if at is not None:
+            at.err(f"{what} {rid!r}: {message}")
         fpath, raw = where.get(field, where["id"]) if field else where["id"]
         if field in raw and sub is not None and isinstance(raw[field], (MarkedDict, MarkedList)):
             _err(fpath, raw[field], sub, f"{what} {rid!r}: {message}")
@@ -950,20 +975,26 @@ def _compile_rule(item: Any, table: dict[str, Kind], vocab: Vocabulary, what: st
     if kname is None:
         err("id", f"kind is missing (and no inherited {what} has this id to override)")
     if not isinstance(kname, str) or kname not in table:
-        err("kind", f"unknown {what} kind {kname!r} (known: {', '.join(sorted(table))})")
+        if isinstance(kname, str) and kname in other:
+            home = "checks" if what == "rule" else "rules"
+            err("kind", f"unknown {what} kind {kname!r}: it is a {home[:-1]} kind, move this entry under {home}:")
+        err("kind", unknown(f"{what} kind", kname, sorted(table)))
     kind = table[kname]
     why = fields.get("why")
     if not isinstance(why, str) or not why.strip():
         err("why" if "why" in fields else "id", "why is missing: say in one line why the wire needs this")
     options: dict[str, Any] = {}
+    used: list[tuple[str, str]] = []
     for field, value in fields.items():
-        if field in _RULE_FIELDS:
+        if field in RULE_FIELDS:
             continue
         if field not in kind.options:
-            known = ", ".join(sorted(kind.options)) or "none"
-            err(field, f"unknown option {field!r} for kind {kname!r} (known: {known})", of_key=True)
+            known = sorted(kind.options)
+            err(field, f"unknown option {field!r} for kind {kname!r}{suggest(field, known)} (known: {', '.join(known) or 'none'})", of_key=True)
         options[field] = _option(
-            kind.options[field], value, vocab, lambda m, sub=None, f=field: err(f, f"{f}: {m}", sub)
+            kind.options[field], value, scope,
+            lambda m, sub=None, at=None, f=field: err(f, f"{f}: {m}", sub, at=at),
+            lambda name, f=field: used.append((f, name)),
         )
     for oname, opt in kind.options.items():
         if oname not in options:
@@ -971,7 +1002,7 @@ def _compile_rule(item: Any, table: dict[str, Kind], vocab: Vocabulary, what: st
                 err("kind", f"option {oname!r} is required for kind {kname!r}")
             default = opt.default
             options[oname] = None if default is None else _option(
-                opt, default, vocab, lambda m, sub=None, o=oname: err("kind", f"default of {o}: {m}")
+                opt, default, scope, lambda m, sub=None, at=None, o=oname: err("kind", f"default of {o}: {m}"), lambda name: None
             )
     where_text = fields.get("where")
     expr = None
@@ -979,7 +1010,14 @@ def _compile_rule(item: Any, table: dict[str, Kind], vocab: Vocabulary, what: st
         fpath, raw = where["where"]
         if kind.order == "tree":
             err("where", f"kind {kname!r} works on the whole tree; where: cannot narrow it")
-        expr = _jsonpath(where_text, fpath, raw, "where", "where")
+        # the root-only selector needs no JSONPath (nor jsonpath-ng's import and parser)
+        if where_text == "$":
+            expr = _ROOT_ONLY
+        else:
+            expr = parse_jsonpath(where_text, Entry(fpath, raw, "where"), "where")
+            reason = never_selects(expr, ".." in where_text)
+            if reason is not None:
+                err("where", f"where {where_text!r} can never select a schema: {reason}")
     fpath, raw = where["id"]
     line, col = raw.mark
     return Rule(
@@ -992,6 +1030,8 @@ def _compile_rule(item: Any, table: dict[str, Kind], vocab: Vocabulary, what: st
         where_expr=expr,
         fast=kind.fast_test(options),
         spec=kind,
+        origins=_origins(item),
+        lists=tuple(used),
     )
 
 
@@ -1005,9 +1045,40 @@ def _strings(value: Any, err: Any, message: str) -> list[str]:
     return list(value)
 
 
-def _option(opt: Opt, value: Any, vocab: Vocabulary, err: Any) -> Any:
-    """The option's value, checked against its type; `err(message, sub=None)` raises."""
+def _named(scope: _Scope, ref: str, err: Any, sub: Any, typemap: bool) -> NamedList:
+    """The named list `list:NAME` refers to, of the shape the option takes."""
+    name = ref[5:]
+    found = scope.lists.get(name)
+    if found is None:
+        err(unknown("list", name, sorted(scope.lists)) + " (a file declares its lists under lists:)", sub)
+    if found.typemap != typemap:
+        shape = "a mapping of a type to a list" if typemap else "a list of strings"
+        err(f"list {name!r} is {'a type map' if found.typemap else 'a flat list'}; this option takes {shape}", sub)
+    return found
+
+
+def _flat(value: Any, scope: _Scope, err: Any, use: Any, message: str, keys: bool = False) -> list[tuple[str, Any, Entry | None]]:
+    """A list option's items, `list:NAME` references expanded: (item, index in the
+    option's own list, where a list's item was written)."""
+    # a keys option may name one keyword alone; any list option may be one named list
+    alone = isinstance(value, str) and (keys or value.startswith("list:"))
+    words = [value] if alone else _strings(value, err, message)
+    out: list[tuple[str, Any, Entry | None]] = []
+    for i, w in enumerate(words):
+        if w.startswith("list:"):
+            found = _named(scope, w, err, None if alone else i, False)
+            use(found.name)
+            out.extend((x, i, found.mark(x)) for x in found.items)
+        else:
+            out.append((w, None if alone else i, None))
+    return out
+
+
+def _option(opt: Opt, value: Any, scope: _Scope, err: Any, use: Any) -> Any:
+    """The option's value, checked against its type; `err(message, sub=None, at=None)`
+    raises, `use(name)` records a named list the value refers to."""
     t = opt.type
+    vocab = scope.vocab
     if t == "str":
         if not isinstance(value, str):
             err(f"must be a string, got {type(value).__name__}")
@@ -1022,38 +1093,42 @@ def _option(opt: Opt, value: Any, vocab: Vocabulary, err: Any) -> Any:
         return value
     if t == "choice":
         if not isinstance(value, str) or value not in opt.choices:
-            err(f"must be one of {', '.join(opt.choices)}, got {value!r}")
+            err(f"must be one of {', '.join(opt.choices)}, got {value!r}{suggest(value, opt.choices)}")
         return value
     if t == "keys":
-        words = [value] if isinstance(value, str) else _strings(
-            value, err, "must be a list of keywords or group:NAME references"
-        )
         out: list[str] = []
-        for i, v in enumerate(words):
-            if v.startswith("group:"):
-                if v[6:] not in vocab.groups:
-                    err(f"unknown keyword group {v[6:]!r} (known: {', '.join(sorted(vocab.groups))})", i)
-                out.extend(vocab.groups[v[6:]])
+        for w, i, at in _flat(value, scope, err, use, "must be a list of keywords or group:NAME / list:NAME references", keys=True):
+            if w.startswith("group:"):
+                if w[6:] not in vocab.groups:
+                    err(unknown("keyword group", w[6:], sorted(vocab.groups)), i, at)
+                out.extend(vocab.groups[w[6:]])
+            elif not vocab.known(w, scope.keywords):
+                known = vocab.keywords | scope.keywords
+                err(unknown("keyword", w, known, listing=False) + " (not JSON Schema's: a wire's own keyword is declared in keywords:, an extension starts with x-)", i, at)
             else:
-                out.append(v)
+                out.append(w)
         return frozenset(out)
     if t == "strlist":
-        items = tuple(_strings(value, err, "must be a list of strings"))
+        items = tuple(w for w, _, _ in _flat(value, scope, err, use, "must be a list of strings"))
         bad = [v for v in items if opt.choices and v not in opt.choices]
         if bad:
-            err(f"{bad[0]!r} is not one of {', '.join(opt.choices)}")
+            err(f"{bad[0]!r} is not one of {', '.join(opt.choices)}{suggest(bad[0], opt.choices)}")
         return items
     if t == "map":
         if isinstance(value, str) and value.startswith("map:"):
             if value[4:] not in vocab.maps:
-                err(f"unknown map {value[4:]!r} (known: {', '.join(sorted(vocab.maps))})")
+                err(unknown("map", value[4:], sorted(vocab.maps)))
             return MappingProxyType(_freeze_json(vocab.maps[value[4:]]))
         if not isinstance(value, dict):
             err("must be a mapping or map:NAME")
         return MappingProxyType(_freeze_json(value))
     if t == "typemap":
+        if isinstance(value, str) and value.startswith("list:"):
+            found = _named(scope, value, err, None, True)
+            use(found.name)
+            value = found.items
         if not isinstance(value, dict):
-            err("must map a type name to a list of strings")
+            err("must map a type name to a list of strings (or be list:NAME)")
         for k, v in value.items():
             _strings(v, lambda m, sub=None, k=k: err(m, k), f"{k} must be a list of strings")
         return MappingProxyType({k: frozenset(v) for k, v in value.items()})
@@ -1067,15 +1142,6 @@ def _option(opt: Opt, value: Any, vocab: Vocabulary, err: Any) -> Any:
     if t == "json":
         return _freeze_json(value)
     raise AssertionError(f"unknown option type {t}")
-
-
-def _freeze_json(value: Any) -> Any:
-    # YAML gives MarkedDict/MarkedList: hand plain JSON to the kinds
-    if isinstance(value, dict):
-        return {k: _freeze_json(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_freeze_json(v) for v in value]
-    return value
 
 
 def _checks_walked_once(checks: tuple[Rule, ...], table: dict[str, Kind]) -> tuple[Rule, ...]:

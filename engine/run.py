@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any, Callable, Iterable
 
+from types import MappingProxyType
+
 from .facts import Facts
 from .jsontext import dumps, dumps_within
 from .model import Change, Options
@@ -58,6 +60,13 @@ def shown_value(value: Any, width: int = 120) -> str:
     text = render_value(value, 10 * width) or ""
     size = f"{len(value):,} items" if isinstance(value, (list, dict)) else f"{len(text):,}+ characters"
     return f"{text[: width - 20]}... ({size})"
+# before the copy, and in runs that only judge (pipeline._Collecting): nothing may be written
+_NO_FACTS = Facts(
+    nullable_removed=frozenset(),  # type: ignore[arg-type]
+    nulled_optionals=(),  # type: ignore[arg-type]
+    spilled=MappingProxyType({}),  # type: ignore[arg-type]
+    unprepared=(),  # type: ignore[arg-type]
+)
 
 
 def rewrite(node: dict, items: Any) -> None:
@@ -107,7 +116,7 @@ class Run:
         self.literal = 0
         self.holder: list[Any] = [None]
         self.draft: str | None = None
-        self.facts = Facts()  # made again once the copy knows what the input holds
+        self.facts = _NO_FACTS  # made once the copy knows what the input holds (pipeline)
         self._memo: dict[Any, Any] = {}
         spill = target.spill
         self.spill_template: str = spill["template"]

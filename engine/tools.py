@@ -441,7 +441,7 @@ def _thaw_tools(stored: Any) -> ToolsResult:
     tools = thaw(tools_blob)
     results = tuple(
         # the tool holds its result's schema, as on the first call
-        r if r is None else attrs.evolve(r, schema=_get(tool, path), notes=dict(r.notes))
+        r if r is None else r.with_schema(_get(tool, path))
         for tool, r, path in zip(tools, bare, paths)
     )
     return ToolsResult(tuple(tools), results, names, wires, paths)
@@ -593,8 +593,11 @@ def _normalize_tool_quiet(tool: Any, target: TargetLike, *, strict: bool | None,
 
 
 def normalize_mcp_tool(tool: Any, *, options: Options | None = None) -> ToolResult:
-    """Ingest an MCP tool: its `inputSchema` must describe an object (else it falls back)."""
-    return normalize_tool(tool, "mcp", options=options)
+    """Ingest an MCP tool: its `inputSchema` must describe an object (else it falls back).
+    The target is the shipped rule file that says `mcp_ingest: true`."""
+    from . import _registry
+
+    return normalize_tool(tool, _registry().mcp_ingest(), options=options)
 
 
 @attrs.frozen

@@ -12,6 +12,8 @@ import wireschema
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT.parent / "shared" / "corpus"
+CASES = ROOT / "tests" / "cases"
+_CASE_FIELDS = ("name", "note", "options", "schema")
 
 
 class WireSnapshot(SingleFileSnapshotExtension):
@@ -31,6 +33,48 @@ class WireSnapshot(SingleFileSnapshotExtension):
 @pytest.fixture
 def snap(snapshot):
     return snapshot.use_extension(WireSnapshot)
+
+
+def write_rules(directory: Path, name: str, text: str) -> Path:
+    """A rule file `name` in `directory`, its text dedented."""
+    import textwrap
+
+    path = directory / name
+    path.write_text(textwrap.dedent(text).lstrip("\n"), encoding="utf-8")
+    return path
+
+
+def rule_error(path: Path) -> str:
+    """The message of the RuleFileError that loading `path` raises."""
+    with pytest.raises(wireschema.RuleFileError) as info:
+        wireschema.load_rules(path)
+    return str(info.value)
+
+
+def load_cases(group: str) -> list:
+    """The snapshot cases of `tests/cases/<group>/<target>.json` (one file per target,
+    cases in file order) as pytest params `target, case, schema, options`, ids
+    `target:case`. A case is data: its `note` says why it is there, `options` are
+    keyword arguments of `normalize` (such as `strict`)."""
+    params = []
+    for path in sorted((CASES / group).glob("*.json")):
+        target = path.stem
+        data = json.loads(path.read_text(encoding="utf-8"))
+        if set(data) != {"cases"} or not isinstance(data["cases"], list):
+            raise ValueError(f"{path}: a case file is {{\"cases\": [...]}}")
+        seen = set()
+        for i, case in enumerate(data["cases"]):
+            unknown = set(case) - set(_CASE_FIELDS)
+            if unknown or "name" not in case or "schema" not in case:
+                raise ValueError(f"{path}: case {i} needs name and schema, may have {', '.join(_CASE_FIELDS)}; got {sorted(case)}")
+            if case["name"] in seen:
+                raise ValueError(f"{path}: case {case['name']!r} twice")
+            seen.add(case["name"])
+            options = case.get("options", {})
+            params.append(pytest.param(target, case["name"], case["schema"], options, id=f"{target}:{case['name']}"))
+    if not params:
+        raise ValueError(f"no case files in {CASES / group}")
+    return params
 
 
 def document(schema, target, *, deep=False, **kwargs):

@@ -180,3 +180,15 @@ def test_a_tool_list_key_holds_the_strict_flag_and_the_env_switches(monkeypatch)
     assert wireschema.normalize_tools(TOOLS, "openai-strict").tools[0]["function"]["strict"] is False
     monkeypatch.delenv("WIRESCHEMA_NO_STRICT")
     assert wireschema.normalize_tools(TOOLS, "openai-strict") == strict
+
+
+def test_a_hit_copy_keeps_every_field_but_the_schema():
+    # Result.with_schema lists the fields by hand (it is the hot path of every cache hit)
+    import attrs
+
+    result = wireschema.normalize({"type": "object", "properties": {"a": {"type": "string"}}}, "openai-strict")
+    copy = result.with_schema({"x": 1})
+    for field in attrs.fields(type(result)):
+        if field.name != "schema":
+            assert getattr(copy, field.name) == getattr(result, field.name), field.name
+    assert copy.schema == {"x": 1} and copy.notes is not result.notes

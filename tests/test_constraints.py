@@ -11,7 +11,7 @@ from pathlib import Path
 import wireschema
 from wireschema.docgen import REGENERATE, render
 
-from conftest import ROOT
+from conftest import CASES, ROOT
 
 CONSTRAINTS = ROOT / "CONSTRAINTS.md"
 SNAPSHOTS = ROOT / "snapshots"
@@ -92,11 +92,53 @@ def test_every_rule_is_documented():
     assert not unknown, f"CONSTRAINTS.md lists rules no shipped file defines: {unknown}"
 
 
+def case_files(target: str) -> list[Path]:
+    """The data files holding a target's snapshot cases (tests/cases/<group>/<target>.json)."""
+    return sorted(CASES.glob(f"*/{target}.json"))
+
+
+def missing_cases(exercised: set[str]) -> list[str]:
+    """One line per rule or check of a shipped target that no snapshot shows at work,
+    naming the case to add: the file it goes in and what its input must hold."""
+    lines = []
+    seen: set[str] = set()
+    targets = shipped_targets()
+    for name, target in targets.items():
+        for rule in (*target.rules, *target.checks):
+            if rule.id in exercised or rule.id in seen:
+                continue
+            seen.add(rule.id)
+            # a case for the file that declares the rule, where that file is a target
+            home = Path(rule.origins[0][0]).stem
+            name = home if home in targets else name
+            files = case_files(name) or [CASES / "targets" / f"{name}.json"]
+            where = " or ".join(str(f.relative_to(ROOT)) for f in files)
+            keys = rule.spec.trigger_keys(rule.options)
+            holds = f"a schema with {', '.join(sorted(keys)[:4])}" if keys else "a schema it acts on"
+            if rule in target.checks:
+                what = (f"{holds} that the output still breaks (a strict target then fails open and reports "
+                        f"the check), or a case of tests/test_checks*.py")
+            else:
+                what = f"{holds}, whose report names {rule.id}"
+            lines.append(f"  {name}: {rule.id} ({rule.kind}) - add to {where} {what}")
+    for rid in ENGINE_IDS:
+        if rid not in exercised:
+            lines.append(f"  engine: {rid} - add a case to tests/test_prepare.py that reaches it")
+    return lines
+
+
 def test_every_rule_is_exercised_by_a_snapshot():
-    exercised = exercised_ids()
-    required = {name: rule_ids(t) for name, t in shipped_targets().items()}
-    required["engine"] = list(ENGINE_IDS)
-    missing = {name: [rid for rid in ids if rid not in exercised] for name, ids in required.items()}
-    missing = {name: ids for name, ids in missing.items() if ids}
-    listing = "\n".join(f"  {name}: {', '.join(ids)}" for name, ids in missing.items())
-    assert not missing, f"no snapshot shows these ids at work (add a case whose changes name them):\n{listing}"
+    missing = missing_cases(exercised_ids())
+    listing = "\n".join(missing)
+    assert not missing, f"no snapshot shows these ids at work (add the case each line names):\n{listing}"
+
+
+def test_a_rule_that_loses_its_last_case_is_named_with_the_case_to_add():
+    lines = missing_cases(exercised_ids() - {"openai-strict/formats", "gemini/check-enums"})
+    assert sorted(lines) == [
+        "  gemini: gemini/check-enums (enum-values) - add to tests/cases/targets/gemini.json a schema with enum "
+        "that the output still breaks (a strict target then fails open and reports the check), or a case of "
+        "tests/test_checks*.py",
+        "  openai-strict: openai-strict/formats (format-allow) - add to tests/cases/targets/openai-strict.json "
+        "a schema with format, whose report names openai-strict/formats",
+    ]

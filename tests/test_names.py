@@ -335,11 +335,16 @@ def test_a_target_without_names_gets_the_defaults(tmp_path):
     assert NameRule() == NameRule(max_bytes=64, allowed=None, first=None, replacement="_")
 
 
-def test_missing_fields_take_the_defaults(tmp_path):
+def test_names_merge_key_by_key_and_null_takes_the_defaults(tmp_path):
     (tmp_path / "mine.yaml").write_text("extends: gemini\nnames: {allowed: '[a-z0-9_]'}\n")
-    rule = NameRule.from_target(wireschema.load_rules(tmp_path)["mine"])
-    # a names mapping is replaced whole, not merged with the parent's
-    assert rule == NameRule(allowed="[a-z0-9_]")
+    (tmp_path / "plain.yaml").write_text("extends: gemini\nnames: {first: null}\n")
+    (tmp_path / "bare.yaml").write_text("extends: gemini\nnames: null\n")
+    rules = wireschema.load_rules(tmp_path)
+    # a file states only what it changes: gemini's first-character rule and length stay
+    assert NameRule.from_target(rules["mine"]) == NameRule(max_bytes=64, allowed="[a-z0-9_]", first="[A-Za-z_]")
+    # one key unset, or the whole mapping: the defaults stand where it was
+    assert NameRule.from_target(rules["plain"]) == NameRule(allowed="[A-Za-z0-9_.:-]")
+    assert NameRule.from_target(rules["bare"]) == NameRule()
 
 
 def test_rule_regexes_are_compiled_once():

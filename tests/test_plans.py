@@ -86,7 +86,9 @@ def test_the_compiled_walks_give_the_generic_walks_result(target, corpus):
 _KEYWORDS = st.sampled_from(
     ["type", "properties", "items", "anyOf", "oneOf", "allOf", "enum", "const", "default", "required",
      "additionalProperties", "prefixItems", "not", "format", "pattern", "description", "nullable",
-     "minimum", "$ref", "$defs", "any_of", "title", "examples", "minItems", "uniqueItems"]
+     "minimum", "$ref", "$defs", "any_of", "title", "examples", "minItems", "uniqueItems", "dependencies",
+     "definitions", "pattern_properties", "additional_properties", "one_of", "patternProperties",
+     "additionalItems", "if", "then", "else", "$id", "unevaluatedProperties"]
 )
 _LEAVES = st.one_of(
     st.sampled_from(["string", "integer", "number", "object", "array", "null", "boolean", "dict", "float", "any"]),

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import textwrap
 from pathlib import Path
 
 import pytest
@@ -10,17 +9,11 @@ import pytest
 import wireschema
 from wireschema.errors import RuleFileError
 
-
-def _write(directory: Path, name: str, text: str) -> Path:
-    path = directory / name
-    path.write_text(textwrap.dedent(text).lstrip("\n"), encoding="utf-8")
-    return path
+from conftest import rule_error, write_rules
 
 
-def _error(path: Path) -> str:
-    with pytest.raises(RuleFileError) as info:
-        wireschema.load_rules(path)
-    return str(info.value)
+_write = write_rules
+_error = rule_error
 
 
 def _assert_at(message: str, path: Path, line: int, col: int, phrase: str) -> None:

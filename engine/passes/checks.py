@@ -10,9 +10,7 @@ from __future__ import annotations
 import fnmatch
 import re
 
-from ..positions import SLOT_KIND, subschemas
-
-_CHILD_KEYS = frozenset(SLOT_KIND)
+from ..positions import SLOT_KIND, SLOT_MAP, SLOT_SINGLE, SUBSCHEMA, SUBSCHEMA_ARRAY, SUBSCHEMA_MAP
 from . import Opt, check, test_helper
 from .literals import _allowed, dedupe
 from .objects import _IS_OBJECT, is_object
@@ -227,10 +225,10 @@ _SHAPES: dict = {
         "description", "title", "pattern", "format", "$ref", "$id", "$anchor", "$comment")},
     **{k: (lambda v: v.__class__ is bool, "true or false") for k in (
         "uniqueItems", "nullable", "readOnly", "writeOnly", "deprecated")},
-    **{k: (_schema_list, "a non-empty list of schemas") for k in ("anyOf", "oneOf", "allOf", "prefixItems")},
-    **{k: (_schema_map, "map names to schemas") for k in ("properties", "patternProperties", "$defs", "dependentSchemas")},
-    **{k: (lambda v: isinstance(v, (dict, bool)), "a schema") for k in (
-        "items", "additionalProperties", "not", "if", "then", "else", "contains", "propertyNames")},
+    # the keywords that hold subschemas, as positions.py names them
+    **{k: (_schema_list, "a non-empty list of schemas") for k in SUBSCHEMA_ARRAY},
+    **{k: (_schema_map, "map names to schemas") for k in SUBSCHEMA_MAP},
+    **{k: (lambda v: isinstance(v, (dict, bool)), "a schema") for k in SUBSCHEMA},
     "required": (_names, "a list of distinct names"),
     "enum": (lambda v: isinstance(v, list), "a list"),
     "type": (_type_name, "a JSON Schema type"),
@@ -244,9 +242,9 @@ _HOW: dict = {
     **{k: 1 for k in ("description", "title", "pattern", "format", "$ref", "$id", "$anchor", "$comment")},
     **{k: 2 for k in ("uniqueItems", "nullable", "readOnly", "writeOnly", "deprecated")},
     "type": 3,
-    **{k: 4 for k in ("properties", "patternProperties", "$defs", "dependentSchemas")},
-    **{k: 5 for k in ("items", "additionalProperties", "not", "if", "then", "else", "contains", "propertyNames")},
-    **{k: 6 for k in ("anyOf", "oneOf", "allOf", "prefixItems")},
+    **{k: 4 for k in SUBSCHEMA_MAP},
+    **{k: 5 for k in SUBSCHEMA},
+    **{k: 6 for k in SUBSCHEMA_ARRAY},
     "enum": 7,
 }
 _HOW.update({k: 0 for k in _SHAPES if k not in _HOW})
@@ -313,34 +311,50 @@ def limits(rule, run):
     props = chars = enums = 0
     deepest = 0
     root = run.root
-    stack = [(root, 1 if isinstance(root, dict) and is_object(root) else 0)]
-    pop, push = stack.pop, stack.append
+    if root.__class__ is not dict:
+        return
+    large, large_chars = o["large_enum"], o["max_large_enum_chars"]
+    stack = [(root, 1 if is_object(root) else 0)]
+    pop, push, slot_of = stack.pop, stack.append, SLOT_KIND.get
+    # one pass over each node's keys: the counted keywords and the children (positions'
+    # child table), each child's object depth decided as it is pushed
     while stack:
         node, depth = pop()
-        if node.__class__ is not dict:
-            continue
         if depth > deepest:
             deepest = depth
-        p = node.get("properties")
-        if p.__class__ is dict:
-            props += len(p)
-            chars += sum(map(len, p))
-        d = node.get("$defs")
-        if d.__class__ is dict:
-            chars += sum(map(len, d))
-        e = node.get("enum")
-        if e.__class__ is list:
-            enums += len(e)
-            text = sum(len(v) for v in e if isinstance(v, str))
-            chars += text
-            if o["large_enum"] and len(e) > o["large_enum"] and o["max_large_enum_chars"] and text > o["max_large_enum_chars"]:
-                run.fail(rule, node, f"an enum of {len(e)} values has {text} characters (limit {o['max_large_enum_chars']})", "enum")
-        c = node.get("const")
-        if c.__class__ is str:
-            chars += len(c)
-        if not _CHILD_KEYS.isdisjoint(node):
-            for child in subschemas(node):
-                push((child, depth + 1 if child.__class__ is dict and is_object(child) else depth))
+        for k, v in node.items():
+            slot = slot_of(k)
+            cls = v.__class__
+            if slot is None:
+                if k == "enum" and cls is list:
+                    enums += len(v)
+                    text = sum(len(x) for x in v if x.__class__ is str)
+                    chars += text
+                    if large and len(v) > large and large_chars and text > large_chars:
+                        run.fail(rule, node, f"an enum of {len(v)} values has {text} characters (limit {large_chars})", "enum")
+                elif k == "const" and cls is str:
+                    chars += len(v)
+                continue
+            if slot == SLOT_MAP:
+                if cls is not dict:
+                    continue
+                if k == "properties":
+                    props += len(v)
+                    chars += sum(map(len, v))
+                elif k == "$defs":
+                    chars += sum(map(len, v))
+                children = v.values()
+            elif cls is dict:
+                children = (v,)
+            elif cls is list and (slot != SLOT_SINGLE or k == "items"):
+                children = v
+            else:
+                continue
+            for child in children:
+                if child.__class__ is dict:
+                    t = child.get("type")
+                    obj = t == "object" or (t is None and "properties" in child) or (t.__class__ is list and "object" in t)
+                    push((child, depth + 1 if obj else depth))
     for limit, value, what in (
         ("max_properties", props, "object properties"),
         ("max_object_depth", deepest, "levels of object nesting"),

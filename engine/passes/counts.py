@@ -3,7 +3,30 @@
 from __future__ import annotations
 
 from ..positions import child_slots
-from . import Opt, check
+from . import Opt, check, kind
+
+
+@kind(
+    "reachable-min-properties", fails=False, reads="node", creates=False, adds=(),
+    triggers={"minProperties"},
+    absent_is_closed=Opt("bool", False, doc="an object without additionalProperties takes no other names (as a strict grammar compiler reads it)"),
+)
+def reachable_min_properties(rule, node, run):
+    """A `minProperties` above what the object can hold is spilled.
+
+    An object that takes only the names its `properties` lists (additionalProperties
+    false, or absent where the wire reads it so) cannot have more members than that:
+    a greater minProperties admits no value, and a grammar compiler refuses it.
+    """
+    m = node.get("minProperties")
+    props = node.get("properties")
+    count = len(props) if isinstance(props, dict) else 0
+    if not isinstance(m, (int, float)) or m.__class__ is bool or m <= count or "patternProperties" in node:
+        return None
+    extra = node.get("additionalProperties", None)
+    if extra is False or (extra is None and rule.options["absent_is_closed"]):
+        run.spill(rule, node, "minProperties", m)
+    return None
 
 
 @check(

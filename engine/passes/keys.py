@@ -29,14 +29,20 @@ def drop(rule, node, run):
         doc="keyword -> keywords that mean something else once it is gone, spilled with it (a true value stays)",
     ),
     silent=Opt("map", {}, doc="keyword -> values that say nothing on this wire: dropped (reported), not spilled"),
+    when=Opt("keys", (), doc="only on a schema that has one of these keywords (empty: every schema)"),
 )
 def spill(rule, node, run):
     """Remove keywords the wire rejects, keeping their meaning as text in `description`.
 
     With `together`, a keyword whose meaning depends on a spilled one goes too:
     `additionalProperties` beside `patternProperties` covers only the names no pattern
-    matches, and left alone it would refuse the names the patterns allowed.
+    matches, and left alone it would refuse the names the patterns allowed. With
+    `when`, only where another keyword stands beside them (length bounds beside a
+    `pattern`, for a decoder that cannot intersect the two).
     """
+    when = rule.options["when"]
+    if when and when.isdisjoint(node):
+        return
     keys = rule.options["keys"]
     gone = [k for k in node if k in keys]
     together = rule.options["together"]

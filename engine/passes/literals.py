@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import json
+
 from ..jsontext import dumps
 from . import Opt, kind
-from .types import json_type, types_of
+from .types import json_type, matches_type, types_of
 
 _PRIMITIVE = frozenset({"string", "integer", "number", "boolean", "null"})
 
@@ -113,7 +115,7 @@ def const_to_enum(rule, node, run):
         if "type" not in out:
             out["type"] = json_type(value)
         run.rewrite(node, out)
-        run.report(rule, node, "rewritten", f"const -> one-value enum", "const")
+        run.report(rule, node, "rewritten", "const -> one-value enum", "const")
     elif rule.options["otherwise"] == "spill":
         run.spill(rule, node, "const", value)
     return None
@@ -198,3 +200,55 @@ def format_allow(rule, node, run):
         return None
     run.spill(rule, node, "format", fmt)
     return None
+
+
+# top-down: an enum moved into `items` is there when the items schema is visited
+@kind(
+    # it reads its `items` child's type and may move the enum there (a child not walked yet)
+    "enum-fits-type", fails=False, reads="children", creates=False, adds={"enum"},
+    order="pre",
+    triggers={"enum"},
+    string_formats=Opt("strlist", [], doc="formats under which a wire writes enum values as strings (integer 101 as \"101\"), read as the values they spell"),
+)
+def enum_fits_type(rule, node, run):
+    """An enum none of whose values its node's type takes, written the way catalogs
+    mean it, is said the way they meant.
+
+    Such an enum admits no value at all. On an array whose items take every value it
+    is the items' enum (`{type: array, items: {type: string}, enum: [a, b]}`, a list
+    of choices) and moves there; on an integer or number whose values are all strings
+    that spell such numbers (`enum: ["1", "2"]`) the values become the numbers. Any
+    other enum is left as it is (an enum some of whose values fit says what it says).
+    """
+    enum = node.get("enum")
+    types = types_of(node)
+    if not isinstance(enum, list) or not enum or not types:
+        return None
+    spelled = node.get("format") in rule.options["string_formats"]
+    if any(_fits(v, types, spelled) for v in enum):
+        return None
+    items = node.get("items")
+    if types == ["array"] and isinstance(items, dict) and not any(k in items for k in ("enum", "const")):
+        item_types = types_of(items)
+        if all(any(matches_type(v, t) for t in item_types) for v in enum) if item_types else not items:
+            del node["enum"]
+            items["enum"] = enum
+            run.report(rule, node, "rewritten", "enum of item values moved into items: no array equals one", "enum")
+            return None
+    numbers = [v for v in types if v in ("integer", "number")]
+    if numbers and all(isinstance(v, str) for v in enum) and all(_fits(v, numbers, True) for v in enum):
+        node["enum"] = [json.loads(v) for v in enum]
+        run.report(rule, node, "rewritten", f"enum of numbers written as strings -> the numbers: no {numbers[0]} equals a string", "enum")
+    return None
+
+
+def _fits(value, types: list[str], spelled: bool) -> bool:
+    if any(matches_type(value, t) for t in types):
+        return True
+    if spelled and isinstance(value, str):
+        try:
+            number = json.loads(value)
+        except ValueError:
+            return False
+        return json.dumps(number) == value and any(matches_type(number, t) for t in types if t != "string")
+    return False

@@ -63,6 +63,8 @@ def close_objects(rule, node, run):
         return None
     ap = node.get("additionalProperties", None)
     pattern = node.get("patternProperties")
+    if ap is not False or pattern:
+        _fail_unlisted_required(rule, node, run)
     if ap is False and not pattern:
         return None
     # a nested object that names no properties is a free-form dict: closing it would
@@ -78,6 +80,19 @@ def close_objects(rule, node, run):
     node["additionalProperties"] = False
     run.report(rule, node, "rewritten", "additionalProperties: false", "additionalProperties")
     return None
+
+
+def _fail_unlisted_required(rule, node, run) -> None:
+    """A required name no `properties` lists could only be met by an extra member, which
+    the closed object refuses: no value would satisfy it."""
+    if rule.options["open"] != "fail":
+        return
+    req = node.get("required")
+    props = node.get("properties")
+    listed = props if isinstance(props, dict) else {}
+    missing = [n for n in req if isinstance(n, str) and n not in listed] if isinstance(req, list) else []
+    if missing:
+        run.fail(rule, node, f"required {', '.join(missing)} without a property: the closed object could never hold it", "required")
 
 
 def accepts_null(schema: Any) -> bool:
@@ -199,6 +214,9 @@ def root_object(rule, run):
         root["type"] = "object"
         run.report(rule, root, "rewritten", f"root type {t!r} -> 'object'", "type")
     elif t is None:
+        if _admits_no_object(root, rule.options["forbid"]):
+            # typed, it would be an object no value satisfies: a tool nobody can call
+            raise _fail(rule, run, "the root must describe an object, and its enum or const admits none")
         items = list(root.items())
         run.rewrite(root, [("type", "object"), *items])
         run.report(rule, root, "rewritten", "root type: object added", "type")
@@ -210,6 +228,14 @@ def root_object(rule, run):
         run.report(rule, root, "dropped", "nullable removed: the root is always an object", "nullable")
     for k in [k for k in root if k in rule.options["forbid"]]:
         run.spill(rule, root, k, root[k])
+
+
+def _admits_no_object(root: dict, forbidden: Any) -> bool:
+    """An enum or const that stays at the root and names no object."""
+    enum = root.get("enum")
+    if "enum" not in forbidden and isinstance(enum, list) and enum and not any(isinstance(v, dict) for v in enum):
+        return True
+    return "const" not in forbidden and "const" in root and not isinstance(root["const"], dict)
 
 
 def _fail(rule, run, reason):

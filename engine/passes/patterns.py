@@ -1,10 +1,14 @@
-"""Regular-expression features some wires refuse: lookarounds, `\\b`, backreferences.
+"""Regular-expression features some wires refuse: lookarounds, `\\b`, backreferences,
+Unicode property escapes, and spellings some regex parsers misread.
 
 Patterns are read as ECMA-262 (the dialect JSON Schema names), escape- and
 character-class-aware: `\\(?!x` is an escaped parenthesis and `[(?=)]` a class, neither
 a lookaround, and `[\\b]` is a backspace, not a word boundary. Removing a zero-width
 assertion (with any quantifier on it) only ever lets more strings match, so it is the
-one rewrite offered; a backreference cannot be removed that way and is spilled.
+one loosening rewrite offered; a backreference cannot be removed that way and is spilled.
+Two spellings can be respelled without changing what matches: a raw control character
+(a line break typed into a character class) as its escape, and a `{` that starts no
+quantifier (a literal brace, ECMA-262 Annex B) as `\\{`.
 """
 
 from __future__ import annotations
@@ -15,9 +19,13 @@ from typing import Any
 from ..run import rewrite
 from . import Opt, check, kind
 
-FEATURES = ("lookaround", "word-boundary", "backreference")
+FEATURES = ("lookaround", "word-boundary", "backreference", "unicode-property", "raw-control", "lone-brace", "not-ecma")
 REMOVABLE = ("lookaround", "word-boundary")
+RESPELLABLE = ("raw-control", "lone-brace")
 _QUANTIFIER = re.compile(r"(?:[*+?]|\{\d+(?:,\d*)?\})\??")
+_BRACES = re.compile(r"\{\d+(?:,\d*)?\}")
+# group openings ECMA-262 has: (?: (?= (?! (?<= (?<! and (?<name>
+_ECMA_GROUP = re.compile(r"\(\?(?::|=|!|<=|<!|<[A-Za-z_$][\w$]*>)")
 # patterns that match every string: nothing is left to say
 _NO_OP = ("", "^", "$")
 
@@ -56,6 +64,14 @@ def scan(p: str) -> Scan:
             if i + 1 >= n:
                 raise Unreadable("the pattern ends in a lone backslash")
             d = p[i + 1]
+            if d in "pPu" and p.startswith("{", i + 2):
+                # `\p{L}` and `\u{1F600}`: the braces belong to the escape, not a quantifier
+                j = p.find("}", i + 3)
+                end = n if j < 0 else j + 1
+                if d != "u":
+                    out.spans["unicode-property"].append((i, end))
+                i = end
+                continue
             if not in_class:
                 if d in "bB":
                     out.spans["word-boundary"].append((i, _quantified(p, i + 2)))
@@ -68,6 +84,9 @@ def scan(p: str) -> Scan:
                     j = p.find(">", i + 3)
                     out.spans["backreference"].append((i, n if j < 0 else j + 1))
             i += 2
+        elif c < " ":
+            out.spans["raw-control"].append((i, i + 1))
+            i += 1
         elif in_class:
             in_class = c != "]"
             i += 1
@@ -81,11 +100,30 @@ def scan(p: str) -> Scan:
                 out.spans["backreference"].append((i, n if j < 0 else j + 1))
                 i = n if j < 0 else j + 1
                 continue
+            if p.startswith("(?", i) and not _ECMA_GROUP.match(p, i):
+                # (?i) flags, (?P<name>, (?#...), (?>...), (?1) recursion: other dialects
+                out.spans["not-ecma"].append((i, i + 2))
             look = p.startswith(("(?=", "(?!", "(?<=", "(?<!"), i)
             named = p.startswith(("(?<", "(?P<"), i) and not look
             if named or not p.startswith("(?", i):
                 out.captures.append(i)
             groups.append((i, look))
+            i += 1
+        elif c in "*+?" and i + 1 < n and p[i + 1] == "+":
+            # a possessive quantifier (PCRE, Java): ECMA reads the `+` as a quantifier of nothing
+            out.spans["not-ecma"].append((i, i + 2))
+            i += 2
+        elif c == "{":
+            m = _BRACES.match(p, i)
+            if m:
+                if m.end() < n and p[m.end()] == "+":
+                    out.spans["not-ecma"].append((i, m.end() + 1))
+                i = m.end()  # a quantifier, its `}` included
+            else:
+                out.spans["lone-brace"].append((i, i + 1))
+                i += 1
+        elif c == "}":
+            out.spans["lone-brace"].append((i, i + 1))
             i += 1
         elif c == ")":
             if not groups:
@@ -125,8 +163,23 @@ def remove(p: str, found: Scan, features: Any) -> str | None:
     return "".join(out)
 
 
-def _rewrite(p: Any, removable: Any, spillable: Any) -> tuple[str, Any]:
-    """What to do with one pattern: ("keep", p), ("rewrite", (new, features)) or ("drop", why)."""
+def respell(p: str, found: Scan, features: Any) -> str:
+    """`p` with the spans of the respellable `features` written as escapes: the same
+    strings match, read by parsers that take no raw control character or lone brace."""
+    spans = sorted((a, f) for f in features if f in RESPELLABLE for a, _b in found.spans[f])
+    out, at = [], 0
+    for a, _f in spans:
+        out.append(p[at:a])
+        c = p[a]
+        out.append({"\n": "\\n", "\r": "\\r", "\t": "\\t"}.get(c) or (f"\\x{ord(c):02x}" if c < " " else "\\" + c))
+        at = a + 1
+    out.append(p[at:])
+    return "".join(out)
+
+
+def _rewrite(p: Any, removable: Any, spillable: Any, respellable: Any = ()) -> tuple[str, Any]:
+    """What to do with one pattern: ("keep", p), ("rewrite", (new, features)),
+    ("respell", (new, features)) or ("drop", why)."""
     if not isinstance(p, str):
         return "keep", p
     try:
@@ -138,10 +191,17 @@ def _rewrite(p: Any, removable: Any, spillable: Any) -> tuple[str, Any]:
         return "drop", f"uses {', '.join(blocked)}"
     used = found.uses(removable)
     if not used:
-        return "keep", p
+        spelled = found.uses(respellable)
+        return ("respell", (respell(p, found, spelled), spelled)) if spelled else ("keep", p)
     new = remove(p, found, used)
     if new is None:
         return "drop", f"uses {', '.join(used)} around groups a backreference counts"
+    if respellable:
+        # what is left is read again, so the output is a fixed point
+        again = scan(new)
+        spelled = again.uses(respellable)
+        if spelled:
+            new = respell(new, again, spelled)
     return "rewrite", (new, used)
 
 
@@ -162,6 +222,7 @@ def put_back(node: dict, key: str, value: Any, keys: list[str]) -> None:
     triggers={"pattern", "patternProperties"},
     remove=Opt("strlist", [], choices=REMOVABLE, doc="zero-width assertions taken out of the pattern, which only loosens it"),
     spill=Opt("strlist", [], choices=FEATURES, doc="features that make the whole pattern spilled"),
+    respell=Opt("strlist", [], choices=RESPELLABLE, doc="spellings written as escapes, which match the same strings"),
     property_patterns=Opt("bool", True, doc="patternProperties keys are patterns too"),
 )
 def pattern_features(rule, node, run):
@@ -172,13 +233,18 @@ def pattern_features(rule, node, run):
     at all, is spilled whole. A `patternProperties` entry whose key changes moves to
     its new key (two entries that meet there become an `anyOf` of both); one whose key
     cannot be kept is spilled with its schema, and the names it matched fall to
-    `additionalProperties` (looser only where that is absent or true).
+    `additionalProperties` (looser only where that is absent or true). A respelled
+    pattern means what it meant, so nothing is spilled for it.
     """
     removable = rule.options["remove"]
     spillable = rule.options["spill"]
+    respellable = rule.options["respell"]
     if "pattern" in node:
-        action, value = _rewrite(node["pattern"], removable, spillable)
-        if action == "drop":
+        action, value = _rewrite(node["pattern"], removable, spillable, respellable)
+        if action == "respell":
+            node["pattern"] = value[0]
+            run.report(rule, node, "rewritten", f"pattern respelled with escapes ({', '.join(value[1])}), matching the same strings", "pattern")
+        elif action == "drop":
             run.spill(rule, node, "pattern", node["pattern"])
             run.report(rule, node, "dropped", f"pattern {value}", "pattern")
         elif action == "rewrite":
@@ -192,12 +258,12 @@ def pattern_features(rule, node, run):
                 run.report(rule, node, "rewritten", f"{', '.join(used)} removed from pattern", "pattern")
     pp = node.get("patternProperties")
     if rule.options["property_patterns"] and isinstance(pp, dict):
-        _property_patterns(rule, node, pp, removable, spillable, run)
+        _property_patterns(rule, node, pp, removable, spillable, respellable, run)
     return None
 
 
-def _property_patterns(rule, node, pp, removable, spillable, run):
-    plan = [(k, *_rewrite(k, removable, spillable)) for k in pp]
+def _property_patterns(rule, node, pp, removable, spillable, respellable, run):
+    plan = [(k, *_rewrite(k, removable, spillable, respellable)) for k in pp]
     if all(action == "keep" for _, action, _ in plan):
         return
     keys = list(node)
@@ -212,6 +278,9 @@ def _property_patterns(rule, node, pp, removable, spillable, run):
         if action == "rewrite":
             to = value[0]
             reports.append(("rewritten", f"key {k!r} -> {to!r}: {', '.join(value[1])} removed"))
+        elif action == "respell":
+            to = value[0]
+            reports.append(("rewritten", f"key {k!r} -> {to!r}: respelled with escapes ({', '.join(value[1])})"))
         if to not in out:
             out[to] = pp[k]
             continue
@@ -223,7 +292,9 @@ def _property_patterns(rule, node, pp, removable, spillable, run):
             run.grow(node, nodes=2)
             joined.add(to)
         reports.append(("rewritten", f"entries meeting at key {to!r} joined in anyOf"))
-    run.spill(rule, node, "patternProperties", {k: pp[k] for k, action, _ in plan if action != "keep"})
+    loosened = {k: pp[k] for k, action, _ in plan if action in ("rewrite", "drop")}
+    if loosened:
+        run.spill(rule, node, "patternProperties", loosened)
     if out:
         run.replace(out, pp)
         put_back(node, "patternProperties", out, keys)
@@ -234,7 +305,7 @@ def _property_patterns(rule, node, pp, removable, spillable, run):
 @check(
     "pattern-features",
     triggers={"pattern", "patternProperties"},
-    forbid=Opt("strlist", list(FEATURES), choices=FEATURES),
+    forbid=Opt("strlist", ["lookaround", "word-boundary", "backreference"], choices=FEATURES),
     property_patterns=Opt("bool", True, doc="patternProperties keys are patterns too"),
 )
 def pattern_features_check(rule, node, run):

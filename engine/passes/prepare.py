@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
-from ..positions import SLOT_SINGLE, SUBSCHEMA_KEYS, child_slots
+from ..positions import SLOT_SINGLE, SUBSCHEMA_MAP, bool_census, child_slots, markers
 from . import Opt, kind
 
 _JSON_TYPES = frozenset({"object", "array", "string", "number", "integer", "boolean", "null"})
@@ -12,7 +13,7 @@ _ANNOTATIONS = frozenset({"description", "title", "default", "examples", "exampl
 
 
 @kind(
-    "rename-keys", fails=False, reads="node", creates=False, adds=lambda o: o["map"].values(),
+    "rename-keys", fails=False, reads="node", creates=False, adds=lambda o: {m for v in o["map"].values() for m in markers(v)},
     order="pre",
     triggers="map",
     map=Opt("map", required=True, doc="from -> to, or map:NAME from the vocabulary"),
@@ -98,7 +99,7 @@ def _listed(values: list) -> str:
 
 @kind(
     "boolean-schemas", fails=False, reads="node", creates=True, adds=lambda o: {*o["true_as"], *o["false_as"]},
-    census=lambda o: {"<bool>:", *(f"<bool>:{k}" for k in SUBSCHEMA_KEYS - o["keep_in"])},
+    census=lambda o: bool_census(o["keep_in"]) | {"<bool>:"},
     order="pre",
     bools=True,
     acts_if="_has_bool_child(node)",
@@ -236,6 +237,78 @@ def _up_id(rule, node, run):
     run.report(rule, node, "renamed", "id -> $id", "id")
 
 
+# what 2020-12 allows as an anchor name ($anchor's pattern in the meta-schema)
+_ANCHOR = re.compile(r"[A-Za-z_][-A-Za-z0-9._]*")
+
+
+def _up_id_fragment(rule, node, run):
+    v = node.get("$id")
+    if not isinstance(v, str) or "#" not in v:
+        return
+    uri, _, fragment = v.partition("#")
+    if not fragment:
+        return  # "uri#" is allowed: an empty fragment
+    # 2020-12 refuses a $id with a non-empty fragment ("^[^#]*#?$"): draft-07's plain-name
+    # fragment is what $anchor says now, and a JSON Pointer fragment names nothing the
+    # pointer itself does not reach
+    anchor = fragment if _ANCHOR.fullmatch(fragment) and "$anchor" not in node else None
+    items: list[tuple[str, Any]] = []
+    for k, vv in node.items():
+        if k != "$id":
+            items.append((k, vv))
+            continue
+        if uri:
+            items.append(("$id", uri))
+        if anchor:
+            items.append(("$anchor", anchor))
+    run.rewrite(node, items)
+    if anchor:
+        detail = f"$id {v} -> " + (f"$id {uri} and " if uri else "") + f"$anchor {anchor}"
+        run.report(rule, node, "rewritten", detail, "$id")
+    elif uri:
+        run.report(rule, node, "rewritten", f"$id {v} -> {uri}: its fragment names nothing a pointer does not reach", "$id")
+    else:
+        run.report(rule, node, "dropped", f"$id {v} removed: a fragment alone names nothing a pointer does not reach", "$id")
+
+
+_SCHEMA_MAPS = tuple(sorted(SUBSCHEMA_MAP))
+
+
+def _up_type_names(rule, node, run):
+    chain = None
+    for kw in _SCHEMA_MAPS:
+        m = node.get(kw)
+        if not isinstance(m, dict):
+            continue
+        for name, v in m.items():
+            # `"config": "object"` where a schema belongs: the type it names is what was meant
+            if isinstance(v, str) and v in _JSON_TYPES:
+                chain = run.chain_of(node) if chain is None else chain
+                m[name] = run.placed({"type": v}, ((chain, kw), name))
+                run.report(rule, node, "rewritten", f"{kw} {name}: the type name {v!r} stands for {{type: {v}}}", kw)
+
+
+_COUNTS = ("minLength", "maxLength", "minItems", "maxItems", "minProperties", "maxProperties", "minContains", "maxContains")
+
+
+def _up_counts(rule, node, run):
+    for k in _COUNTS:
+        v = node.get(k)
+        # 1.0 is the integer 1 to JSON Schema, but grammar compilers read counts as JSON integers
+        if isinstance(v, float) and v.is_integer():
+            node[k] = int(v)
+            run.report(rule, node, "rewritten", f"{k} {v!r} -> {int(v)}", k)
+
+
+def _up_examples(rule, node, run):
+    v = node.get("examples")
+    if isinstance(v, list):
+        return
+    # draft 6 and later take examples as an array; a lone value is one example
+    node["examples"] = [v]
+    run.report(rule, node, "rewritten", "examples: one value -> a list of it", "examples")
+
+
 def _up_nullable(rule, node, run):
     v = node.get("nullable")
     if v is False:
@@ -293,6 +366,10 @@ _FORMS = {
     "dependencies": _up_dependencies,
     "exclusive-bounds": _up_exclusive_bounds,
     "id": _up_id,
+    "id-fragment": _up_id_fragment,
+    "examples": _up_examples,
+    "counts": _up_counts,
+    "type-names": _up_type_names,
     "nullable": _up_nullable,
     "schema-uri": _up_schema_uri,
 }
@@ -300,11 +377,15 @@ _FORMS = {
 
 # keywords each form may write that the input may lack
 _FORM_ADDS = {
-    "definitions": ("$defs",),
-    "tuple-items": ("prefixItems", "items"),
-    "dependencies": ("dependentRequired", "dependentSchemas"),
+    "definitions": tuple(markers("$defs")),
+    "tuple-items": (*markers("prefixItems"), *markers("items")),
+    "dependencies": ("dependentRequired", *markers("dependentSchemas")),
     "exclusive-bounds": ("exclusiveMinimum", "exclusiveMaximum"),
     "id": ("$id",),
+    "id-fragment": ("$id", "$anchor"),
+    "examples": ("examples",),
+    "counts": (),
+    "type-names": ("type",),
     "nullable": ("type", "anyOf", "enum"),
     "schema-uri": ("$schema",),
 }
@@ -315,6 +396,10 @@ _FORM_KEYS = {
     "dependencies": ("dependencies",),
     "exclusive-bounds": ("exclusiveMinimum", "exclusiveMaximum"),
     "id": ("id",),
+    "id-fragment": ("$id",),
+    "examples": ("examples",),
+    "counts": _COUNTS,
+    "type-names": _SCHEMA_MAPS,
     "nullable": ("nullable",),
     "schema-uri": ("$schema",),
 }

@@ -242,22 +242,30 @@ def null_enum_branch(rule, node, run):
     acts_if="len(node) > 1",
     ref_siblings=Opt("strlist", ["*"], doc="keywords (glob patterns) a `$ref` branch may take"),
     by_type=Opt("map", "map:type-keywords", doc="which keywords belong to which type"),
+    keys=Opt("strlist", ["*"], doc="keywords (glob patterns) beside anyOf that move; the others stay beside it"),
 )
 def any_of_alone(rule, node, run):
     """`anyOf` stands alone on its node: the keywords beside it move into every branch.
 
     `S and anyOf [A, B]` says `anyOf [S and A, S and B]`, for wires that refuse any
-    other keyword beside anyOf. A branch keeps its own value of a keyword; it takes no
-    keyword of another type than its own, a `{type: null}` branch takes nothing, and a
-    `$ref` branch only the allowed siblings. The branches are new schemas, so the rest
-    of the walk visits them again.
+    other keyword beside anyOf. A branch keeps its own value of a keyword, but for
+    `properties` and `required`, which add to its own (a property both define keeps
+    the branch's schema); it takes no keyword of another type than its own, a
+    `{type: null}` branch takes nothing, and a `$ref` branch only the allowed
+    siblings. With `keys`, only those keywords move (a strict wire's closed branches
+    need the parent's properties, while a description may stay). The branches are new
+    schemas, so the rest of the walk visits them again.
     """
     branches = node.get("anyOf")
     if not isinstance(branches, list) or len(node) == 1 or not all(isinstance(b, dict) for b in branches):
         return None
     if node is run.root:
         return None  # the root's keywords ($defs, ...) belong to the root; root unions are judged there
-    beside = [(k, v) for k, v in node.items() if k != "anyOf"]
+    moving = rule.options["keys"]
+    beside = [(k, v) for k, v in node.items() if k != "anyOf" and any(fnmatch.fnmatchcase(k, p) for p in moving)]
+    if not beside:
+        return None
+    staying = [(k, v) for k, v in node.items() if k != "anyOf" and (k, v) not in beside]
     by_type = rule.options["by_type"]
     owned = {k for ks in by_type.values() for k in ks}
     out = []
@@ -271,23 +279,38 @@ def any_of_alone(rule, node, run):
             new["type"] = node["type"]
         mine = {k for t in types_of(new) for k in by_type.get(t, ())}
         for k, v in beside:
-            if k in new:
-                taken.add(k)  # the branch says it already, its own way
-                continue
             if "$ref" in new and not any(fnmatch.fnmatchcase(k, p) for p in rule.options["ref_siblings"]):
                 continue
             if k in owned and types_of(new) and k not in mine:
+                continue
+            if k in new:
+                merged = _added(k, new[k], v)
+                if merged is not None:
+                    new[k] = run.replace(merged, new[k])
+                taken.add(k)  # the branch says it already, its own way (or both, merged)
                 continue
             new[k] = v
             taken.add(k)
         out.append(run.replace(new, b) if new != b else b)
     node.clear()
     node["anyOf"] = out
+    node.update(staying)
     moved = [k for k, _ in beside if k in taken]
     if moved:
         run.report(rule, node, "rewritten", f"{', '.join(moved)} beside anyOf moved into its branches", "anyOf")
     for k in (k for k, _ in beside if k not in taken):
         run.report(rule, node, "dropped", f"{k} beside anyOf dropped: no branch can take it", k)
+    return None
+
+
+def _added(k: str, own: Any, outer: Any) -> Any:
+    """A branch's `properties` or `required` with the parent's added (None: nothing to add)."""
+    if k == "properties" and isinstance(own, dict) and isinstance(outer, dict):
+        extra = {n: s for n, s in outer.items() if n not in own}
+        return {**own, **extra} if extra else None
+    if k == "required" and isinstance(own, list) and isinstance(outer, list):
+        extra = [n for n in outer if n not in own]
+        return [*own, *extra] if extra else None
     return None
 
 

@@ -116,10 +116,14 @@ def _recurs_to_root(root: dict) -> bool:
     return bool(root_sites(root))
 
 
-def _is_null_branch(b: Any) -> bool:
-    return isinstance(b, dict) and b.get("type") == "null" and all(
-        k in ("type", "description", "title") for k in b
-    )
+def _is_null_branch(b: Any, marker: bool = False) -> bool:
+    if not isinstance(b, dict):
+        return False
+    if b.get("type") == "null":
+        return all(k in ("type", "description", "title") for k in b)
+    # a lone `{type: null}` already spelled the marker way (a branch's one-branch allOf
+    # folded after its null was): on a wire without a null type it is the null branch
+    return marker and b.get("nullable") is True and all(k in ("nullable", "description", "title") for k in b)
 
 
 # top-down, so a union sees its `{"type": "null"}` branch before that branch is rewritten
@@ -174,8 +178,9 @@ def nullable(rule, node, run):
             branches = node.get(comb)
             if not isinstance(branches, list):
                 continue
-            if any(_is_null_branch(b) for b in branches):
-                rest = [b for b in branches if not _is_null_branch(b)]
+            as_marker = marker and not keep_null
+            if any(_is_null_branch(b, as_marker) for b in branches):
+                rest = [b for b in branches if not _is_null_branch(b, as_marker)]
                 folds = len(rest) == 1 and isinstance(rest[0], dict) and _mergeable(node, rest[0], comb)
                 if keep_null and rest and not folds:
                     continue

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..positions import SUBSCHEMA_KEYS, child_slots
+from ..positions import bool_census, child_slots
 from . import Opt, check, kind
 from .patterns import put_back
 from .types import json_type
@@ -30,8 +30,9 @@ def _number(v: Any) -> bool:
     "keyword-values", fails=False, reads="node", creates=False, adds=(),
     triggers="keys",
     keys=Opt("keys", required=True),
-    allowed=Opt("json", required=True, doc="the values the wire takes (a list, or one value)"),
+    allowed=Opt("json", None, doc="the values the wire takes (a list, or one value); unset: any value"),
     floor=Opt("bool", False, doc="a number above the allowed ones becomes the greatest allowed number below it"),
+    max_decimals=Opt("int", None, doc="a number written with more decimal places than this is not taken (unset: any)"),
 )
 def keyword_values(rule, node, run):
     """Keep a keyword only where its value is one the wire takes; spill it otherwise.
@@ -40,10 +41,14 @@ def keyword_values(rule, node, run):
     can (`minItems: 3` becomes `minItems: 1` where only 0 and 1 are taken): the schema
     still accepts every value it accepted, and the description keeps the original.
     """
-    allowed = _listed(rule.options["allowed"])
+    allowed = _listed(rule.options["allowed"]) if rule.options["allowed"] is not None else None
+    decimals = rule.options["max_decimals"]
     for k in [k for k in node if k in rule.options["keys"]]:
         value = node[k]
-        if _member(value, allowed):
+        if (allowed is None or _member(value, allowed)) and (decimals is None or _decimals(value) <= decimals):
+            continue
+        if allowed is None:
+            run.spill(rule, node, k, value)
             continue
         keys = list(node)
         run.spill(rule, node, k, value)
@@ -51,6 +56,16 @@ def keyword_values(rule, node, run):
         if rule.options["floor"] and below:
             put_back(node, k, max(below), keys)
             run.report(rule, node, "rewritten", f"{k} {value} loosened to {max(below)}", k)
+
+
+def _decimals(value: Any) -> int:
+    """Decimal places of a number as JSON writes it (0.125 has 3, 1e-08 has 8)."""
+    if not _number(value) or isinstance(value, int):
+        return 0
+    from decimal import Decimal
+
+    exponent = Decimal(repr(value)).as_tuple().exponent
+    return -exponent if isinstance(exponent, int) and exponent < 0 else 0
 
 
 @check(
@@ -69,7 +84,7 @@ def keyword_values_check(rule, node, run):
 
 @check(
     "boolean-schemas", reads="children",
-    census=lambda o: {f"<bool>:{k}" for k in SUBSCHEMA_KEYS - o["keep_in"]},
+    census=lambda o: bool_census(o["keep_in"]),
     acts_if="_has_bool_child(node)",
     keep_in=Opt("keys", _SWITCHES, doc="keywords whose boolean value is a plain switch, allowed"),
 )
