@@ -119,7 +119,7 @@ def test_options_fields_are_checked_when_made(field, value):
     assert isinstance(info.value, (TypeError, ValueError)) and isinstance(info.value, wireschema.WireschemaError)
 
 
-@pytest.mark.parametrize("options", [{"max_depth": 5}, 5, "Options()", object()], ids=repr)
+@pytest.mark.parametrize("options", [{"max_depth": 5}, 5, "Options()", object()], ids=["dict", "int", "str", "object"])
 def test_options_that_are_no_options_object_are_refused(options):
     for call in (
         lambda: wireschema.normalize({"type": "object"}, "gemini", options=options),
