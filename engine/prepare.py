@@ -85,6 +85,7 @@ def copy_input(value: Any, run: Run) -> Any:
     holder: list[Any] = [None]
     # (source, destination container, key, origin chain, depth)
     stack: list[tuple[Any, Any, Any, Any, int]] = [(value, holder, 0, None, 1)]
+    push = stack.append
     origins = run.origins
     # every keyword of the input, `<bool>:K` where a boolean is the value of K, `<in>:K`
     # where K holds a map or list with a boolean in it: what the compiled target reads to
@@ -141,7 +142,11 @@ def copy_input(value: Any, run: Run) -> Any:
                             literal += len(plain)
                     else:
                         out[k] = None
-                        stack.append((v, out, k, (chain, k), depth + 1))
+                        push((v, out, k, (chain, k), depth + 1))
+                        # each entry waiting on the stack is one node when it is taken:
+                        # a wide object stops at the budget, not after its last key
+                        if nodes + len(stack) > max_nodes:
+                            raise BudgetExceeded("budget/nodes", pointer_of((chain, k)), f"more than {max_nodes} nodes")
                         if k == "items" and cls is list:
                             add("<list>:items")  # a draft-07 tuple
             elif isinstance(src, list):
@@ -160,7 +165,7 @@ def copy_input(value: Any, run: Run) -> Any:
                     if bool in kinds and chain is not None:
                         add(f"<in>:{chain[1]}")  # a boolean branch (anyOf: [true]), or a literal
                     if branches and bool in kinds:
-                        nodes += sum(1 for v in out if v.__class__ is bool)
+                        nodes += len(out) if len(kinds) == 1 else sum(1 for v in out if v.__class__ is bool)
                         if nodes > max_nodes:
                             raise BudgetExceeded("budget/nodes", pointer_of(chain), f"more than {max_nodes} nodes")
                     dst[key] = out
@@ -181,7 +186,9 @@ def copy_input(value: Any, run: Run) -> Any:
                             if nodes > max_nodes:
                                 raise BudgetExceeded("budget/nodes", pointer_of((chain, i)), f"more than {max_nodes} nodes")
                     else:
-                        stack.append((v, out, i, (chain, i), depth + 1))
+                        push((v, out, i, (chain, i), depth + 1))
+                        if nodes + len(stack) > max_nodes:
+                            raise BudgetExceeded("budget/nodes", pointer_of((chain, i)), f"more than {max_nodes} nodes")
             else:
                 raise SchemaInputError(
                     f"{type(src).__name__} at {pointer_of(chain) or '/'} is not a JSON value"
