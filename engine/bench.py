@@ -430,7 +430,9 @@ print(time.perf_counter_ns() - start)
 
 
 def _python(args: Sequence[str]) -> subprocess.CompletedProcess:
-    env = {k: v for k, v in os.environ.items() if k != "PYTHONPROFILEIMPORTTIME"}
+    # an installed package starts from its compiled bytecode: a machine that says
+    # PYTHONDONTWRITEBYTECODE would have every fresh process compile the sources again
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPROFILEIMPORTTIME", "PYTHONDONTWRITEBYTECODE")}
     return subprocess.run([sys.executable, *args], capture_output=True, text=True, check=True, env=env)
 
 

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
+import signal
+import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -104,3 +108,33 @@ def describe(schema, result):
     if result.strict_reason:
         out["strict_reason"] = result.strict_reason
     return out
+
+
+class Runaway(BaseException):
+    """Raised by the interval timer: a BaseException, so no `except Exception` in the
+    engine can swallow it."""
+
+
+@contextlib.contextmanager
+def bounded(limit: float = 5.0):
+    """Assert the block finishes within `limit` seconds (a runaway is cut off there by an
+    interval timer, in the main thread where there is one)."""
+    use_timer = hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread()
+    if use_timer:
+
+        def _stop(_signum, _frame):
+            raise Runaway(f"still running after {limit:.0f} s")
+
+        old = signal.signal(signal.SIGALRM, _stop)
+        signal.setitimer(signal.ITIMER_REAL, limit)
+    start = time.perf_counter()
+    try:
+        yield
+    except Runaway as exc:
+        pytest.fail(f"cut off: {exc} (limit {limit:.0f} s)")
+    finally:
+        if use_timer:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, old)
+    elapsed = time.perf_counter() - start
+    assert elapsed < limit, f"took {elapsed:.2f} s (limit {limit:.0f} s)"

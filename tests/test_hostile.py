@@ -11,20 +11,17 @@ that found one says so and stays as a plain test.
 
 from __future__ import annotations
 
-import contextlib
 import copy
 import decimal
 import fnmatch
 import functools
 import json
 import math
-import signal
-import threading
-import time
 
 import pytest
 
 import wireschema
+from conftest import bounded
 from wireschema.errors import SchemaInputError, WireschemaError
 
 TARGETS = [t.name for t in wireschema.targets()]
@@ -34,35 +31,6 @@ pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
 # ---------------------------------------------------------------------------
 # helpers
-
-
-class Runaway(BaseException):
-    """Raised by the interval timer: a BaseException, so no `except Exception` in the
-    engine can swallow it."""
-
-
-@contextlib.contextmanager
-def bounded(limit: float = LIMIT):
-    """Assert the block finishes within `limit` seconds (a runaway is cut off there)."""
-    use_timer = hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread()
-    if use_timer:
-
-        def _stop(_signum, _frame):
-            raise Runaway(f"still running after {limit:.0f} s")
-
-        old = signal.signal(signal.SIGALRM, _stop)
-        signal.setitimer(signal.ITIMER_REAL, limit)
-    start = time.perf_counter()
-    try:
-        yield
-    except Runaway as exc:
-        pytest.fail(f"cut off: {exc} (limit {limit:.0f} s)")
-    finally:
-        if use_timer:
-            signal.setitimer(signal.ITIMER_REAL, 0)
-            signal.signal(signal.SIGALRM, old)
-    elapsed = time.perf_counter() - start
-    assert elapsed < limit, f"took {elapsed:.2f} s (limit {limit:.0f} s)"
 
 
 def fingerprint(value):
