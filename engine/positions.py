@@ -36,6 +36,10 @@ SUBSCHEMA_MAP = frozenset(
 )
 # keyword -> [subschema, ...]
 SUBSCHEMA_ARRAY = frozenset({"anyOf", "oneOf", "allOf", "prefixItems"})
+# keywords whose list holds subschemas (draft-07 tuple `items` too), and whose object
+# maps names to subschemas (draft-07 `dependencies` too): where a boolean is a schema
+HOLDS_LIST = SUBSCHEMA_ARRAY | {"items"}
+HOLDS_MAP = SUBSCHEMA_MAP | {"dependencies"}
 # keywords whose value is data, never a schema
 LITERAL = frozenset(
     {
@@ -130,7 +134,7 @@ def bool_census(keep: Any = ()) -> frozenset:
     """The census markers (see `prepare.copy_input`) of a boolean subschema anywhere but
     under the keywords in `keep`."""
     single = {f"<bool>:{k}" for k in SUBSCHEMA if k not in keep}
-    held = {f"<in>:{k}" for k in SUBSCHEMA_MAP | SUBSCHEMA_ARRAY | {"items", "dependencies"} if k not in keep}
+    held = {f"<in>:{k}" for k in HOLDS_MAP | HOLDS_LIST if k not in keep}
     return frozenset(single | held)
 
 

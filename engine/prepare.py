@@ -12,13 +12,11 @@ from typing import Any
 
 from .errors import SchemaInputError
 from .native import is_native, to_schema
-from .positions import SUBSCHEMA, SUBSCHEMA_ARRAY, SUBSCHEMA_MAP, pointer_of
+from .positions import HOLDS_LIST, HOLDS_MAP, SUBSCHEMA, pointer_of
 from .run import BudgetExceeded, Run
 
 _SCALARS = (str, int, float, bool, type(None))
 # keys whose presence anywhere means reference resolution has work to do
-_LISTS = SUBSCHEMA_ARRAY | {"items"}  # keywords whose list holds subschemas
-_BOOL_MAPS = SUBSCHEMA_MAP | {"dependencies"}  # keywords whose object maps names to subschemas
 REFERENCE_KEYS = frozenset({"$ref", "$defs", "definitions", "$id", "$anchor", "$dynamicRef", "$recursiveRef"})
 
 
@@ -106,7 +104,7 @@ def copy_input(value: Any, run: Run) -> Any:
                 out: dict[str, Any] = {}
                 origins[id(out)] = (out, chain)
                 census.update(src)
-                in_map = chain is not None and chain[1] in _BOOL_MAPS
+                in_map = chain is not None and chain[1] in HOLDS_MAP
                 in_parent = f"<in>:{chain[1]}" if chain is not None and chain[1] not in SUBSCHEMA else ""
                 for k, v in src.items():
                     if not isinstance(k, str):
@@ -155,7 +153,7 @@ def copy_input(value: Any, run: Run) -> Any:
                 literal += len(src)
                 if literal > max_literal:
                     raise BudgetExceeded("budget/literal", pointer_of(chain), f"more than {max_literal} characters")
-                branches = chain is not None and chain[1] in _LISTS
+                branches = chain is not None and chain[1] in HOLDS_LIST
                 kinds = set(map(type, src))
                 if kinds <= _PLAIN:
                     # plain scalars only (an enum, a required list): checked in bulk
@@ -290,7 +288,7 @@ def measure(value: Any, options: Any) -> BudgetExceeded | None:
                 if cls is str:
                     literal += len(v)
                 elif cls is dict or cls is list:
-                    push((v, below, k in _BOOL_MAPS if cls is dict else k in _LISTS))
+                    push((v, below, k in HOLDS_MAP if cls is dict else k in HOLDS_LIST))
                 elif cls is bool and (holds_schemas or k in SUBSCHEMA):
                     nodes += 1
         else:
@@ -364,7 +362,7 @@ def copy_subtree(node: Any, run: Run, links: dict[int, Any] | None = None) -> An
                 out: Any = {}
                 if links is not None and id(src) in links:
                     links[id(out)] = links[id(src)]
-                in_map = key in _BOOL_MAPS
+                in_map = key in HOLDS_MAP
                 for k, v in src.items():
                     literal += len(k)
                     cls = v.__class__
@@ -382,11 +380,11 @@ def copy_subtree(node: Any, run: Run, links: dict[int, Any] | None = None) -> An
                 if set(map(type, src)) <= _PLAIN:
                     out = list(src)
                     literal += sum(len(v) for v in src if v.__class__ is str)
-                    if key in _LISTS:
+                    if key in HOLDS_LIST:
                         nodes += sum(1 for v in src if v.__class__ is bool)
                 else:
                     out = [None] * len(src)
-                    branches = key in _LISTS
+                    branches = key in HOLDS_LIST
                     for i, v in enumerate(src):
                         cls = v.__class__
                         if cls is dict or cls is list:
