@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, Union
 
 from .blobs import freeze
 from .cache import CacheInfo, Memo
+from .collector import paused
 from .errors import (
     RequestLimitError,
     RuleFileError,
@@ -263,11 +264,12 @@ def _normalize(schema: Any, target: TargetLike, *, strict: bool | None = None, o
         variant = t.related(t.strict_variant)
         if variant is not None:
             t = variant
-    if no_cache:
-        result = run_target(value, t, opts)
-    else:
-        key = (t.digest, t.name, t.path, options_key(opts))
-        result = _memo.lookup(key, value, lambda: run_target(value, t, opts), opts.max_nodes)
+    with paused:
+        if no_cache:
+            result = run_target(value, t, opts)
+        else:
+            key = (t.digest, t.name, t.path, options_key(opts))
+            result = _memo.lookup(key, value, lambda: run_target(value, t, opts), opts.max_nodes)
     if result.origin is None:
         result = result.with_schema(result.schema, freeze(value))
     return result

@@ -1,6 +1,6 @@
 """Speed benchmark: wireschema against the cost of a copy and against its peers.
 
-    python -m wireschema.bench [--quick] [--corpus DIR] [--repeat N] [--markdown]
+    python -m wireschema.bench [--quick] [--corpus DIR] [--repeat N] [--markdown] [--against CHECKOUT [--only-against]]
 
 Reads the real schemas of `mcp.jsonl` and `bfcl.jsonl` (JSON Lines records with a
 `schema` field) from `../shared/corpus` relative to the current directory, or `--corpus`,
@@ -16,7 +16,9 @@ and prints Markdown tables:
 (c) rule-file load and compile time, and `import wireschema` time (fresh subprocesses);
 (d) nodes per second over synthetic schemas of 10 to 100,000 nodes (flat means linear);
 (e) a summary against the speed targets: uncached schemas/s per target ÷ deepcopy and ÷
-    the fastest peer, a 10,000-property object, a fresh process, the cache's cost and worth.
+    the fastest peer, a 10,000-property object, a fresh process, the cache's cost and worth;
+(f) with `--against CHECKOUT`: this version beside another (say, a `git worktree` of an
+    older commit), uncached, per target, in fresh processes taking turns.
 
 Every time is the median of `--repeat` samples (default 5) after a warm-up call, each
 sample long enough for `time.perf_counter_ns` to resolve it; gc stays enabled, as in a
@@ -429,10 +431,11 @@ print(time.perf_counter_ns() - start)
 """
 
 
-def _python(args: Sequence[str]) -> subprocess.CompletedProcess:
+def _python(args: Sequence[str], extra: dict[str, str] | None = None) -> subprocess.CompletedProcess:
     # an installed package starts from its compiled bytecode: a machine that says
     # PYTHONDONTWRITEBYTECODE would have every fresh process compile the sources again
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPROFILEIMPORTTIME", "PYTHONDONTWRITEBYTECODE")}
+    env.update(extra or {})
     return subprocess.run([sys.executable, *args], capture_output=True, text=True, check=True, env=env)
 
 
@@ -699,6 +702,81 @@ def _wall(cmd: Sequence[str]) -> float:
     return (time.perf_counter_ns() - start) / 1e6
 
 
+# --------------------------------------------------------------------------- (f) against another version
+
+_AGAINST_SCRIPT = """
+import gc, importlib.util, json, os, sys, time
+source, schemas_file = sys.argv[1], sys.argv[2]
+if source:  # a checkout: its engine/ folder is the package, its rules/ beside it
+    spec = importlib.util.spec_from_file_location(
+        "wireschema", os.path.join(source, "engine", "__init__.py"), submodule_search_locations=[os.path.join(source, "engine")])
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["wireschema"] = module
+    spec.loader.exec_module(module)
+import wireschema
+if not schemas_file:  # the targets it ships
+    print(json.dumps([t.name for t in wireschema.targets()]))
+    sys.exit()
+schemas = json.load(open(schemas_file))
+out = {}
+for name in json.loads(sys.argv[3]):
+    for schema in schemas:  # warm: the target compiled, its plans made
+        wireschema.normalize(schema, name)
+    best = None
+    for _ in range(3):  # the least of three passes: what the code costs, not what else ran
+        start = time.perf_counter_ns()
+        for schema in schemas:
+            wireschema.normalize(schema, name)
+        took = time.perf_counter_ns() - start
+        best = took if best is None else min(best, took)
+    out[name] = best
+print(json.dumps(out))
+"""
+
+
+@dataclass
+class AgainstRow:
+    target: str
+    ours_ns: float  # all the schemas once, uncached, median over the rounds
+    theirs_ns: float
+
+
+def measure_against(source: Path, tools: Sequence[Tool], cfg: Config) -> list[AgainstRow]:
+    """This version and the checkout at `source`, uncached, per target, on the same
+    schemas: each round runs both in fresh processes, in alternating order, so that a
+    machine's drift falls on both alike; per process the least of three passes, over
+    the rounds the median."""
+    import tempfile
+
+    schemas = [t.schema for t in tools[: cfg.peer_schemas]]
+    theirs = json.loads(_python(["-c", _AGAINST_SCRIPT, str(source), ""]).stdout)
+    names = [t.name for t in wireschema.targets() if t.name in theirs]
+    here = str(Path(__file__).resolve().parent.parent)
+    samples: dict[tuple[str, str], list[int]] = {}
+    with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
+        json.dump(schemas, f)
+    try:
+        for rnd in range(max(cfg.repeat, 2)):
+            order = [("ours", here), ("theirs", str(source))]
+            for side, where in order if rnd % 2 == 0 else order[::-1]:
+                run = _python(["-c", _AGAINST_SCRIPT, where, f.name, json.dumps(names)], {"WIRESCHEMA_NO_CACHE": "1"})
+                for name, ns in json.loads(run.stdout).items():
+                    samples.setdefault((side, name), []).append(ns)
+    finally:
+        os.unlink(f.name)
+    return [AgainstRow(n, statistics.median(samples[("ours", n)]), statistics.median(samples[("theirs", n)])) for n in names]
+
+
+def table_against(source: Path, rows: Sequence[AgainstRow], n_schemas: int) -> str:
+    out = [[f"`{r.target}`", _rate(n_schemas / r.ours_ns * 1e9), _rate(n_schemas / r.theirs_ns * 1e9), f"{r.theirs_ns / r.ours_ns:.2f}x"] for r in rows]
+    total = sum(r.theirs_ns for r in rows) / sum(r.ours_ns for r in rows)
+    return (
+        f"### (f) Against `{source}`\n\n"
+        + _table(["target", "this version, schemas/s", "that version, schemas/s", "this ÷ that (above 1x: faster)"], out)
+        + f"\n\nAll targets together: {total:.2f}x. Uncached, {n_schemas} schemas per target, fresh processes in alternating order, each the least of three passes, the median over the rounds."
+    )
+
+
 def table_summary(rows: Sequence[SummaryRow], cache: CacheRow, fresh: Fresh, lists: Sequence[ListRow]) -> str:
     out = []
     for r in rows:
@@ -934,7 +1012,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS, help="folder of mcp.jsonl and bfcl.jsonl (default: ../shared/corpus)")
     parser.add_argument("--repeat", type=int, default=None, help="samples per measurement, median taken (default 5; 1 with --quick)")
     parser.add_argument("--markdown", action="store_true", help="a CONTRIBUTING.md section: heading, method and peer versions too")
+    parser.add_argument("--against", type=Path, default=None, metavar="CHECKOUT",
+                        help="also time another version (a checkout's folder) beside this one, uncached, per target; with --only-against, only that")
+    parser.add_argument("--only-against", action="store_true", help="with --against: skip (a) to (e)")
     args = parser.parse_args(argv)
+    if args.only_against and args.against is None:
+        parser.error("--only-against needs --against")
+    if args.against is not None and not (args.against / "engine" / "__init__.py").is_file():
+        parser.error(f"{args.against} is no wireschema checkout (no engine/__init__.py)")
     if args.repeat is not None and args.repeat < 1:
         parser.error("--repeat must be at least 1")
     missing = [f for f in CORPUS_FILES if not (args.corpus / f).is_file()]
@@ -945,6 +1030,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     tools = _load_corpus(args.corpus)
     names = [t.name for t in wireschema.targets()]
     header = machine_lines(cfg, args.corpus, len(tools))  # date and load as the run starts
+    if args.only_against:
+        _progress("against")
+        rows = measure_against(args.against, tools, cfg)
+        print("\n\n".join(["\n".join(header), table_against(args.against, rows, len(tools[: cfg.peer_schemas]))]))
+        return 0
 
     _progress("floor")
     floor = measure_floor(tools, cfg)
@@ -976,6 +1066,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         table_startup(startup),
         table_sizes(size_rows, cfg.node_counts),
     ]
+    if args.against is not None:
+        _progress("against")
+        parts.append(table_against(args.against, measure_against(args.against, tools, cfg), len(tools[: cfg.peer_schemas])))
     print("\n\n".join(parts))
     _progress("done")
     return 0

@@ -722,7 +722,10 @@ def _setup_targets(sub: Any) -> None:
 
 
 def _run_targets(args: argparse.Namespace) -> int:
-    rows = [(t.name, t.description, t.path) for t in _targets(args, None)]
+    # the shipped targets as their rule files describe them: listing compiles nothing
+    rows = [(t.name, t.description, t.path) for t in wireschema.targets()]
+    if args.rules_set is not None:
+        rows += [(t.name, t.description, t.path) for t in (args.rules_set[n] for n in args.rules_set.names())]
     width = max((len(n) for n, _, _ in rows), default=0)
     for name, description, path in rows:
         _out(f"{name:<{width}}  {description}  [{Path(path).name}]")

@@ -48,8 +48,10 @@ ENGINE_IDS: tuple[tuple[str, str], ...] = (
     (
         "budget/literal",
         "More than `Options.max_literal_bytes` (default 8 MiB) of object keys and strings, counted "
-        "in characters (not UTF-8 bytes), and one more for every array item, while copying, after "
-        "`$ref` expansion, as spilled text is written (writing stops there) and in the rewritten "
+        "in characters (not UTF-8 bytes), and one more for every array item; a list of more than "
+        "1,024 plain values with numbers among them costs its JSON text instead (past 8,192 values, "
+        "the text of 8,192 evenly spaced ones, scaled to the list's length). Counted while copying, "
+        "after `$ref` expansion, as spilled text is written (writing stops there) and in the rewritten "
         "schema. Fallback, never fail-open.",
     ),
     (

@@ -35,6 +35,7 @@ from typing import Any, Callable
 import attrs
 
 from .compiler import Variant, Visitor, compile_variants
+from .positions import REFERENCE_KEYS
 
 _ANY = None  # a rule whose added keywords are unknown: every later rule may have work
 
@@ -78,6 +79,10 @@ class Planner:
                 relevant |= trig or frozenset()
                 relevant |= rule.spec.reads_through(rule.options) or frozenset()
         self._relevant = frozenset(relevant)
+        # all a census must hold for the plans and the facts: of a wide object, only
+        # these keys are taken (see `prepare.copy_input`)
+        self.watched = self._relevant | REFERENCE_KEYS
+        self.watched_bools = frozenset(m[len("<bool>:"):] for m in self._relevant if m.startswith("<bool>:"))
         order = {}
         for i, stage in enumerate(target.stages):
             for r in stage.rules:

@@ -40,6 +40,8 @@ SUBSCHEMA_ARRAY = frozenset({"anyOf", "oneOf", "allOf", "prefixItems"})
 # maps names to subschemas (draft-07 `dependencies` too): where a boolean is a schema
 HOLDS_LIST = SUBSCHEMA_ARRAY | {"items"}
 HOLDS_MAP = SUBSCHEMA_MAP | {"dependencies"}
+# keys whose presence anywhere means reference resolution has work to do
+REFERENCE_KEYS = frozenset({"$ref", "$defs", "definitions", "$id", "$anchor", "$dynamicRef", "$recursiveRef"})
 # keywords whose value is data, never a schema
 LITERAL = frozenset(
     {

@@ -11,13 +11,12 @@ import math
 from typing import Any
 
 from .errors import SchemaInputError
+from .jsontext import dumps
 from .native import is_native, to_schema
 from .positions import HOLDS_LIST, HOLDS_MAP, SUBSCHEMA, pointer_of
 from .run import BudgetExceeded, Run
 
 _SCALARS = (str, int, float, bool, type(None))
-# keys whose presence anywhere means reference resolution has work to do
-REFERENCE_KEYS = frozenset({"$ref", "$defs", "definitions", "$id", "$anchor", "$dynamicRef", "$recursiveRef"})
 
 
 def parse_input(schema: Any, options: Any) -> Any:
@@ -90,6 +89,8 @@ def copy_input(value: Any, run: Run) -> Any:
     # know which rules can have work (see `plans`)
     census = run.census
     add = census.add
+    planner = run.target.planner()
+    watched, watched_bools = planner.watched, planner.watched_bools
     try:
         while stack:
             src, dst, key, chain, depth = stack.pop()
@@ -103,7 +104,12 @@ def copy_input(value: Any, run: Run) -> Any:
             if isinstance(src, dict):
                 out: dict[str, Any] = {}
                 origins[id(out)] = (out, chain)
-                census.update(src)
+                if len(src) <= _WIDE:
+                    census.update(src)
+                else:
+                    # a wide object's keys are property names, mostly: looking them up
+                    # costs a fifth of putting 100,000 new names in the census
+                    census.update(watched.intersection(src))
                 in_map = chain is not None and chain[1] in HOLDS_MAP
                 in_parent = f"<in>:{chain[1]}" if chain is not None and chain[1] not in SUBSCHEMA else ""
                 for k, v in src.items():
@@ -126,7 +132,8 @@ def copy_input(value: Any, run: Run) -> Any:
                         out[k] = v
                     elif cls is bool:
                         out[k] = v
-                        add("<bool>:" + k)  # a boolean subschema (if k holds one) or a switch
+                        if k in watched_bools:
+                            add("<bool>:" + k)  # a boolean subschema (if k holds one) or a switch
                         if in_parent:
                             # one of a map of them (properties: {a: true}), under whatever name
                             add(in_parent)
@@ -148,10 +155,12 @@ def copy_input(value: Any, run: Run) -> Any:
                         if k == "items" and cls is list:
                             add("<list>:items")  # a draft-07 tuple
             elif isinstance(src, list):
-                # every item counts one character besides a string's own: a list of a
-                # million numbers costs the literal budget what its JSON text would, at least
+                # every item counts one character besides a string's own (a long list of
+                # numbers, its JSON text: see `plain_chars`)
                 literal += len(src)
                 if literal > max_literal:
+                    raise BudgetExceeded("budget/literal", pointer_of(chain), f"more than {max_literal} characters")
+                if len(src) > _SAMPLE and _priced_past(src, max_literal - literal + len(src)):
                     raise BudgetExceeded("budget/literal", pointer_of(chain), f"more than {max_literal} characters")
                 branches = chain is not None and chain[1] in HOLDS_LIST
                 kinds = set(map(type, src))
@@ -159,7 +168,16 @@ def copy_input(value: Any, run: Run) -> Any:
                     # plain scalars only (an enum, a required list): checked in bulk
                     out = list(src)
                     origins[id(out)] = (out, chain)
-                    literal += _bulk(out, kinds, chain, opts)
+                    literal -= len(out)  # counted again with what its items cost
+                    try:
+                        literal += plain_chars(out, kinds)
+                    except ValueError:  # an integer too long to print, which _bulk names
+                        _bulk(out, kinds, chain, opts)
+                        raise
+                    if literal > max_literal:
+                        raise BudgetExceeded("budget/literal", pointer_of(chain), f"more than {max_literal} characters")
+                    # checked once priced within the budget: past it, a list costs what pricing it does
+                    _bulk(out, kinds, chain, opts)
                     if bool in kinds and chain is not None:
                         add(f"<in>:{chain[1]}")  # a boolean branch (anyOf: [true]), or a literal
                     if branches and bool in kinds:
@@ -199,12 +217,14 @@ def copy_input(value: Any, run: Run) -> Any:
     return holder[0]
 
 
+_WIDE = 64  # keys past which an object's census is only the keys some plan reads
+
 _PLAIN = frozenset({str, int, float, bool, type(None)})
 
 
-def _bulk(values: list, kinds: set, chain: Any, opts: Any) -> int:
+def _bulk(values: list, kinds: set, chain: Any, opts: Any) -> None:
     """Check a list of plain scalars as `_scalar` would, item by item only where one is
-    refused; the characters of its strings."""
+    refused."""
     only = len(kinds) == 1
     if int in kinds:
         ints = values if only else [v for v in values if v.__class__ is int]
@@ -214,9 +234,48 @@ def _bulk(values: list, kinds: set, chain: Any, opts: Any) -> int:
         floats = values if only else [v for v in values if v.__class__ is float]
         if not all(map(math.isfinite, floats)):
             _refuse(values, chain, opts)
+
+
+_LONG = 1024  # items past which a list with numbers in it costs its JSON text
+_SAMPLE = 8192  # items printed, evenly spaced, to price a longer one
+
+
+def plain_chars(values: list, kinds: set) -> int:
+    """What a list of plain scalars (of the types `kinds`) costs the literal budget: one
+    character per item besides its strings' own. A long list with numbers in it costs
+    its JSON text instead (a million floats cost what they print as, so a spill of them
+    is known to be past the budget when they are copied); past _SAMPLE items, the text
+    of an evenly spaced sample of them scaled to their number, so that pricing a list
+    costs the same however long it is. `copy_input`, `copy_subtree`, `measure` and
+    `literal_of` all count lists by this."""
+    if len(values) > _LONG and (int in kinds or float in kinds):
+        return _text_price(values)
     if str not in kinds:
-        return 0
-    return sum(map(len, values)) if only else sum(len(v) for v in values if v.__class__ is str)
+        return len(values)
+    if len(kinds) == 1:
+        return len(values) + sum(map(len, values))
+    return len(values) + sum(len(v) for v in values if v.__class__ is str)
+
+
+def _text_price(values: list) -> int:
+    if len(values) <= _SAMPLE:
+        return len(dumps(values))
+    sample = values[:: len(values) // _SAMPLE]
+    return len(values) * len(dumps(sample)) // len(sample)
+
+
+def _priced_past(values: list, room: int) -> bool:
+    """Whether a long list of numbers is past `room` by its price (`plain_chars`), read
+    off its sample before the whole list is: past the budget, ten million numbers cost
+    what one million do."""
+    sample = values[:: len(values) // _SAMPLE]
+    kinds = set(map(type, sample))
+    if not kinds <= _PLAIN or not (int in kinds or float in kinds):
+        return False
+    try:
+        return _text_price(values) > room
+    except ValueError:  # an integer too long to print: the whole list's check names it
+        return False
 
 
 def _refuse(values: list, chain: Any, opts: Any) -> None:
@@ -292,15 +351,21 @@ def measure(value: Any, options: Any) -> BudgetExceeded | None:
                 elif cls is bool and (holds_schemas or k in SUBSCHEMA):
                     nodes += 1
         else:
-            literal += len(node)  # one per item, as copy_input counts
-            for v in node:
-                cls = v.__class__
-                if cls is str:
-                    literal += len(v)
-                elif cls is dict or cls is list:
-                    push((v, below, False))
-                elif cls is bool and holds_schemas:
-                    nodes += 1
+            kinds = set(map(type, node))
+            if kinds <= _PLAIN:
+                literal += plain_chars(node, kinds)
+                if holds_schemas and bool in kinds:
+                    nodes += sum(1 for v in node if v.__class__ is bool)
+            else:
+                literal += len(node)  # one per item, as copy_input counts
+                for v in node:
+                    cls = v.__class__
+                    if cls is str:
+                        literal += len(v)
+                    elif cls is dict or cls is list:
+                        push((v, below, False))
+                    elif cls is bool and holds_schemas:
+                        nodes += 1
         if nodes > max_nodes:
             return BudgetExceeded("budget/nodes", "", f"the rewritten schema has more than {max_nodes} nodes")
         if literal > max_literal:
@@ -322,12 +387,11 @@ def literal_of(value: Any) -> int:
             total += sum(map(len, node))
             node = node.values()
         else:
-            total += len(node)  # one per item, as copy_input counts
             kinds = set(map(type, node))
             if kinds <= _PLAIN:
-                if str in kinds:
-                    total += sum(len(v) for v in node if v.__class__ is str)
+                total += plain_chars(node, kinds)
                 continue
+            total += len(node)  # one per item, as copy_input counts
         for v in node:
             cls = v.__class__
             if cls is str:
@@ -376,13 +440,14 @@ def copy_subtree(node: Any, run: Run, links: dict[int, Any] | None = None) -> An
                         nodes += 1
                     out[k] = v
             else:
-                literal += len(src)  # one per item, as copy_input counts
-                if set(map(type, src)) <= _PLAIN:
+                kinds = set(map(type, src))
+                if kinds <= _PLAIN:
                     out = list(src)
-                    literal += sum(len(v) for v in src if v.__class__ is str)
+                    literal += plain_chars(src, kinds)
                     if key in HOLDS_LIST:
                         nodes += sum(1 for v in src if v.__class__ is bool)
                 else:
+                    literal += len(src)  # one per item, as copy_input counts
                     out = [None] * len(src)
                     branches = key in HOLDS_LIST
                     for i, v in enumerate(src):

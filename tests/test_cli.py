@@ -561,6 +561,26 @@ def test_targets_lists_every_shipped_target(run):
     assert [line.split()[0] for line in ran.stdout.splitlines()] == [t.name for t in wireschema.targets()]
 
 
+@pytest.mark.parametrize("argv", [["targets"], ["--help"]], ids=["targets", "help"])
+def test_listing_and_help_compile_no_target(argv):
+    """`wireschema targets` reads each rule file's description, `--help` nothing: a
+    target compiles on its first use (in a fresh process, so nothing was compiled before)."""
+    code = (
+        "import sys, wireschema, wireschema.ruletable as rt\n"
+        "made = []\n"
+        "real = rt.compile_file\n"
+        "rt.compile_file = lambda *a, **k: made.append(a[0]) or real(*a, **k)\n"
+        "from wireschema.cli import main\n"
+        "try:\n"
+        f"    main({argv!r})\n"
+        "except SystemExit:\n"
+        "    pass\n"
+        "print('COMPILED', len(made), file=sys.stderr)\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert proc.stderr.strip().endswith("COMPILED 0"), proc.stderr
+
+
 def test_version_is_the_packages(run):
     ran = run("--version")
     assert ran.returncode == 0 and ran.stdout.strip() == f"wireschema {wireschema.__version__}"

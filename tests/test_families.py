@@ -504,6 +504,29 @@ def test_a_million_enum_values_settle(target, n, uncached):
     assert_settles(schema, target, result)
 
 
+@pytest.mark.parametrize("n", sizes(100_000, 1_000_000, 3_000_000))
+@pytest.mark.parametrize("kind", ["float", "int"])
+@pytest.mark.parametrize("target", TARGETS if LONG else ["gemini", "cca-claude", "openai-strict", "mcp"])
+def test_long_lists_of_numbers_cost_their_text(target, kind, n, uncached):
+    """A list of numbers costs the literal budget what it prints as (not one character
+    per item): within the budget a result that settles; past it the budget/literal
+    fallback, found while the input is copied (at the list, before any rule has made a
+    spill of it), so its cost stays the budget's as the list grows."""
+    values = [i + 0.5 for i in range(n)] if kind == "float" else [10**12 + i for i in range(n)]
+    schema = {"type": "object", "properties": {"p": {"enum": values}}}
+    past = len(json.dumps(values, separators=(",", ":"))) > wireschema.Options().max_literal_bytes
+    with bounded(20.0):
+        result, _elapsed, peak = measured(lambda: wireschema.normalize(schema, target), memory=past and target == "gemini")
+    if not past:
+        assert budget_of(result) is None, result.fallback_reason
+        assert_settles(schema, target, result)
+        return
+    (found,) = [c for c in result.changes if c.action == "fallback"]
+    assert (found.rule, found.pointer) == ("budget/literal", "/properties/p/enum")
+    assert found.detail == f"more than {wireschema.Options().max_literal_bytes} characters"  # the copy's finding
+    assert peak < PAST, peak
+
+
 STRICT = [t.name for t in wireschema.targets() if t.strict]
 
 

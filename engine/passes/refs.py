@@ -15,7 +15,8 @@ from urllib.parse import urldefrag, urljoin
 
 from ..graphs import first_cycle
 from ..positions import DEFINITIONS, SLOT_SINGLE, array_index, child_slots, decode_fragment, follow, is_schema_path, ref_token, unescape
-from ..prepare import REFERENCE_KEYS, copy_subtree
+from ..positions import REFERENCE_KEYS
+from ..prepare import copy_subtree
 from ..run import BudgetExceeded, Unrepresentable
 from . import Opt, kind
 
