@@ -247,7 +247,14 @@ def compile_variants(variants: tuple[Variant, ...], label: str) -> Callable[[Any
         _emit_variant(src, var, bools)
     for name in dict.fromkeys(x for var in variants for x in (var.children, var.fresh) if x is not None):
         _emit_children(src, name, bools)
-    src.emit(2, f"visit_{variants[0].name}(run.holder, 0, None, 0, None)")
+    # the closures hold each other (and the run) through their cells: a cycle that would
+    # leave every run's tree and origins to the garbage collector. Unbound once the walk
+    # ends, they are freed at once, by reference counting
+    closures = [line.split("def ", 1)[1].split("(", 1)[0] for line in src.lines if line.startswith("        def ")]
+    src.emit(2, "try:")
+    src.emit(3, f"visit_{variants[0].name}(run.holder, 0, None, 0, None)")
+    src.emit(2, "finally:")
+    src.emit(3, " = ".join(closures) + " = None")
     src.emit(1, "return walk")
     text = "\n".join(src.lines)
     namespace: dict[str, Any] = {

@@ -11,7 +11,7 @@ import math
 from typing import Any
 
 from .errors import SchemaInputError
-from .jsontext import dumps
+from .costs import PLAIN, SAMPLE, plain_chars, priced_past
 from .native import is_native, to_schema
 from .positions import HOLDS_LIST, HOLDS_MAP, SUBSCHEMA, pointer_of
 from .run import BudgetExceeded, Run
@@ -110,8 +110,6 @@ def copy_input(value: Any, run: Run) -> Any:
                     # a wide object's keys are property names, mostly: looking them up
                     # costs a fifth of putting 100,000 new names in the census
                     census.update(watched.intersection(src))
-                in_map = chain is not None and chain[1] in HOLDS_MAP
-                in_parent = f"<in>:{chain[1]}" if chain is not None and chain[1] not in SUBSCHEMA else ""
                 for k, v in src.items():
                     if not isinstance(k, str):
                         raise SchemaInputError(
@@ -134,10 +132,11 @@ def copy_input(value: Any, run: Run) -> Any:
                         out[k] = v
                         if k in watched_bools:
                             add("<bool>:" + k)  # a boolean subschema (if k holds one) or a switch
-                        if in_parent:
+                        held = chain[1] if chain is not None else None  # the keyword above this object
+                        if held is not None and held not in SUBSCHEMA:
                             # one of a map of them (properties: {a: true}), under whatever name
-                            add(in_parent)
-                        if in_map or k in SUBSCHEMA:
+                            add(f"<in>:{held}")
+                        if held in HOLDS_MAP or k in SUBSCHEMA:
                             nodes += 1
                             if nodes > max_nodes:
                                 raise BudgetExceeded("budget/nodes", pointer_of((chain, k)), f"more than {max_nodes} nodes")
@@ -160,11 +159,11 @@ def copy_input(value: Any, run: Run) -> Any:
                 literal += len(src)
                 if literal > max_literal:
                     raise BudgetExceeded("budget/literal", pointer_of(chain), f"more than {max_literal} characters")
-                if len(src) > _SAMPLE and _priced_past(src, max_literal - literal + len(src)):
+                if len(src) > SAMPLE and priced_past(src, max_literal - literal + len(src)):
                     raise BudgetExceeded("budget/literal", pointer_of(chain), f"more than {max_literal} characters")
                 branches = chain is not None and chain[1] in HOLDS_LIST
                 kinds = set(map(type, src))
-                if kinds <= _PLAIN:
+                if kinds <= PLAIN:
                     # plain scalars only (an enum, a required list): checked in bulk
                     out = list(src)
                     origins[id(out)] = (out, chain)
@@ -219,9 +218,6 @@ def copy_input(value: Any, run: Run) -> Any:
 
 _WIDE = 64  # keys past which an object's census is only the keys some plan reads
 
-_PLAIN = frozenset({str, int, float, bool, type(None)})
-
-
 def _bulk(values: list, kinds: set, chain: Any, opts: Any) -> None:
     """Check a list of plain scalars as `_scalar` would, item by item only where one is
     refused."""
@@ -234,48 +230,6 @@ def _bulk(values: list, kinds: set, chain: Any, opts: Any) -> None:
         floats = values if only else [v for v in values if v.__class__ is float]
         if not all(map(math.isfinite, floats)):
             _refuse(values, chain, opts)
-
-
-_LONG = 1024  # items past which a list with numbers in it costs its JSON text
-_SAMPLE = 8192  # items printed, evenly spaced, to price a longer one
-
-
-def plain_chars(values: list, kinds: set) -> int:
-    """What a list of plain scalars (of the types `kinds`) costs the literal budget: one
-    character per item besides its strings' own. A long list with numbers in it costs
-    its JSON text instead (a million floats cost what they print as, so a spill of them
-    is known to be past the budget when they are copied); past _SAMPLE items, the text
-    of an evenly spaced sample of them scaled to their number, so that pricing a list
-    costs the same however long it is. `copy_input`, `copy_subtree`, `measure` and
-    `literal_of` all count lists by this."""
-    if len(values) > _LONG and (int in kinds or float in kinds):
-        return _text_price(values)
-    if str not in kinds:
-        return len(values)
-    if len(kinds) == 1:
-        return len(values) + sum(map(len, values))
-    return len(values) + sum(len(v) for v in values if v.__class__ is str)
-
-
-def _text_price(values: list) -> int:
-    if len(values) <= _SAMPLE:
-        return len(dumps(values))
-    sample = values[:: len(values) // _SAMPLE]
-    return len(values) * len(dumps(sample)) // len(sample)
-
-
-def _priced_past(values: list, room: int) -> bool:
-    """Whether a long list of numbers is past `room` by its price (`plain_chars`), read
-    off its sample before the whole list is: past the budget, ten million numbers cost
-    what one million do."""
-    sample = values[:: len(values) // _SAMPLE]
-    kinds = set(map(type, sample))
-    if not kinds <= _PLAIN or not (int in kinds or float in kinds):
-        return False
-    try:
-        return _text_price(values) > room
-    except ValueError:  # an integer too long to print: the whole list's check names it
-        return False
 
 
 def _refuse(values: list, chain: Any, opts: Any) -> None:
@@ -352,7 +306,7 @@ def measure(value: Any, options: Any) -> BudgetExceeded | None:
                     nodes += 1
         else:
             kinds = set(map(type, node))
-            if kinds <= _PLAIN:
+            if kinds <= PLAIN:
                 literal += plain_chars(node, kinds)
                 if holds_schemas and bool in kinds:
                     nodes += sum(1 for v in node if v.__class__ is bool)
@@ -371,34 +325,6 @@ def measure(value: Any, options: Any) -> BudgetExceeded | None:
         if literal > max_literal:
             return BudgetExceeded("budget/literal", "", f"the rewritten schema has more than {max_literal} characters")
     return None
-
-
-def literal_of(value: Any) -> int:
-    """The characters of a JSON value as the literal budget counts them (keys and strings)."""
-    if value.__class__ is str:
-        return len(value)
-    if value.__class__ is not dict and value.__class__ is not list:
-        return 0
-    total = 0
-    stack = [value]
-    while stack:
-        node = stack.pop()
-        if node.__class__ is dict:
-            total += sum(map(len, node))
-            node = node.values()
-        else:
-            kinds = set(map(type, node))
-            if kinds <= _PLAIN:
-                total += plain_chars(node, kinds)
-                continue
-            total += len(node)  # one per item, as copy_input counts
-        for v in node:
-            cls = v.__class__
-            if cls is str:
-                total += len(v)
-            elif cls is dict or cls is list:
-                stack.append(v)
-    return total
 
 
 def copy_subtree(node: Any, run: Run, links: dict[int, Any] | None = None) -> Any:
@@ -441,7 +367,7 @@ def copy_subtree(node: Any, run: Run, links: dict[int, Any] | None = None) -> An
                     out[k] = v
             else:
                 kinds = set(map(type, src))
-                if kinds <= _PLAIN:
+                if kinds <= PLAIN:
                     out = list(src)
                     literal += plain_chars(src, kinds)
                     if key in HOLDS_LIST:

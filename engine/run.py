@@ -6,6 +6,7 @@ from typing import Any, Callable, Iterable
 
 from types import MappingProxyType
 
+from .costs import literal_of
 from .facts import Facts
 from .jsontext import dumps, dumps_within
 from .model import Change, Options
@@ -238,8 +239,6 @@ class Run:
             return
         # the text counts against the literal budget as the input's did (the keyword and
         # the strings it held are gone): a spill that grows past it stops there
-        from .prepare import literal_of
-
         self.literal -= len(key) + literal_of(value)
         room = self.options.max_literal_bytes - self.literal - len(self.spill_template)
         rendered = render_value(value, max(room, 0))

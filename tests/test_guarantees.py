@@ -57,3 +57,32 @@ def test_corpus_guarantees(target):
             if json.dumps(again.schema) != out:
                 problems.append((record["id"], "not a fixed point"))
     assert not problems, f"{len(problems)} of {len(RECORDS)}: {problems[:10]}"
+
+
+@pytest.mark.skipif(not RECORDS, reason="the shared corpus is not beside the repository")
+@pytest.mark.parametrize("engine", ["planned", "staged"])
+@pytest.mark.parametrize("target", TARGETS)
+def test_a_run_leaves_nothing_to_the_garbage_collector(target, engine, monkeypatch):
+    """Every run's tree, origins and walks are freed by reference counting as it ends:
+    no reference cycle is left for the collector, which is paused while a schema is
+    normalized (see `_normalize`), so none can pile up."""
+    import gc
+
+    from wireschema import pipeline
+
+    monkeypatch.setenv("WIRESCHEMA_NO_CACHE", "1")
+    monkeypatch.setattr(pipeline, "ENGINE", engine)
+    schemas = [r["schema"] for r in RECORDS[::40]]
+    for schema in schemas[:5]:  # compiled and planned first: what is made once is kept
+        wireschema.normalize(schema, target)
+    gc.collect()
+    gc.set_debug(gc.DEBUG_SAVEALL)
+    try:
+        for schema in schemas:
+            wireschema.normalize(schema, target)
+        gc.collect()
+        left = list(gc.garbage)
+    finally:
+        gc.set_debug(0)
+        gc.garbage.clear()
+    assert left == [], sorted({type(o).__name__ for o in left})

@@ -43,7 +43,8 @@ class _Graph:
                     self.sites.append((source, node, guarded, target))
                     if not guarded:
                         self.edges.setdefault(source, set()).add(target)
-        self._comp = Components(lambda n: self.edges.get(n, ()))
+        edges = self.edges  # not self: the graph would hold itself in a cycle
+        self._comp = Components(lambda n: edges.get(n, ()))
         self._members: dict[int, set] | None = None
 
     def body(self, source: Any) -> Any:

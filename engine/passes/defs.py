@@ -7,6 +7,7 @@ The ref kinds read the canonical references `resolve-refs` leaves when it keeps 
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from ..positions import DEFINITIONS, SLOT_SINGLE, child_slots, decode_fragment, follow, unescape
@@ -53,6 +54,14 @@ def local_target(root: Any, ref: str) -> Any:
     return follow(root, [unescape(decode_fragment(t)) for t in ref[2:].split("/")])
 
 
+def _out(root: dict, edges: dict[str, list[str]], ref: str) -> list[str]:
+    """The references `ref`'s target holds (drawn once, into `edges`)."""
+    if ref not in edges:
+        target = local_target(root, ref)
+        edges[ref] = _refs_in(target) if isinstance(target, dict) else []
+    return edges[ref]
+
+
 class _Graph:
     """Which references each reference's target holds, drawn lazily: a schema is
     recursive when expanding its references would never end, that is when one is
@@ -66,15 +75,14 @@ class _Graph:
         self._comp: Components | None = None
 
     def out(self, ref: str) -> list[str]:
-        if ref not in self.edges:
-            target = local_target(self.root, ref)
-            self.edges[ref] = _refs_in(target) if isinstance(target, dict) else []
-        return self.edges[ref]
+        return _out(self.root, self.edges, ref)
 
     def reaches_itself(self, ref: str) -> bool:
-        # one walk over the graph answers every reference (components found as asked)
+        # one walk over the graph answers every reference (components found as asked);
+        # it is handed the edges without the graph, which would then hold itself in a
+        # cycle only the garbage collector frees
         if self._comp is None:
-            self._comp = Components(self.out)
+            self._comp = Components(functools.partial(_out, self.root, self.edges))
         number = self._comp.of(ref)
         return any(self._comp.of(n) == number for n in self.out(ref))
 
