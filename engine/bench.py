@@ -771,7 +771,7 @@ def table_against(source: Path, rows: Sequence[AgainstRow], n_schemas: int) -> s
     out = [[f"`{r.target}`", _rate(n_schemas / r.ours_ns * 1e9), _rate(n_schemas / r.theirs_ns * 1e9), f"{r.theirs_ns / r.ours_ns:.2f}x"] for r in rows]
     total = sum(r.theirs_ns for r in rows) / sum(r.ours_ns for r in rows)
     return (
-        f"### (f) Against `{source}`\n\n"
+        f"### (f) Against another version: `{source}` at {_revision(source)}\n\n"
         + _table(["target", "this version, schemas/s", "that version, schemas/s", "this ÷ that (above 1x: faster)"], out)
         + f"\n\nAll targets together: {total:.2f}x. Uncached, {n_schemas} schemas per target, fresh processes in alternating order, each the least of three passes, the median over the rounds."
     )
@@ -862,9 +862,9 @@ def _load() -> str:
         return "unknown"
 
 
-def _revision() -> str:
+def _revision(here: Path | None = None) -> str:
     try:
-        here = Path(__file__).resolve().parent
+        here = here or Path(__file__).resolve().parent
         rev = subprocess.run(["git", "-C", str(here), "rev-parse", "--short", "HEAD"], capture_output=True, text=True, timeout=10)
         dirty = subprocess.run(["git", "-C", str(here), "status", "--porcelain", "--untracked-files=no"], capture_output=True, text=True, timeout=10)
     except (OSError, subprocess.SubprocessError):
