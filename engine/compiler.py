@@ -250,7 +250,8 @@ def compile_variants(variants: tuple[Variant, ...], label: str) -> Callable[[Any
     # the closures hold each other (and the run) through their cells: a cycle that would
     # leave every run's tree and origins to the garbage collector. Unbound once the walk
     # ends, they are freed at once, by reference counting
-    closures = [line.split("def ", 1)[1].split("(", 1)[0] for line in src.lines if line.startswith("        def ")]
+    inner = "    " * 2 + "def "  # the functions `walk` defines
+    closures = [line[len(inner):].split("(", 1)[0] for line in src.lines if line.startswith(inner)]
     src.emit(2, "try:")
     src.emit(3, f"visit_{variants[0].name}(run.holder, 0, None, 0, None)")
     src.emit(2, "finally:")

@@ -14,8 +14,7 @@ from typing import Any
 from urllib.parse import urldefrag, urljoin
 
 from ..graphs import first_cycle
-from ..positions import DEFINITIONS, SLOT_SINGLE, array_index, child_slots, decode_fragment, follow, is_schema_path, ref_token, unescape
-from ..positions import REFERENCE_KEYS
+from ..positions import REFERENCE_KEYS, DEFINITIONS, SLOT_SINGLE, array_index, child_slots, decode_fragment, follow, is_schema_path, ref_token, unescape
 from ..prepare import copy_subtree
 from ..run import BudgetExceeded, Unrepresentable
 from . import Opt, kind
