@@ -5,6 +5,7 @@ The figures themselves are not asserted: they depend on the machine.
 
 from __future__ import annotations
 
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -49,6 +50,32 @@ def test_quick_run_prints_every_table():
         assert peer.label in proc.stdout
     for info in bench.wireschema.targets():
         assert f"| `{info.name}` | 1 |" in proc.stdout
+
+
+@pytest.mark.skipif(not (CORPUS / "mcp.jsonl").is_file(), reason="no shared corpus beside the repository")
+def test_against_another_checkout_times_both_per_target(tmp_path):
+    """`--against` loads the other checkout's engine/ as the package (here this very
+    repository, copied), and prints one row per target both versions ship."""
+    other = tmp_path / "other"
+    shutil.copytree(ROOT / "engine", other / "engine", ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copytree(ROOT / "rules", other / "rules")
+    proc = subprocess.run(
+        [sys.executable, "-m", "wireschema.bench", "--quick", "--corpus", str(CORPUS), "--against", str(other), "--only-against"],
+        capture_output=True, text=True, cwd=ROOT, timeout=300, stdin=subprocess.DEVNULL,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert f"### (f) Against another version: `{other}`" in proc.stdout
+    for info in bench.wireschema.targets():
+        assert f"| `{info.name}` | " in proc.stdout
+    assert "All targets together: " in proc.stdout
+
+
+def test_against_what_is_no_checkout_is_a_usage_error(tmp_path):
+    proc = subprocess.run(
+        [sys.executable, "-m", "wireschema.bench", "--quick", "--against", str(tmp_path)],
+        capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL,
+    )
+    assert proc.returncode == 2 and "no wireschema checkout" in proc.stderr
 
 
 def test_missing_corpus_is_a_usage_error(tmp_path):
