@@ -705,15 +705,14 @@ def _wall(cmd: Sequence[str]) -> float:
 # --------------------------------------------------------------------------- (f) against another version
 
 _AGAINST_SCRIPT = """
-import gc, importlib.util, json, os, sys, time
+import importlib.util, json, os, sys, time
 source, schemas_file = sys.argv[1], sys.argv[2]
-if source:  # a checkout: its engine/ folder is the package, its rules/ beside it
-    spec = importlib.util.spec_from_file_location(
-        "wireschema", os.path.join(source, "engine", "__init__.py"), submodule_search_locations=[os.path.join(source, "engine")])
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["wireschema"] = module
-    spec.loader.exec_module(module)
-import wireschema
+# a checkout: its engine/ folder is the package, its rules/ beside it
+spec = importlib.util.spec_from_file_location(
+    "wireschema", os.path.join(source, "engine", "__init__.py"), submodule_search_locations=[os.path.join(source, "engine")])
+wireschema = importlib.util.module_from_spec(spec)
+sys.modules["wireschema"] = wireschema
+spec.loader.exec_module(wireschema)
 if not schemas_file:  # the targets it ships
     print(json.dumps([t.name for t in wireschema.targets()]))
     sys.exit()
@@ -765,6 +764,11 @@ def measure_against(source: Path, tools: Sequence[Tool], cfg: Config) -> list[Ag
     finally:
         os.unlink(f.name)
     return [AgainstRow(n, statistics.median(samples[("ours", n)]), statistics.median(samples[("theirs", n)])) for n in names]
+
+
+def _against(source: Path, tools: Sequence[Tool], cfg: Config) -> str:
+    _progress("against")
+    return table_against(source, measure_against(source, tools, cfg), len(tools[: cfg.peer_schemas]))
 
 
 def table_against(source: Path, rows: Sequence[AgainstRow], n_schemas: int) -> str:
@@ -1031,9 +1035,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     names = [t.name for t in wireschema.targets()]
     header = machine_lines(cfg, args.corpus, len(tools))  # date and load as the run starts
     if args.only_against:
-        _progress("against")
-        rows = measure_against(args.against, tools, cfg)
-        print("\n\n".join(["\n".join(header), table_against(args.against, rows, len(tools[: cfg.peer_schemas]))]))
+        print("\n\n".join(["\n".join(header), _against(args.against, tools, cfg)]))
         return 0
 
     _progress("floor")
@@ -1067,8 +1069,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         table_sizes(size_rows, cfg.node_counts),
     ]
     if args.against is not None:
-        _progress("against")
-        parts.append(table_against(args.against, measure_against(args.against, tools, cfg), len(tools[: cfg.peer_schemas])))
+        parts.append(_against(args.against, tools, cfg))
     print("\n\n".join(parts))
     _progress("done")
     return 0

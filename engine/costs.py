@@ -31,10 +31,14 @@ def plain_chars(values: list, kinds: set) -> int:
     return len(values) + sum(len(v) for v in values if v.__class__ is str)
 
 
-def _text_price(values: list) -> int:
+def _sample(values: list) -> list:
+    return values[:: len(values) // SAMPLE]
+
+
+def _text_price(values: list, sample: list | None = None) -> int:
     if len(values) <= SAMPLE:
         return len(dumps(values))
-    sample = values[:: len(values) // SAMPLE]
+    sample = sample if sample is not None else _sample(values)
     return len(values) * len(dumps(sample)) // len(sample)
 
 
@@ -42,12 +46,12 @@ def priced_past(values: list, room: int) -> bool:
     """Whether a long list of numbers is past `room` by its price (`plain_chars`), read
     off its sample before the whole list is: past the budget, ten million numbers cost
     what one million do."""
-    sample = values[:: len(values) // SAMPLE]
+    sample = _sample(values)
     kinds = set(map(type, sample))
     if not kinds <= PLAIN or not (int in kinds or float in kinds):
         return False
     try:
-        return _text_price(values) > room
+        return _text_price(values, sample) > room
     except ValueError:  # an integer too long to print: the whole list's check names it
         return False
 

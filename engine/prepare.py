@@ -157,9 +157,7 @@ def copy_input(value: Any, run: Run) -> Any:
                 # every item counts one character besides a string's own (a long list of
                 # numbers, its JSON text: see `plain_chars`)
                 literal += len(src)
-                if literal > max_literal:
-                    raise BudgetExceeded("budget/literal", pointer_of(chain), f"more than {max_literal} characters")
-                if len(src) > SAMPLE and priced_past(src, max_literal - literal + len(src)):
+                if literal > max_literal or (len(src) > SAMPLE and priced_past(src, max_literal - literal + len(src))):
                     raise BudgetExceeded("budget/literal", pointer_of(chain), f"more than {max_literal} characters")
                 branches = chain is not None and chain[1] in HOLDS_LIST
                 kinds = set(map(type, src))
@@ -217,6 +215,7 @@ def copy_input(value: Any, run: Run) -> Any:
 
 
 _WIDE = 64  # keys past which an object's census is only the keys some plan reads
+
 
 def _bulk(values: list, kinds: set, chain: Any, opts: Any) -> None:
     """Check a list of plain scalars as `_scalar` would, item by item only where one is
