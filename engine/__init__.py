@@ -10,7 +10,6 @@ Provider behaviour lives in YAML rule files (`rules/`); this package only interp
 
 from __future__ import annotations
 
-import gc
 import logging
 import os
 import threading
@@ -19,7 +18,7 @@ from typing import TYPE_CHECKING, Any, Union
 
 
 from .blobs import freeze
-from .cache import CacheInfo, Memo
+from .cache import CacheInfo, Memo, collector_paused
 from .errors import (
     RequestLimitError,
     RuleFileError,
@@ -264,23 +263,11 @@ def _normalize(schema: Any, target: TargetLike, *, strict: bool | None = None, o
         variant = t.related(t.strict_variant)
         if variant is not None:
             t = variant
-    # The cyclic garbage collector is paused for the run: the full collections its many
-    # small allocations set off traverse every object the process holds (for a 100,000-
-    # property input that stops at the node budget, two thirds of the time), and a run
-    # leaves no cycle to collect (tests/test_guarantees.py). Set back as it was; a nested
-    # or concurrent call finding it paused leaves it to the call that paused it.
-    collecting = gc.isenabled()
-    if collecting:
-        gc.disable()
-    try:
-        if no_cache:
-            result = run_target(value, t, opts)
-        else:
-            key = (t.digest, t.name, t.path, options_key(opts))
-            result = _memo.lookup(key, value, lambda: run_target(value, t, opts), opts.max_nodes)
-    finally:
-        if collecting:
-            gc.enable()
+    if no_cache:
+        result = collector_paused(lambda: run_target(value, t, opts))
+    else:
+        key = (t.digest, t.name, t.path, options_key(opts))
+        result = collector_paused(lambda: _memo.lookup(key, value, lambda: run_target(value, t, opts)))
     if result.origin is None:
         # a Result the run has just made, not yet handed to anyone (a stored one has its
         # origin): given its origin in place, not copied into a second one

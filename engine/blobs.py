@@ -1,80 +1,70 @@
-"""Frozen copies of JSON values: the original schema a Result keeps, and cache entries.
+"""Frozen copies of JSON values (the original schema a Result keeps, cache entries) and
+the cache's keys.
 
 `marshal` writes a JSON tree about ten times faster than `json.dumps` and reads it
-back about twice as fast as `json.loads`, and the bytes stay immutable. Key blobs use
-format 2, which has no back-references: equal values then give equal bytes (one
-exception: an interned and a non-interned copy of the same string differ, which costs
-a cache miss, never a wrong hit). Bytes decode to exactly one value, so equal key
-bytes always mean equal inputs, with `1`, `1.0`, `true` and `-0.0` kept apart.
+back about twice as fast as `json.loads`, and the bytes stay immutable: frozen copies
+use its format 4, which writes an object met twice once.
+
+A key is the value's pickle (never unpickled: only compared). Bytes decode to exactly
+one value, so equal key bytes always mean equal inputs, with key order, `1`, `1.0`,
+`true` and `-0.0` kept apart. Pickle, unlike marshal, writes an object met twice as a
+back-reference by identity alone (marshal's format 4 also asks its reference count,
+which changes while the library or the caller holds a value's strings, and its
+formats without back-references cost 2**depth bytes for a tree whose levels each hold
+the one below twice). So a key costs no more than the input's distinct objects, needs
+no count of the input first, and the same objects give the same bytes on every call;
+the same content held with other sharing gives other bytes: a miss, never a wrong hit.
 """
 
 from __future__ import annotations
 
+import io
 import json
 import marshal
 from typing import Any
 
-_KEY_FORMAT = 2
-_COPY_FORMAT = 4  # back-references to repeated strings: smaller and faster to read
+try:
+    from _pickle import Pickler
+except ImportError:  # an interpreter without the C pickler
+    from pickle import Pickler
+
+_FORMAT = 4
+_PROTOCOL = 5
 
 
-def key_of(value: Any, limit: int, *, each: bool = False, size: int | None = None) -> bytes | None:
-    """Bytes equal for equal JSON values, or None where marshal cannot write the value
-    (a subclass of str or int, a tree nested beyond marshal's limit, a non-JSON object),
-    where it holds more than `limit` objects and arrays (with `each`: where one item of
-    the list `value` does), or where its bytes would pass `size`.
+class _JSONPickler(Pickler):
+    def reducer_override(self, obj: Any) -> Any:
+        # called for every object but None, booleans and exact int, float, str, bytes,
+        # list, tuple, set, frozenset and dict: a subclass or any other object runs no
+        # code of its own here, and gets no key
+        raise _NotKeyable
 
-    The objects, arrays and items are counted first, a subtree held twice counted twice:
-    marshal writes every occurrence (a tree whose levels each hold the one below twice
-    would cost 2**depth bytes before any budget applied), and every item at least a byte.
-    """
-    if not _within(value, limit, each, size):
-        return None
+
+class _NotKeyable(Exception):
+    pass
+
+
+def key_of(value: Any, size: int) -> bytes | None:
+    """Bytes equal only for equal JSON values, or None where the value holds a non-JSON
+    object or a subclass of a JSON type, nests beyond the pickler's recursion limit, or
+    where its bytes would pass `size`."""
+    out = io.BytesIO()
     try:
-        blob = marshal.dumps(value, _KEY_FORMAT)
-    except (ValueError, TypeError, RecursionError):
+        _JSONPickler(out, _PROTOCOL).dump(value)
+    except (_NotKeyable, RecursionError, ValueError, TypeError, OverflowError, MemoryError):
         return None
-    return blob if size is None or len(blob) <= size else None
-
-
-def _within(value: Any, limit: int, each: bool, size: int | None) -> bool:
-    items = 0
-    if each and value.__class__ is list:
-        for item in value:
-            if not _within(item, limit, False, size):
-                return False
-        return True
-    count = 0
-    stack = [value]
-    pop, push = stack.pop, stack.append
-    while stack:
-        node = pop()
-        cls = node.__class__
-        if cls is dict:
-            node = node.values()
-        elif cls is not list:
-            # marshal writes tuples and sets too: none is JSON, so no key is needed
-            return cls is not tuple and cls is not set and cls is not frozenset
-        count += 1
-        items += len(node)
-        if count > limit or (size is not None and items > size):
-            return False
-        for item in node:
-            cls = item.__class__
-            if cls is dict or cls is list or cls is tuple or cls is set or cls is frozenset:
-                push(item)
-    return True
+    return out.getvalue() if out.tell() <= size else None
 
 
 def freeze(value: Any) -> bytes | None:
     """An immutable copy of a JSON value; None if it is not one marshal can write
     (then through JSON text, which reads str and int subclasses as plain values)."""
     try:
-        return marshal.dumps(value, _COPY_FORMAT)
+        return marshal.dumps(value, _FORMAT)
     except (ValueError, TypeError, RecursionError):
         pass
     try:
-        return marshal.dumps(json.loads(json.dumps(value, allow_nan=True)), _COPY_FORMAT)
+        return marshal.dumps(json.loads(json.dumps(value, allow_nan=True)), _FORMAT)
     except (ValueError, TypeError, RecursionError):
         return None
 

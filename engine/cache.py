@@ -1,7 +1,7 @@
 """Process-local memo of normalization results, keyed by exact schema content.
 
-A hit needs the stored input to be equal to the new one byte for byte in its frozen
-form (`blobs.key_of`), which keeps key order, `1` versus `1.0`, `-0.0` and `true` versus
+A hit needs the stored input to be equal to the new one byte for byte in its key form
+(`blobs.key_of`), which keeps key order, `1` versus `1.0`, `-0.0` and `true` versus
 `1` apart, and every resolved option; the bytes are the key itself, so two inputs can
 never share an entry by a hash collision. Results come out as fresh objects (the wire
 schema is thawed from stored bytes), so mutating one never changes a later one. The
@@ -10,6 +10,7 @@ walk runs outside the lock.
 
 from __future__ import annotations
 
+import gc
 import threading
 from typing import Any, Callable
 
@@ -36,9 +37,9 @@ class _Entry:
     size: int
 
 
-# what a cache user gives: output and key bytes -> (output for this caller, what to
-# store or None when it cannot be stored, its size in bytes)
-Freeze = Callable[[Any, bytes], "tuple[Any, Any, int]"]
+# what a cache user gives: output and input -> (output for this caller, what to store or
+# None when it cannot be stored, its size in bytes)
+Freeze = Callable[[Any, Any], "tuple[Any, Any, int]"]
 Thaw = Callable[[Any], Any]
 
 
@@ -65,27 +66,23 @@ class Memo:
         with self._lock:
             return CacheInfo(self.hits, self.misses, len(self._store), self._store.currsize, self.max_entries, self.max_bytes)
 
-    def lookup(self, key: tuple, value: Any, compute: Callable[[], Result], nodes: int) -> Result:
-        """The Result for `value` under `key`: a stored one (fresh copy) or `compute()`.
-        A value of more than `nodes` objects and arrays (the node budget, which it would
-        fall back on) is not keyed: `compute()` stops at the budget."""
-        return self.memoize(key, value, compute, _freeze_result, _thaw_result, nodes)
+    def lookup(self, key: tuple, value: Any, compute: Callable[[], Result]) -> Result:
+        """The Result for `value` under `key`: a stored one (fresh copy) or `compute()`."""
+        return self.memoize(key, value, compute, _freeze_result, _thaw_result)
 
-    def memoize(
-        self, key: tuple, value: Any, compute: Callable[[], Any], freeze_out: Freeze, thaw_out: Thaw, nodes: int, *, each: bool = False
-    ) -> Any:
-        """As `lookup`, for any output; with `each`, `nodes` bounds each item of the list `value`."""
-        blob = key_of(value, nodes, each=each, size=self.max_bytes // 4)
+    def memoize(self, key: tuple, value: Any, compute: Callable[[], Any], freeze_out: Freeze, thaw_out: Thaw) -> Any:
+        """As `lookup`, for any output."""
+        blob = key_of(value, self.max_bytes // 4)
         if blob is None:
-            return compute()  # beyond what key work may cost: the plain, uncached path
+            return compute()  # not keyable, or too large to keep: the plain, uncached path
         full = (*key, blob)
         with self._lock:
             entry = self._store.get(full)
             if entry is not None:
                 self.hits += 1
         if entry is not None:
-            return thaw_out(entry.stored)
-        output, stored, size = freeze_out(compute(), blob)
+            return collector_paused(lambda: thaw_out(entry.stored))
+        output, stored, size = freeze_out(compute(), value)
         if stored is None:
             return output
         size += len(blob) + 256
@@ -98,9 +95,28 @@ class Memo:
         return output
 
 
-def _freeze_result(result: Result, blob: bytes) -> tuple[Result, Any, int]:
-    # the key bytes are a frozen copy of the input too: the result keeps them
-    result = attrs.evolve(result, origin=blob)
+def collector_paused(fn: Callable[[], Any]) -> Any:
+    """`fn()` with the cyclic garbage collector paused, then set back as it was.
+
+    A run and a hit allocate many small containers at once, and the full collections
+    they set off traverse every object the process holds (for a 100,000-property input
+    that stops at the node budget, two thirds of the time); neither leaves a cycle to
+    collect (tests/test_guarantees.py). A nested or concurrent call finding it paused
+    leaves it to the call that paused it.
+    """
+    if not gc.isenabled():
+        return fn()
+    gc.disable()
+    try:
+        return fn()
+    finally:
+        gc.enable()
+
+
+def _freeze_result(result: Result, value: Any) -> tuple[Result, Any, int]:
+    if result.origin is None:
+        # just made by the run and not yet handed to anyone: given its origin in place
+        object.__setattr__(result, "origin", freeze(value))
     schema_blob = freeze(result.schema)
     if schema_blob is None:
         return result, None, 0

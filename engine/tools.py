@@ -422,13 +422,11 @@ def _normalize_tools_quiet(
         lambda: _normalize_tools(given, t, registry, strict, options, reserved),
         _freeze_tools,
         _thaw_tools,
-        opts.max_nodes + 16,  # a tool's own fields around its schema
-        each=True,
     )
     return out
 
 
-def _freeze_tools(out: ToolsResult, _blob: bytes) -> tuple[ToolsResult, Any, int]:
+def _freeze_tools(out: ToolsResult, _given: Any) -> tuple[ToolsResult, Any, int]:
     tools_blob = freeze(list(out.tools))
     if tools_blob is None:
         return out, None, 0

@@ -60,6 +60,39 @@ def test_equal_as_python_values_but_different_json_never_share_an_entry(a, b):
     assert (info.entries, info.hits) == (2, 0)
 
 
+def test_a_repeat_hits_whatever_else_holds_the_inputs_strings():
+    # a key read off reference counts (marshal's back-references) would change while
+    # the caller, or the last result, holds one of the input's strings
+    schema = json.loads('{"type": "object", "properties": {"city": {"type": "string", "description": "Where."}}}')
+    wireschema.normalize(schema, "gemini")
+    held = [schema["properties"]["city"]["description"], schema["properties"]["city"]["type"]]
+    assert wireschema.normalize(schema, "gemini").schema["properties"]["city"]["description"] == "Where."
+    del held
+    wireschema.normalize(schema, "gemini")
+    assert wireschema.cache_info().hits == 2
+
+
+def test_a_subtree_held_many_times_costs_its_key_once():
+    # each level holds the one below twice: 2**40 nodes as a tree, 40 objects in memory
+    node: dict = {"type": "string"}
+    for _ in range(40):
+        node = {"anyOf": [node, node]}
+    first = wireschema.normalize(node, "gemini")
+    assert first.used_fallback and first.fallback_reason.startswith("budget/nodes")
+    assert wireschema.normalize(node, "gemini") == first
+    assert wireschema.cache_info().hits == 1
+
+
+@pytest.mark.parametrize("odd", [type("Name", (str,), {})("x"), type("Count", (int,), {})(3), object()], ids=["str-subclass", "int-subclass", "object"])
+def test_a_value_no_json_type_has_no_key_and_runs_uncached(odd):
+    schema = {"type": "object", "properties": {"a": {"type": "string", "description": odd}}}
+    try:
+        wireschema.normalize(schema, "gemini")
+    except wireschema.SchemaInputError:
+        pass  # refused by the run itself, as without the cache
+    assert wireschema.cache_info().entries == 0
+
+
 def test_options_and_targets_are_part_of_the_key():
     wireschema.normalize(SCHEMA, "openai-strict")
     wireschema.normalize(SCHEMA, "openai-strict", strict=False)
