@@ -209,7 +209,12 @@ class Planner:
     def _trusted(self, groups: tuple, active: frozenset) -> frozenset:
         """Stages where a rule finding the schema unrepresentable in a fused walk is the
         staged run's finding too: no stage fused before it has a rule that can have work
-        and can fail (the staged run would have met that failure first)."""
+        and can fail (the staged run would have met that failure first).
+
+        A root-scoped stage fused at the root (a negative index) is no such stage: the
+        walk's first node is the root, where its visitor runs before those of every
+        stage after it, so it has finished, without failing, before any of them fails.
+        """
         out = set()
         for group in groups:
             if not isinstance(group, tuple):
@@ -219,7 +224,7 @@ class Planner:
                 i = j if j >= 0 else -1 - j
                 if clean:
                     out.add(i)
-                if any(r.id in active and r.spec.fails for r, _t, _a in self.infos[i].rules):
+                if j >= 0 and any(r.id in active and r.spec.fails for r, _t, _a in self.infos[i].rules):
                     clean = False
         return frozenset(out)
 

@@ -147,3 +147,17 @@ def test_an_id_inside_a_default_is_data_not_a_schema():
     data = wireschema.normalize(with_data, "openai-chat").schema
     assert data["properties"]["a"].pop("default") == {"$id": "just data"}
     assert data == plain
+
+
+def test_a_failure_after_a_root_scoped_stage_is_the_plans_own_finding(monkeypatch):
+    # anthropic-strict fuses its root check (which can fail) at the root of the walk that
+    # closes objects: the root is the walk's first node, so an object open on purpose
+    # found anywhere after it is the staged run's finding too, and fails open at once
+    staged = []
+    real = pipeline._staged
+    monkeypatch.setattr(pipeline, "_staged", lambda *a: staged.append(1) or real(*a))
+    schema = {"type": "object", "properties": {"tags": {"type": "object", "additionalProperties": {"type": "string"}}}}
+    planned = _run(schema, "anthropic-strict", "planned")
+    assert planned.strict_reason.startswith("anthropic-strict/close-objects")
+    assert staged == []
+    assert _outcome(planned) == _outcome(_run(schema, "anthropic-strict", "staged"))
