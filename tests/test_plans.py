@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import wireschema
-from wireschema import pipeline
+from wireschema import pipeline, plans
 from wireschema.model import Options
 
 from conftest import CORPUS
@@ -73,6 +73,29 @@ def test_the_plan_gives_the_staged_result_over_the_corpus(target, corpus, monkey
         assert _outcome(_run(schema, target, "planned")) == _outcome(_run(schema, target, "staged")), i
     # the plan is what runs: the staged run decides only where a plan did not go as planned
     assert sum(planned) > 0.7 * len(planned)
+
+
+@pytest.mark.parametrize("target", ["openai-strict", "gemini", "anthropic-strict"])
+def test_past_its_variety_a_walk_holds_every_visitor_and_gives_the_same_result(target, corpus, monkeypatch):
+    # a walk compiles for the visitors its input can need, up to _VARIETY sets per run of
+    # stages; past that (0 here) every input takes the walk holding all of them
+    monkeypatch.setattr(plans, "_VARIETY", 0)
+    planner = wireschema._target(target).planner()
+    for memo in ("_plans", "_by_census", "_walks", "_variety"):
+        monkeypatch.setattr(planner, memo, {})
+    for i, schema in enumerate(corpus[::2]):
+        assert _outcome(_run(schema, target, "planned")) == _outcome(_run(schema, target, "staged")), i
+    groups = {key[0]: key[1] for key in planner._walks if key[0] != "checks"}
+    assert groups and all(held == {r.id for j in stages for r in planner.infos[j].stage.rules} for stages, held in groups.items())
+
+
+def test_a_walk_holds_only_the_visitors_its_input_can_need(monkeypatch):
+    planner = wireschema._target("gemini").planner()
+    for memo in ("_plans", "_by_census", "_walks", "_variety"):
+        monkeypatch.setattr(planner, memo, {})
+    _run({"type": "object", "properties": {"a": {"type": "string"}}}, "gemini", "planned")
+    held = [key[1] for key in planner._walks if key[0] != "checks"]
+    assert held and all("draft/definitions" not in ids and "prepare/type-names" in ids for ids in held)
 
 
 @pytest.mark.parametrize("target", TARGETS)
