@@ -17,7 +17,6 @@ from types import MappingProxyType
 from typing import Any, Iterable
 
 import attrs
-import yaml
 
 from .errors import RuleFileError
 from .facts import ENGINE_FACTS, FACTS
@@ -48,7 +47,7 @@ from .rulefields import (
     unknown,
 )
 from .run import trigger_union
-from .yamlsource import MarkedDict, MarkedList, empty_mapping, load_marked, mark_of
+from .yamlsource import MarkedDict, MarkedList, empty_mapping, load_file, mark_of
 
 # a rule file is named, never addressed by path: names are looked up in the rule dirs only
 _NAME = re.compile(r"^_?[A-Za-z0-9][A-Za-z0-9_.-]*$")
@@ -283,18 +282,23 @@ def _read(path: Path) -> tuple[Any, str]:
         col = exc.start - (raw.rfind(b"\n", 0, exc.start) + 1) + 1
         raise RuleFileError(str(path), line, col, f"not UTF-8 text: {exc.reason}") from None
     try:
-        return load_marked(text), text
-    except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        line = mark.line + 1 if mark else None
-        col = mark.column + 1 if mark else None
-        raise RuleFileError(str(path), line, col, f"not valid YAML: {exc.problem or exc}") from None
-    except yaml.YAMLError as exc:
-        raise RuleFileError(str(path), None, None, f"not valid YAML: {exc}") from None
+        return load_file(path, raw, text), text
     except RecursionError:
         # a safety net: the loader bounds nesting, but a caller already deep in its own
         # stack must still get a RuleFileError, never a RecursionError
         raise RuleFileError(str(path), None, None, "nested too deeply to read") from None
+    except Exception as exc:
+        # only a file that was parsed can fail: yaml is imported by then
+        import yaml
+
+        if isinstance(exc, yaml.MarkedYAMLError):
+            mark = exc.problem_mark or exc.context_mark
+            line = mark.line + 1 if mark else None
+            col = mark.column + 1 if mark else None
+            raise RuleFileError(str(path), line, col, f"not valid YAML: {exc.problem or exc}") from None
+        if isinstance(exc, yaml.YAMLError):
+            raise RuleFileError(str(path), None, None, f"not valid YAML: {exc}") from None
+        raise
 
 
 # ---------------------------------------------------------------------------
