@@ -356,6 +356,7 @@ class Registry:
         self._compiled: dict[str, Target] = {}
         self._names: list[str] | None = None
         self._parsed: dict[str, tuple[Any, str]] = {}
+        self._real: dict[str, str] = {}
         self._fields: dict[str, dict[str, Any]] = {}
         self._shapes: list[Any] | None = None
         self._shapes_key: str | None = None
@@ -377,10 +378,18 @@ class Registry:
 
     def read(self, path: Path) -> tuple[Any, str]:
         """A rule file parsed once per registry: every `extends` chain shares `_base`."""
-        key = str(path.resolve())
+        key = self.real(path)
         if key not in self._parsed:
             self._parsed[key] = _read(path)
         return self._parsed[key]
+
+    def real(self, path: Path) -> str:
+        """`path` with its links resolved, looked up once per registry (like its files)."""
+        key = str(path)
+        found = self._real.get(key)
+        if found is None:
+            found = self._real[key] = str(path.resolve())
+        return found
 
     def fields(self, name: str) -> dict[str, Any] | None:
         """A target's top-level fields (description, strict, tool, ...) read from its rule
@@ -391,7 +400,8 @@ class Registry:
             path = self.file_for(name)
             if path is None:
                 return None
-            spec = _merge_chain(path, self, ())
+            # the fields only: the rules of the chain are merged (and checked) when it compiles
+            spec = _merge_chain(path, self, (), rules=False)
             out = {f: _top(spec, self, f) for f in ("description", "strict", "tool", "abstract", "mcp_ingest")}
             out["abstract"] = bool(out["abstract"]) or path.stem.startswith("_")
             out["path"] = str(path)
@@ -452,10 +462,10 @@ class Registry:
             # compiled as a rule file the vocabulary is only a RuleFileError: it is no target
             return None
         dirs = ((near,) if near is not None else ()) + self.dirs
-        skipped = skip.resolve() if skip is not None else None
+        skipped = self.real(skip) if skip is not None else None
         for d in dirs:
             p = d / f"{name}.yaml"
-            if p.is_file() and (skipped is None or p.resolve() != skipped):
+            if p.is_file() and (skipped is None or self.real(p) != skipped):
                 return p
         return None
 
@@ -586,10 +596,11 @@ def _parents(spath: str, data: MarkedDict) -> list[tuple[str, Any, Any]]:
 _OWN_ONLY = tuple(f for f, spec in TOP_FIELDS.items() if spec.inherit == "never")
 
 
-def _merge_chain(path: Path, registry: Registry, stack: tuple[str, ...]) -> dict[str, Any]:
-    """The file's fields and rules over those of everything it extends, unvalidated."""
+def _merge_chain(path: Path, registry: Registry, stack: tuple[str, ...], rules: bool = True) -> dict[str, Any]:
+    """The file's fields and rules over those of everything it extends, unvalidated.
+    Without `rules`, the fields only: "rules" and "checks" stay empty, unread."""
     spath = str(path)
-    key = str(path.resolve())
+    key = registry.real(path)
     data, text = registry.read(path)
     if data is None:
         data = empty_mapping()
@@ -608,12 +619,12 @@ def _merge_chain(path: Path, registry: Registry, stack: tuple[str, ...]) -> dict
             looked = ", ".join(registry.searched(path.parent))
             names = {p.stem for d in registry.searched(path.parent) for p in Path(d).glob("*.yaml")} - {_VOCABULARY}
             _err(spath, container, at, f"extends {parent!r}: no such rule file{suggest(parent, names)} (looked in {looked})")
-        pkey = str(ppath.resolve())
+        pkey = registry.real(ppath)
         chain = (*stack, key)
         if pkey in chain:
             cycle = " -> ".join(Path(s).stem for s in (*chain[chain.index(pkey):], pkey))
             _err(spath, container, at, f"extends cycle: {cycle}")
-        base = _merge_chain(ppath, registry, chain)
+        base = _merge_chain(ppath, registry, chain, rules)
         merged = base if merged is None else _overlay_parent(merged, base)
     if merged is None:
         merged = {"rules": [], "checks": [], "files": [], "texts": []}
@@ -628,7 +639,8 @@ def _merge_chain(path: Path, registry: Registry, stack: tuple[str, ...]) -> dict
                 continue
             if not isinstance(value, list):
                 _err(spath, data, field, f"{field} must be a list of rules")
-            own[field] = [(spath, value, i) for i in range(len(value))]
+            if rules:
+                own[field] = [(spath, value, i) for i in range(len(value))]
         elif field != "extends":
             fields.append((field, Entry(spath, data, field)))
     _unique_ids(spath, own["rules"] + own["checks"])
