@@ -14,13 +14,12 @@ import re
 import threading
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, Iterable
+from typing import TYPE_CHECKING, Any, Iterable
 
 import attrs
 
 from .errors import RuleFileError
 from .facts import ENGINE_FACTS, FACTS
-from .passes import CHECKS, KINDS, Kind, Opt
 from .positions import is_schema_path
 from .rulefields import (
     DEFAULT_SPILL,
@@ -48,6 +47,9 @@ from .rulefields import (
 )
 from .run import trigger_union
 from .yamlsource import MarkedDict, MarkedList, empty_mapping, load_file, mark_of
+
+if TYPE_CHECKING:
+    from .passes import Kind, Opt
 
 # a rule file is named, never addressed by path: names are looked up in the rule dirs only
 _NAME = re.compile(r"^_?[A-Za-z0-9][A-Za-z0-9_.-]*$")
@@ -865,6 +867,10 @@ class _Scope:
 
 
 def _compile(spec: dict[str, Any], path: Path, registry: Registry, *, variant: bool = False) -> Target:
+    # the rule kinds (every pass module) are imported by the first compile: reading the
+    # target list needs none of them
+    from .passes import CHECKS, KINDS
+
     spath = str(path)
     vocab = registry.vocabulary
 
