@@ -33,7 +33,18 @@ from .errors import (
 from .model import Change, Issue, Options, Result, TargetInfo, options_key, options_of
 
 if TYPE_CHECKING:
+    from .names import NameMap, NameRule
+    from .outputs import normalize_output
     from .ruletable import Registry, Target
+    from .tools import (
+        RequestResult,
+        ToolResult,
+        ToolsResult,
+        normalize_mcp_tool,
+        normalize_request,
+        normalize_tool,
+        normalize_tools,
+    )
 
 __all__ = [
     "normalize",
@@ -320,25 +331,28 @@ def _bypassed(value: Any, target: Any, opts: Options) -> Result:
     )
 
 
-# the services around the walk; imported last, they call back into normalize()
-from .names import NameMap, NameRule  # noqa: E402
-from .outputs import normalize_output  # noqa: E402
-from .tools import (  # noqa: E402
-    RequestResult,
-    ToolResult,
-    ToolsResult,
-    normalize_mcp_tool,
-    normalize_request,
-    normalize_tool,
-    normalize_tools,
-)
+# The services around the walk (they call back into normalize()) and the compiled-target
+# class are imported on first use (PEP 562), not by `import wireschema`: normalize needs
+# none of them, and each costs a fresh process milliseconds of imports and attrs classes.
+_LAZY = {
+    "NameMap": "names", "NameRule": "names",
+    "normalize_output": "outputs",
+    "RequestResult": "tools", "ToolResult": "tools", "ToolsResult": "tools",
+    "normalize_mcp_tool": "tools", "normalize_request": "tools", "normalize_tool": "tools", "normalize_tools": "tools",
+    "Target": "ruletable",
+}
 
 
 def __getattr__(name: str) -> Any:
-    # the compiled-target class lives with the rule loader, imported on first use only
-    # (it brings YAML and the rule kinds, which `import wireschema` does not need yet)
-    if name == "Target":
-        from .ruletable import Target
+    home = _LAZY.get(name)
+    if home is None:
+        raise AttributeError(f"module 'wireschema' has no attribute {name!r}")
+    import importlib
 
-        return Target
-    raise AttributeError(f"module 'wireschema' has no attribute {name!r}")
+    value = getattr(importlib.import_module(f".{home}", __name__), name)
+    globals()[name] = value  # found directly from now on
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_LAZY})

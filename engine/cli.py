@@ -35,11 +35,9 @@ from typing import Any, Callable, Iterator, Sequence
 import attrs
 
 import wireschema
-from wireschema.errors import RuleFileError, WireschemaError
+from wireschema.errors import RuleFileError, ToolShapeError, WireschemaError
 from wireschema.jsonsource import Document, JSONSourceError, line_column, positions, read
-from wireschema.outputs import normalize_output
 from wireschema.positions import escape, unescape
-from wireschema.tools import ToolShapeError, normalize_tool, normalize_tools, parse_tool
 
 _PROG = "wireschema"
 _FINDINGS = 1
@@ -197,6 +195,8 @@ def _item(value: Any, where: str, pointer: str, index: int | None) -> _Item:
         name = value.get("name") or value.get("id") or ""
         return _Item(_join(label, str(name)), value["schema"], False, value["schema"], f"{pointer}/schema")
     if isinstance(value, dict) and not _looks_like_schema(value):
+        from wireschema.tools import parse_tool
+
         try:
             parsed = parse_tool(value, wireschema._registry())
         except ToolShapeError:
@@ -328,15 +328,15 @@ def _process_doc(doc: _Doc, target: Any, strict: bool | None, output: bool) -> l
     if output and any(it.is_tool for it in doc.items):
         raise _UsageError("--output takes structured-output schemas; the input holds tools")
     if doc.tools:
-        done = normalize_tools([it.value for it in doc.items], target, strict=strict)
+        done = wireschema.normalize_tools([it.value for it in doc.items], target, strict=strict)
         return [_Outcome(it, tool, result) for it, tool, result in zip(doc.items, done.tools, done.results)]
     outcomes = []
     for it in doc.items:
         if it.is_tool:
-            one = normalize_tool(it.value, target, strict=strict)
+            one = wireschema.normalize_tool(it.value, target, strict=strict)
             outcomes.append(_Outcome(it, one.tool, one.result))
         else:
-            fn = normalize_output if output else wireschema.normalize
+            fn = wireschema.normalize_output if output else wireschema.normalize
             result = fn(it.schema, target, strict=strict)
             outcomes.append(_Outcome(it, result.schema, result))
     return outcomes

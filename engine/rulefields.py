@@ -9,7 +9,6 @@ mistake is a `RuleFileError` at the file, line and column that made it.
 
 from __future__ import annotations
 
-import difflib
 import functools
 import re
 from typing import Any, Iterable, NoReturn
@@ -31,6 +30,8 @@ def suggest(name: Any, known: Iterable[str]) -> str:
     """` — did you mean 'x'?` for the known name nearest `name`, or nothing."""
     if not isinstance(name, str):
         return ""
+    import difflib  # for a mistake only
+
     close = difflib.get_close_matches(name, sorted(set(known)), n=1, cutoff=0.6)
     return f" — did you mean {close[0]!r}?" if close else ""
 

@@ -14,14 +14,12 @@ import re
 import threading
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, Iterable
+from typing import TYPE_CHECKING, Any, Iterable
 
 import attrs
-import yaml
 
 from .errors import RuleFileError
 from .facts import ENGINE_FACTS, FACTS
-from .passes import CHECKS, KINDS, Kind, Opt
 from .positions import is_schema_path
 from .rulefields import (
     DEFAULT_SPILL,
@@ -48,7 +46,10 @@ from .rulefields import (
     unknown,
 )
 from .run import trigger_union
-from .yamlsource import MarkedDict, MarkedList, empty_mapping, load_marked, mark_of
+from .yamlsource import MarkedDict, MarkedList, empty_mapping, load_file, mark_of
+
+if TYPE_CHECKING:
+    from .passes import Kind, Opt
 
 # a rule file is named, never addressed by path: names are looked up in the rule dirs only
 _NAME = re.compile(r"^_?[A-Za-z0-9][A-Za-z0-9_.-]*$")
@@ -283,18 +284,23 @@ def _read(path: Path) -> tuple[Any, str]:
         col = exc.start - (raw.rfind(b"\n", 0, exc.start) + 1) + 1
         raise RuleFileError(str(path), line, col, f"not UTF-8 text: {exc.reason}") from None
     try:
-        return load_marked(text), text
-    except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        line = mark.line + 1 if mark else None
-        col = mark.column + 1 if mark else None
-        raise RuleFileError(str(path), line, col, f"not valid YAML: {exc.problem or exc}") from None
-    except yaml.YAMLError as exc:
-        raise RuleFileError(str(path), None, None, f"not valid YAML: {exc}") from None
+        return load_file(path, raw, text), text
     except RecursionError:
         # a safety net: the loader bounds nesting, but a caller already deep in its own
         # stack must still get a RuleFileError, never a RecursionError
         raise RuleFileError(str(path), None, None, "nested too deeply to read") from None
+    except Exception as exc:
+        # only a file that was parsed can fail: yaml is imported by then
+        import yaml
+
+        if isinstance(exc, yaml.MarkedYAMLError):
+            mark = exc.problem_mark or exc.context_mark
+            line = mark.line + 1 if mark else None
+            col = mark.column + 1 if mark else None
+            raise RuleFileError(str(path), line, col, f"not valid YAML: {exc.problem or exc}") from None
+        if isinstance(exc, yaml.YAMLError):
+            raise RuleFileError(str(path), None, None, f"not valid YAML: {exc}") from None
+        raise
 
 
 # ---------------------------------------------------------------------------
@@ -352,6 +358,7 @@ class Registry:
         self._compiled: dict[str, Target] = {}
         self._names: list[str] | None = None
         self._parsed: dict[str, tuple[Any, str]] = {}
+        self._real: dict[str, str] = {}
         self._fields: dict[str, dict[str, Any]] = {}
         self._shapes: list[Any] | None = None
         self._shapes_key: str | None = None
@@ -373,10 +380,18 @@ class Registry:
 
     def read(self, path: Path) -> tuple[Any, str]:
         """A rule file parsed once per registry: every `extends` chain shares `_base`."""
-        key = str(path.resolve())
+        key = self.real(path)
         if key not in self._parsed:
             self._parsed[key] = _read(path)
         return self._parsed[key]
+
+    def real(self, path: Path) -> str:
+        """`path` with its links resolved, looked up once per registry (like its files)."""
+        key = str(path)
+        found = self._real.get(key)
+        if found is None:
+            found = self._real[key] = str(path.resolve())
+        return found
 
     def fields(self, name: str) -> dict[str, Any] | None:
         """A target's top-level fields (description, strict, tool, ...) read from its rule
@@ -387,7 +402,8 @@ class Registry:
             path = self.file_for(name)
             if path is None:
                 return None
-            spec = _merge_chain(path, self, ())
+            # the fields only: the rules of the chain are merged (and checked) when it compiles
+            spec = _merge_chain(path, self, (), rules=False)
             out = {f: _top(spec, self, f) for f in ("description", "strict", "tool", "abstract", "mcp_ingest")}
             out["abstract"] = bool(out["abstract"]) or path.stem.startswith("_")
             out["path"] = str(path)
@@ -448,10 +464,10 @@ class Registry:
             # compiled as a rule file the vocabulary is only a RuleFileError: it is no target
             return None
         dirs = ((near,) if near is not None else ()) + self.dirs
-        skipped = skip.resolve() if skip is not None else None
+        skipped = self.real(skip) if skip is not None else None
         for d in dirs:
             p = d / f"{name}.yaml"
-            if p.is_file() and (skipped is None or p.resolve() != skipped):
+            if p.is_file() and (skipped is None or self.real(p) != skipped):
                 return p
         return None
 
@@ -582,10 +598,11 @@ def _parents(spath: str, data: MarkedDict) -> list[tuple[str, Any, Any]]:
 _OWN_ONLY = tuple(f for f, spec in TOP_FIELDS.items() if spec.inherit == "never")
 
 
-def _merge_chain(path: Path, registry: Registry, stack: tuple[str, ...]) -> dict[str, Any]:
-    """The file's fields and rules over those of everything it extends, unvalidated."""
+def _merge_chain(path: Path, registry: Registry, stack: tuple[str, ...], rules: bool = True) -> dict[str, Any]:
+    """The file's fields and rules over those of everything it extends, unvalidated.
+    Without `rules`, the fields only: "rules" and "checks" stay empty, unread."""
     spath = str(path)
-    key = str(path.resolve())
+    key = registry.real(path)
     data, text = registry.read(path)
     if data is None:
         data = empty_mapping()
@@ -604,12 +621,12 @@ def _merge_chain(path: Path, registry: Registry, stack: tuple[str, ...]) -> dict
             looked = ", ".join(registry.searched(path.parent))
             names = {p.stem for d in registry.searched(path.parent) for p in Path(d).glob("*.yaml")} - {_VOCABULARY}
             _err(spath, container, at, f"extends {parent!r}: no such rule file{suggest(parent, names)} (looked in {looked})")
-        pkey = str(ppath.resolve())
+        pkey = registry.real(ppath)
         chain = (*stack, key)
         if pkey in chain:
             cycle = " -> ".join(Path(s).stem for s in (*chain[chain.index(pkey):], pkey))
             _err(spath, container, at, f"extends cycle: {cycle}")
-        base = _merge_chain(ppath, registry, chain)
+        base = _merge_chain(ppath, registry, chain, rules)
         merged = base if merged is None else _overlay_parent(merged, base)
     if merged is None:
         merged = {"rules": [], "checks": [], "files": [], "texts": []}
@@ -624,7 +641,8 @@ def _merge_chain(path: Path, registry: Registry, stack: tuple[str, ...]) -> dict
                 continue
             if not isinstance(value, list):
                 _err(spath, data, field, f"{field} must be a list of rules")
-            own[field] = [(spath, value, i) for i in range(len(value))]
+            if rules:
+                own[field] = [(spath, value, i) for i in range(len(value))]
         elif field != "extends":
             fields.append((field, Entry(spath, data, field)))
     _unique_ids(spath, own["rules"] + own["checks"])
@@ -849,6 +867,10 @@ class _Scope:
 
 
 def _compile(spec: dict[str, Any], path: Path, registry: Registry, *, variant: bool = False) -> Target:
+    # the rule kinds (every pass module) are imported by the first compile: reading the
+    # target list needs none of them
+    from .passes import CHECKS, KINDS
+
     spath = str(path)
     vocab = registry.vocabulary
 

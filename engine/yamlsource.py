@@ -1,18 +1,27 @@
-"""Read YAML rule files with `yaml.SafeLoader`, remembering where every value came from.
+"""Rule files as trees that remember where every value came from, read once per content.
 
-Only the safe constructors run (no tags, no code); the subclass adds line and column
-marks so that a bad rule file can be reported as `file:line:column`. A rule file holds
-JSON values only, and a hostile one must cost little: anchors and aliases, NaN and
-infinities are refused, and nesting is bounded.
+`load_marked` parses YAML text into MarkedDict/MarkedList trees with line and column
+marks, so that a bad rule file can be reported as `file:line:column` (the parser itself,
+and `yaml`, live in `yamlparse` and are imported only when a text has to be parsed).
+
+`load_file` keeps each parsed tree in a cache beside the file, the way Python keeps
+bytecode: `__pycache__/<file name>.<cache tag>.rules` (or under `sys.pycache_prefix`),
+holding a `marshal` encoding of the tree, marks included. The cache is keyed by the
+digest of the file's bytes, so an edited file is parsed again and its cache rewritten;
+a cache that is missing, stale, truncated or corrupt is ignored, one that cannot be
+written (a read-only folder, `sys.dont_write_bytecode`) is not written, and either way
+the tree is the one `load_marked` gives.
 """
 
 from __future__ import annotations
 
-import math
-import re
+import hashlib
+import marshal
+import os
+import sys
+import threading
+from pathlib import Path
 from typing import Any
-
-import yaml
 
 
 class MarkedDict(dict):
@@ -31,37 +40,6 @@ class MarkedList(list):
 _MAX_DEPTH = 100
 
 
-class _MarkedLoader(yaml.SafeLoader):
-    def __init__(self, stream: Any):
-        super().__init__(stream)
-        self._depth = 0
-
-    def compose_node(self, parent: Any, index: Any) -> Any:
-        # every node of the document is composed here, before it is constructed: refusing
-        # at this point stops reading too, so a hostile file costs at most _MAX_DEPTH levels
-        event = self.peek_event()
-        if isinstance(event, yaml.AliasEvent):
-            # an alias is a copy once constructed: nine levels of nine aliases are 387 M values
-            _refuse_at(event, "aliases (*name) are not allowed in a rule file: write the value out")
-        if getattr(event, "anchor", None) is not None:
-            _refuse_at(event, "anchors (&name) are not allowed in a rule file: write each value out")
-        if self._depth >= _MAX_DEPTH:
-            _refuse_at(event, f"nested more than {_MAX_DEPTH} levels deep")
-        self._depth += 1
-        try:
-            return super().compose_node(parent, index)
-        finally:
-            self._depth -= 1
-
-
-def _refuse_at(event: yaml.Event, problem: str) -> None:
-    raise yaml.composer.ComposerError(None, None, problem, event.start_mark)
-
-
-def _mark(node: yaml.Node) -> tuple[int, int]:
-    return node.start_mark.line + 1, node.start_mark.column + 1
-
-
 def empty_mapping() -> MarkedDict:
     """A MarkedDict for an empty document: everything in it is at 1:1."""
     out = MarkedDict()
@@ -69,130 +47,11 @@ def empty_mapping() -> MarkedDict:
     return out
 
 
-def _construct_mapping(loader: _MarkedLoader, node: yaml.MappingNode) -> MarkedDict:
-    loader.flatten_mapping(node)
-    out = MarkedDict()
-    out.mark = _mark(node)
-    out.key_marks = {}
-    out.value_marks = {}
-    for key_node, value_node in node.value:
-        key = loader.construct_object(key_node, deep=True)
-        if not isinstance(key, str):
-            raise yaml.constructor.ConstructorError(
-                None, None, f"mapping keys must be strings, got {key!r}", key_node.start_mark
-            )
-        if key in out:
-            raise yaml.constructor.ConstructorError(
-                None, None, f"duplicate key {key!r}", key_node.start_mark
-            )
-        out[key] = loader.construct_object(value_node, deep=True)
-        out.key_marks[key] = _mark(key_node)
-        out.value_marks[key] = _mark(value_node)
-    return out
-
-
-def _construct_sequence(loader: _MarkedLoader, node: yaml.SequenceNode) -> MarkedList:
-    out = MarkedList(loader.construct_object(child, deep=True) for child in node.value)
-    out.mark = _mark(node)
-    out.item_marks = [_mark(child) for child in node.value]
-    return out
-
-
-def _construct_text(loader: _MarkedLoader, node: yaml.ScalarNode) -> str:
-    # JSON has no dates: an unquoted 2024-01-01 in a rule file means that text
-    return loader.construct_scalar(node)
-
-
-def _construct_float(loader: _MarkedLoader, node: yaml.ScalarNode) -> float:
-    value = loader.construct_yaml_float(node)
-    if not math.isfinite(value):
-        # .nan, .inf and 1.0e+999 are YAML floats but no JSON number: a fallback holding
-        # one would be sent as a schema that is not JSON
-        raise yaml.constructor.ConstructorError(
-            None, None, f"{node.value!r} is not a JSON number (values must be JSON)", node.start_mark
-        )
-    return value
-
-
-def _construct_int(loader: _MarkedLoader, node: yaml.ScalarNode) -> int:
-    try:
-        return loader.construct_yaml_int(node)
-    except ValueError:
-        # Python refuses to read an integer of more than 4300 digits (a ValueError)
-        raise yaml.constructor.ConstructorError(
-            None, None, f"an integer of {len(node.value)} characters is too long to read", node.start_mark
-        ) from None
-
-
-def _refuse(loader: _MarkedLoader, node: yaml.Node) -> Any:
-    # sets, bytes and ordered pairs are safe but not JSON; a kind must never receive one
-    raise yaml.constructor.ConstructorError(
-        None, None, f"tag {node.tag!r} is not allowed in a rule file (values must be JSON)", node.start_mark
-    )
-
-
-# libyaml composes about ten times faster than PyYAML's Python parser, but where it
-# cannot be watched: a text that could hold an anchor or alias, or nest deeply, is read by
-# the Python loader above, which refuses those as it goes (and says where)
-_FastBase: Any = getattr(yaml, "CSafeLoader", None)
-_SUSPECT = re.compile(r"(?:^|[\s\[{,:-])[&*][^\s,\]}]|^ {200}|[\[{]{20}", re.MULTILINE)
-_MAX_BRACKETS = 2000
-
-
-class _FastMarkedLoader(_FastBase or yaml.SafeLoader):  # type: ignore[misc]
-    pass
-
-
-for _loader in (_MarkedLoader, _FastMarkedLoader):
-    _loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
-    _loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_SEQUENCE_TAG, _construct_sequence)
-    _loader.add_constructor("tag:yaml.org,2002:timestamp", _construct_text)
-    _loader.add_constructor("tag:yaml.org,2002:float", _construct_float)
-    _loader.add_constructor("tag:yaml.org,2002:int", _construct_int)
-    for _tag in ("set", "binary", "omap", "pairs"):
-        _loader.add_constructor(f"tag:yaml.org,2002:{_tag}", _refuse)
-
-
 def load_marked(text: str) -> Any:
     """Parse YAML text into MarkedDict/MarkedList trees. Raises yaml.YAMLError."""
-    if _FastBase is None or _SUSPECT.search(text) or text.count("[") + text.count("{") > _MAX_BRACKETS:
-        return yaml.load(text, Loader=_MarkedLoader)  # noqa: S506 - a SafeLoader subclass
-    loader = _FastMarkedLoader(text)
-    try:
-        node = loader.get_single_node()
-        if node is None:
-            return None
-        _bounded(node)
-        return loader.construct_document(node)
-    except yaml.YAMLError:
-        # a mistake: the Python loader names it (its messages and marks are the documented ones)
-        return yaml.load(text, Loader=_MarkedLoader)  # noqa: S506 - a SafeLoader subclass
-    finally:
-        loader.dispose()
+    from .yamlparse import load_marked as parse
 
-
-def _bounded(root: yaml.Node) -> None:
-    """What the Python loader refuses while composing, checked on libyaml's node tree: a
-    node met twice is an alias, and nesting is bounded."""
-    seen: set[int] = set()
-    stack = [(root, 1)]
-    while stack:
-        node, depth = stack.pop()
-        if id(node) in seen:
-            _refuse_node(node, "aliases (*name) are not allowed in a rule file: write the value out")
-        seen.add(id(node))
-        if depth > _MAX_DEPTH:
-            _refuse_node(node, f"nested more than {_MAX_DEPTH} levels deep")
-        if isinstance(node, yaml.MappingNode):
-            for k, v in node.value:
-                stack.append((k, depth + 1))
-                stack.append((v, depth + 1))
-        elif isinstance(node, yaml.SequenceNode):
-            stack.extend((v, depth + 1) for v in node.value)
-
-
-def _refuse_node(node: yaml.Node, problem: str) -> None:
-    raise yaml.composer.ComposerError(None, None, problem, node.start_mark)
+    return parse(text)
 
 
 def mark_of(container: Any, key: Any = None, *, of_key: bool = False) -> tuple[int | None, int | None]:
@@ -207,3 +66,119 @@ def mark_of(container: Any, key: Any = None, *, of_key: bool = False) -> tuple[i
             return container.item_marks[key]
         return container.mark
     return None, None
+
+
+# ---------------------------------------------------------------------------
+# the parsed-file cache
+
+# what a cache file starts with; the format number changes whenever the encoding below,
+# or the tree `load_marked` makes of a text, does (older caches are then just stale)
+_MAGIC = b"wireschema-rules\0"
+_FORMAT = 1
+_HEADER = _MAGIC + bytes((_FORMAT, marshal.version))
+_DIGEST = 32  # sha256
+
+
+def load_file(path: Path, raw: bytes, text: str) -> Any:
+    """The tree of the rule file at `path`, whose bytes are `raw` and text `text`: from
+    its cache when that was made from these very bytes, else parsed (and cached).
+    Raises what `load_marked` raises; a cache problem never raises."""
+    digest = hashlib.sha256(raw).digest()
+    where = _cache_path(path)
+    if where is not None:
+        found = _read_cache(where, digest)
+        if found is not None:
+            return found[0]
+    tree = load_marked(text)
+    if where is not None and not sys.dont_write_bytecode:
+        _write_cache(where, digest, tree)
+    return tree
+
+
+def _cache_path(path: Path) -> str | None:
+    """Where `path`'s cache lives, by the rules of `importlib.util.cache_from_source`
+    (no cache without a cache tag). The whole file name is kept: `a.yaml` and `a.yml`
+    never share one."""
+    tag = sys.implementation.cache_tag
+    if tag is None:
+        return None
+    head, name = os.path.split(os.fspath(path))
+    prefix = sys.pycache_prefix
+    if prefix is not None:
+        head = os.path.join(prefix, os.path.abspath(head).lstrip(os.sep + (os.altsep or "")))
+    else:
+        head = os.path.join(head, "__pycache__")
+    return os.path.join(head, f"{name}.{tag}.rules")
+
+
+def _read_cache(where: str, digest: bytes) -> tuple[Any] | None:
+    """(tree,) from the cache at `where` if it holds the tree of a file whose digest is
+    `digest`, intact; None otherwise."""
+    try:
+        with open(where, "rb") as f:
+            data = f.read()
+    except OSError:
+        return None
+    start = len(_HEADER) + 2 * _DIGEST
+    if data[: len(_HEADER)] != _HEADER or data[len(_HEADER) : len(_HEADER) + _DIGEST] != digest:
+        return None
+    payload = data[start:]
+    if data[start - _DIGEST : start] != hashlib.sha256(payload).digest():
+        return None  # truncated or damaged
+    try:
+        return (_thaw(marshal.loads(payload)),)
+    except Exception:  # a payload of another shape: as good as no cache
+        return None
+
+
+def _write_cache(where: str, digest: bytes, tree: Any) -> None:
+    """Write the cache atomically (a temporary file renamed over it, as Python writes
+    bytecode); any failure leaves things as they were and is not an error."""
+    try:
+        payload = marshal.dumps(_freeze(tree))
+        data = _HEADER + digest + hashlib.sha256(payload).digest() + payload
+        os.makedirs(os.path.dirname(where), exist_ok=True)
+        tmp = f"{where}.{os.getpid()}.{threading.get_ident()}.tmp"
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o666)
+        try:
+            with open(fd, "wb") as f:
+                f.write(data)
+            os.replace(tmp, where)
+        except BaseException:
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
+            raise
+    except Exception:
+        pass
+
+
+# The encoding: a scalar (str, int, float, bool, None) is itself; a MarkedDict is
+# (mark, {key: value}, key_marks, value_marks) and a MarkedList (mark, [items],
+# item_marks). A rule file's tree holds no tuples, so a tuple is always a container.
+
+
+def _freeze(value: Any) -> Any:
+    if isinstance(value, MarkedDict):
+        items = {k: _freeze(v) for k, v in value.items()}
+        return (value.mark, items, value.key_marks, value.value_marks)
+    if isinstance(value, MarkedList):
+        return (value.mark, [_freeze(v) for v in value], value.item_marks)
+    if value is None or type(value) in (str, int, float, bool):
+        return value
+    raise TypeError(f"a rule file tree holds no {type(value).__name__}")
+
+
+def _thaw(value: Any) -> Any:
+    if value.__class__ is not tuple:
+        return value
+    if len(value) == 4:
+        mark, items, key_marks, value_marks = value
+        out: Any = MarkedDict({k: _thaw(v) for k, v in items.items()})
+        out.mark, out.key_marks, out.value_marks = mark, key_marks, value_marks
+        return out
+    mark, items, item_marks = value
+    out = MarkedList([_thaw(v) for v in items])
+    out.mark, out.item_marks = mark, item_marks
+    return out

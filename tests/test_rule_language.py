@@ -262,6 +262,21 @@ def test_a_broken_shipped_file_is_left_out_of_listing_and_tool_reading(tmp_path,
     assert set(registry.problems()) == {"vertex", "cca-claude"}
 
 
+@pytest.mark.parametrize("rules", [
+    "rules:\n  - kind: drop\n    why: no id\n",
+    "rules:\n  - {id: x/y, kind: drop, why: a, keys: [title]}\n  - {id: x/y, kind: drop, why: b, keys: [title]}\n",
+    "rules:\n  - {id: x/nothing-to-disable, disabled: true}\n",
+    "rules:\n  - {id: x/y, kind: drop, why: a, keys: [title], before: x/nowhere}\n",
+], ids=["no-id", "duplicate-id", "disable-unknown", "placed-nowhere"])
+def test_listing_reads_no_rules_a_broken_rule_fails_its_target_when_used(tmp_path, monkeypatch, rules):
+    registry = _copy_of_shipped(tmp_path, {"cca-claude": "extends: gemini\n" + rules})
+    monkeypatch.setattr(wireschema, "_shipped", registry)
+    assert "cca-claude" in [t.name for t in wireschema.targets()] and not registry.skipped
+    with pytest.raises(RuleFileError, match="cca-claude.yaml:"):
+        wireschema.normalize(WEATHER, "cca-claude")
+    assert set(registry.problems()) == {"cca-claude"}
+
+
 def test_a_users_target_never_compiles_its_unrelated_neighbours(tmp_path):
     _write(tmp_path, "broken.yaml", _BROKEN_FIELDS)
     _write(tmp_path, "broken-rules.yaml", _BROKEN_RULES)
