@@ -12,13 +12,15 @@ from __future__ import annotations
 
 import gc
 import threading
-from typing import Any, Callable
+from typing import Any, Callable, TypeVar
 
 import attrs
 from cachetools import LRUCache
 
 from .blobs import freeze, key_of, thaw
 from .model import Result
+
+_T = TypeVar("_T")
 
 
 @attrs.frozen
@@ -95,7 +97,7 @@ class Memo:
         return output
 
 
-def collector_paused(fn: Callable[[], Any]) -> Any:
+def collector_paused(fn: Callable[[], _T]) -> _T:
     """`fn()` with the cyclic garbage collector paused, then set back as it was.
 
     A run and a hit allocate many small containers at once, and the full collections

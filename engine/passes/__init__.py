@@ -105,8 +105,15 @@ class Kind:
         return self.phase(options) if callable(self.phase) else self.phase
 
     def added_keys(self, options: Any) -> frozenset | None:
+        """The census markers the kind's writes may make: each keyword it adds with its
+        boolean markers (a keyword written may hold a boolean schema, as `items: false`
+        does for a closed tuple), and the description it may spill into."""
+        from ..positions import markers
+
         added = self.adds(options) if callable(self.adds) else self.adds
-        return None if added is None else frozenset(added) | {"description"}
+        if added is None:
+            return None
+        return frozenset(m for k in added for m in (markers(k) if k[:1] != "<" else (k,))) | {"description"}
 
     def facts_needed(self, options: Any) -> tuple[str, ...]:
         return tuple(self.needs(options) if callable(self.needs) else self.needs)
