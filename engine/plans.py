@@ -39,7 +39,7 @@ from .positions import REFERENCE_KEYS
 
 _ANY = None  # a rule whose added keywords are unknown: every later rule may have work
 
-# A walk compiles for the visitors its input can need (`Planner._reachable`): about 9%
+# A walk compiles for the visitors its input can need (`Planner._reachable`): about 5%
 # fewer instructions on the corpus than one holding every visitor of its stages, for a
 # compile (a few ms) per new set. Past this many sets for one run of stages, inputs of
 # new shapes take the walk holding every visitor, so a process meeting very many shapes
@@ -120,7 +120,9 @@ class Planner:
             if plan is None:
                 plan = self._plans[shape] = self._make(*shape)
             if len(self._by_census) > 4096:
-                self._by_census.clear()  # inputs of very many shapes: start over
+                # inputs of very many shapes: start over (the walks are bounded by _VARIETY)
+                self._by_census.clear()
+                self._plans.clear()
             plan = self._by_census[seen] = (plan, self._trusted(groups, active))
         return plan
 
