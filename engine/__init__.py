@@ -274,16 +274,18 @@ def _normalize(schema: Any, target: TargetLike, *, strict: bool | None = None, o
         variant = t.related(t.strict_variant)
         if variant is not None:
             t = variant
+    def run() -> Result:
+        result = run_target(value, t, opts)
+        if result.origin is None:
+            # just made and not yet handed to anyone (nor stored): given its origin in
+            # place, not copied into a second Result
+            object.__setattr__(result, "origin", freeze(value))
+        return result
+
     if no_cache:
-        result = collector_paused(lambda: run_target(value, t, opts))
-    else:
-        key = (t.digest, t.name, t.path, options_key(opts))
-        result = collector_paused(lambda: _memo.lookup(key, value, lambda: run_target(value, t, opts)))
-    if result.origin is None:
-        # a Result the run has just made, not yet handed to anyone (a stored one has its
-        # origin): given its origin in place, not copied into a second one
-        object.__setattr__(result, "origin", freeze(value))
-    return result
+        return collector_paused(run)
+    key = (t.digest, t.name, t.path, options_key(opts))
+    return collector_paused(lambda: _memo.lookup(key, value, run))
 
 
 def cache_info() -> CacheInfo:

@@ -39,9 +39,9 @@ class _Entry:
     size: int
 
 
-# what a cache user gives: output and input -> (output for this caller, what to store or
-# None when it cannot be stored, its size in bytes)
-Freeze = Callable[[Any, Any], "tuple[Any, Any, int]"]
+# what a cache user gives: output -> (output for this caller, what to store or None when
+# it cannot be stored, its size in bytes)
+Freeze = Callable[[Any], "tuple[Any, Any, int]"]
 Thaw = Callable[[Any], Any]
 
 
@@ -84,7 +84,7 @@ class Memo:
                 self.hits += 1
         if entry is not None:
             return collector_paused(lambda: thaw_out(entry.stored))
-        output, stored, size = freeze_out(compute(), value)
+        output, stored, size = freeze_out(compute())
         if stored is None:
             return output
         size += len(blob) + 256
@@ -115,10 +115,7 @@ def collector_paused(fn: Callable[[], _T]) -> _T:
         gc.enable()
 
 
-def _freeze_result(result: Result, value: Any) -> tuple[Result, Any, int]:
-    if result.origin is None:
-        # just made by the run and not yet handed to anyone: given its origin in place
-        object.__setattr__(result, "origin", freeze(value))
+def _freeze_result(result: Result) -> tuple[Result, Any, int]:
     schema_blob = freeze(result.schema)
     if schema_blob is None:
         return result, None, 0

@@ -80,6 +80,7 @@ class Planner:
         self.check_infos = tuple(self._info(s) for s in target.check_stages)
         self._plans: dict[tuple, Plan] = {}
         self._walks: dict[tuple, Callable[[Any], None]] = {}
+        self._check_walks: dict[tuple, Callable[[Any, Any], None]] = {}
         self._variety: dict[tuple, int] = {}  # walks compiled per run of stages
         self._by_census: dict[tuple, Plan] = {}
         relevant: set[str] = set()
@@ -307,11 +308,11 @@ class Planner:
 
     def _checks_walk(self, checks: tuple) -> Callable[[Any, Any], None]:
         """The node checks as a walk of one node (compiled once per set of checks)."""
-        key = ("checks", tuple(v.rule.id for v in checks))
-        walk = self._walks.get(key)
+        key = tuple(v.rule.id for v in checks)
+        walk = self._check_walks.get(key)
         if walk is None:
             variant = Variant("r", tuple(attrs.evolve(v, not_root=False) for v in checks), (), None, None)
-            walk = self._walks[key] = compile_variants((variant,), "node checks")
+            walk = self._check_walks[key] = compile_variants((variant,), "node checks")
         return walk
 
     def _walk(self, group: list, checks: tuple, kept: frozenset) -> Callable[[Any], None]:

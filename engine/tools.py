@@ -426,7 +426,7 @@ def _normalize_tools_quiet(
     return out
 
 
-def _freeze_tools(out: ToolsResult, _given: Any) -> tuple[ToolsResult, Any, int]:
+def _freeze_tools(out: ToolsResult) -> tuple[ToolsResult, Any, int]:
     tools_blob = freeze(list(out.tools))
     if tools_blob is None:
         return out, None, 0
