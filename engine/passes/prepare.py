@@ -124,6 +124,8 @@ def boolean_schemas(rule, node, run):
         if run.slot in keep_in:
             return None
         return _spelled(rule, node, run, None)
+    for kw in ("anyOf", "oneOf"):
+        _drop_false_branches(rule, node, kw, run)
     chain = run.chain_of(node)
     for kw, slot, cont, key in child_slots(node):
         child = cont[key]
@@ -131,6 +133,21 @@ def boolean_schemas(rule, node, run):
             at = (chain, kw) if slot == SLOT_SINGLE else ((chain, kw), key)
             cont[key] = _spelled(rule, child, run, at)
     return None
+
+
+def _drop_false_branches(rule, node: dict, kw: str, run) -> None:
+    """A `false` branch of a union beside one that is not: it matches no value, so the
+    union says the same without it. Spelled instead, it would read as a branch of its
+    own (on a marker wire, with the union's null moved into it, as the null branch)."""
+    branches = node.get(kw)
+    if branches.__class__ is not list or kw in rule.options["keep_in"]:
+        return
+    kept = [b for b in branches if b is not False]
+    if not kept or len(kept) == len(branches):
+        return
+    at = [str(i) for i, b in enumerate(branches) if b is False]
+    node[kw] = kept
+    run.report(rule, node, "rewritten", f"false branch {', '.join(at)} of {kw} removed: it matches no value", kw)
 
 
 def _spelled(rule, value: bool, run, chain: Any) -> dict:

@@ -243,6 +243,9 @@ def null_enum_branch(rule, node, run):
     ref_siblings=Opt("strlist", ["*"], doc="keywords (glob patterns) a `$ref` branch may take"),
     by_type=Opt("map", "map:type-keywords", doc="which keywords belong to which type"),
     keys=Opt("strlist", ["*"], doc="keywords (glob patterns) beside anyOf that move; the others stay beside it"),
+    widening=Opt(
+        "keys", [], doc="keywords that only add values (a nullable marker): a branch that accepts any value already says them and does not take them"
+    ),
 )
 def any_of_alone(rule, node, run):
     """`anyOf` stands alone on its node: the keywords beside it move into every branch.
@@ -251,8 +254,8 @@ def any_of_alone(rule, node, run):
     other keyword beside anyOf. A branch keeps its own value of a keyword, but for
     `properties` and `required`, which add to its own (a property both define keeps
     the branch's schema); it takes no keyword of another type than its own, a
-    `{type: null}` branch takes nothing, and a `$ref` branch only the allowed
-    siblings. With `keys`, only those keywords move (a strict wire's closed branches
+    `{type: null}` branch takes nothing, a branch that accepts any value none of the
+    `widening` keywords, and a `$ref` branch only the allowed siblings. With `keys`, only those keywords move (a strict wire's closed branches
     need the parent's properties, while a description may stay). The branches are new
     schemas, so the rest of the walk visits them again.
     """
@@ -270,6 +273,7 @@ def any_of_alone(rule, node, run):
     owned = {k for ks in by_type.values() for k in ks}
     out = []
     taken: set[str] = set()
+    said: set[str] = set()  # widening keywords a branch of any value says already
     for b in branches:
         if b.get("type") == "null":
             out.append(b)
@@ -278,7 +282,12 @@ def any_of_alone(rule, node, run):
         if "type" not in new and "type" in node and "$ref" not in new:
             new["type"] = node["type"]
         mine = {k for t in types_of(new) for k in by_type.get(t, ())}
+        # only annotations: every value, null too (a lone marker would be read as null only)
+        any_value = all(k in _ANNOTATIONS for k in new)
         for k, v in beside:
+            if any_value and k in rule.options["widening"]:
+                said.add(k)
+                continue
             if "$ref" in new and not any(fnmatch.fnmatchcase(k, p) for p in rule.options["ref_siblings"]):
                 continue
             if k in owned and types_of(new) and k not in mine:
@@ -299,7 +308,10 @@ def any_of_alone(rule, node, run):
     if moved:
         run.report(rule, node, "rewritten", f"{', '.join(moved)} beside anyOf moved into its branches", "anyOf")
     for k in (k for k, _ in beside if k not in taken):
-        run.report(rule, node, "dropped", f"{k} beside anyOf dropped: no branch can take it", k)
+        if k in said:
+            run.report(rule, node, "rewritten", f"{k} beside anyOf removed: its branches accept any value already", "anyOf")
+        else:
+            run.report(rule, node, "dropped", f"{k} beside anyOf dropped: no branch can take it", k)
     return None
 
 
