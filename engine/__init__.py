@@ -10,13 +10,13 @@ Provider behaviour lives in YAML rule files (`rules/`); this package only interp
 
 from __future__ import annotations
 
-import logging
 import os
 import threading
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Union
 
 
+from . import logs
 from .blobs import freeze
 from .cache import CacheInfo, Memo, collector_paused
 from .errors import (
@@ -84,11 +84,9 @@ __all__ = [
 ]
 __version__ = "0.1.0"
 
-# a fallback, a strict target failing open and a spent request budget are logged here,
-# once per tool, at WARNING; a normalization that loses nothing logs nothing
-logger = logging.getLogger("wireschema")
-# a library configures no output of its own: the application's logging config decides
-logger.addHandler(logging.NullHandler())
+# a fallback, a strict target failing open and a spent request budget are logged on the
+# `wireschema` logger (`wireschema.logger`, made on first use: see logs.py), once per
+# tool, at WARNING; a normalization that loses nothing logs nothing
 
 TargetLike = Union[str, "Target"]
 """A shipped target's name, or a compiled Target (from `load_rules`)."""
@@ -231,16 +229,14 @@ def normalize(schema: Any, target: TargetLike, *, strict: bool | None = None, op
 
 def _log_result(result: Result, what: str) -> None:
     """One WARNING for a result that lost its schema or its strictness, none otherwise."""
-    if not logger.isEnabledFor(logging.WARNING):
-        return
     if result.used_fallback:
-        logger.warning("%s fell back on %s: %s", what, result.target, result.fallback_reason)
+        logs.warning("%s fell back on %s: %s", what, result.target, result.fallback_reason)
         return
     budget = next((c for c in result.changes if c.rule == "request/strict-budget"), None)
     if budget is not None:
-        logger.warning("%s %s on %s", what, budget.detail, result.target)
+        logs.warning("%s %s on %s", what, budget.detail, result.target)
     elif result.strict_reason:
-        logger.warning("%s sent non-strict on %s: %s", what, result.target, result.strict_reason)
+        logs.warning("%s sent non-strict on %s: %s", what, result.target, result.strict_reason)
 
 
 def _log_tools(out: Any) -> None:
@@ -346,6 +342,8 @@ _LAZY = {
 
 
 def __getattr__(name: str) -> Any:
+    if name == "logger":
+        return logs.logger()
     home = _LAZY.get(name)
     if home is None:
         raise AttributeError(f"module 'wireschema' has no attribute {name!r}")
@@ -357,4 +355,4 @@ def __getattr__(name: str) -> Any:
 
 
 def __dir__() -> list[str]:
-    return sorted({*globals(), *_LAZY})
+    return sorted({*globals(), *_LAZY, "logger"})

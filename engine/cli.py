@@ -26,7 +26,6 @@ import argparse
 import codecs
 import contextlib
 import json
-import logging
 import os
 import sys
 from pathlib import Path
@@ -56,7 +55,7 @@ class _Parser(argparse.ArgumentParser):
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = _build_parser()
+    parser = _build_parser(_command_named(sys.argv[1:] if argv is None else argv))
     try:
         try:
             args = parser.parse_args(argv)
@@ -88,6 +87,13 @@ def _library_log_silenced() -> Iterator[None]:
     # the command says what the library would log (fallbacks, strict failing open) on
     # stderr itself, naming the item; without a handler, Python's last-resort handler
     # would print the library's records too, unlabelled
+    if "logging" not in sys.modules:
+        # nothing has configured a handler that could print them, and the library's
+        # logger, made on its first record, has its NullHandler: silent already
+        yield
+        return
+    import logging
+
     log = logging.getLogger("wireschema")
     handler = logging.NullHandler()
     propagate = log.propagate
@@ -100,14 +106,24 @@ def _library_log_silenced() -> Iterator[None]:
         log.propagate = propagate
 
 
-def _build_parser() -> argparse.ArgumentParser:
+def _build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The parser for every command, or with `only`, for that one: each subparser costs
+    about a millisecond to build (argparse looks its strings up in gettext), and a
+    command line that names its command never meets the others."""
     summary = (wireschema.__doc__ or _PROG).splitlines()[0]
     parser = _Parser(prog=_PROG, description=summary)
     parser.add_argument("--version", action="version", version=f"{_PROG} {wireschema.__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
-    for setup in _COMMANDS:
-        setup(sub)
+    for name, setup in _COMMANDS.items():
+        if only is None or name == only:
+            setup(sub)
     return parser
+
+
+def _command_named(argv: Sequence[str]) -> str | None:
+    """The command a command line names before anything else, if it is one of ours (an
+    option first, `--help` say, or a misspelt command needs them all)."""
+    return argv[0] if argv and argv[0] in _COMMANDS else None
 
 
 # -- what FILE holds ------------------------------------------------------------------
@@ -905,13 +921,13 @@ def _run_explain(args: argparse.Namespace) -> int:
     return 0
 
 
-_COMMANDS: tuple[Callable[[Any], None], ...] = (
-    _setup_normalize,
-    _setup_check,
-    _setup_diff,
-    _setup_targets,
-    _setup_rules,
-)
+_COMMANDS: dict[str, Callable[[Any], None]] = {
+    "normalize": _setup_normalize,
+    "check": _setup_check,
+    "diff": _setup_diff,
+    "targets": _setup_targets,
+    "rules": _setup_rules,
+}
 
 
 def _command(sub: Any, name: str, help_text: str) -> argparse.ArgumentParser:

@@ -11,14 +11,13 @@ by `docstring_parser` (`pip install 'wireschema[pydantic]'` brings both).
 from __future__ import annotations
 
 import inspect
-import logging
 from typing import Any
 
 import attrs
 
+from . import logs
 from .errors import SchemaInputError
 
-_log = logging.getLogger("wireschema")
 
 
 def is_native(value: Any) -> bool:
@@ -189,7 +188,7 @@ def _read_doc(value: Any, schema: dict[str, Any]) -> _Doc:
     try:
         import docstring_parser
     except ImportError:
-        _log.warning(
+        logs.warning(
             "the docstring of %s is read for its summary only: parameter descriptions need "
             "docstring_parser (pip install 'wireschema[pydantic]')",
             _describe(value),
@@ -198,7 +197,7 @@ def _read_doc(value: Any, schema: dict[str, Any]) -> _Doc:
     try:
         parsed = docstring_parser.parse(text)
     except docstring_parser.ParseError as exc:
-        _log.warning("the docstring of %s does not parse (%s): its summary only is read", _describe(value), exc)
+        logs.warning("the docstring of %s does not parse (%s): its summary only is read", _describe(value), exc)
         return _Doc(text, text.split("\n\n")[0].strip() or None, {})
     prose = parsed.description or ""
     summary = prose.split("\n\n")[0].strip() or None

@@ -6,16 +6,15 @@ a structured output's `message.content`), which is parsed first.
 
 from __future__ import annotations
 
-import logging
 from typing import Any, Iterator
 
+from . import logs
 from .blobs import thaw
 from .errors import SchemaInputError, WireschemaError
 from .model import Issue, Result
 from .positions import escape
 from .prepare import json_copy
 
-_log = logging.getLogger("wireschema")
 
 _MAX_REF_HOPS = 32
 
@@ -262,7 +261,7 @@ def _guard(keyword: str, check: Any) -> Any:
         except RecursionError:
             raise
         except Exception as exc:  # re.error, TypeError, ValueError, ...: the keyword is not judged
-            _log.info("validate skips %s %r, which cannot be checked locally: %s", keyword, value, exc)
+            logs.info("validate skips %s %r, which cannot be checked locally: %s", keyword, value, exc)
             return
         yield from found
 

@@ -8,7 +8,6 @@ rule file is a `RuleFileError` naming file, line and column.
 from __future__ import annotations
 
 import hashlib
-import logging
 import os
 import re
 import threading
@@ -18,6 +17,7 @@ from typing import TYPE_CHECKING, Any, Iterable
 
 import attrs
 
+from . import logs
 from .errors import RuleFileError
 from .facts import ENGINE_FACTS, FACTS
 from .positions import is_schema_path
@@ -56,7 +56,6 @@ _NAME = re.compile(r"^_?[A-Za-z0-9][A-Za-z0-9_.-]*$")
 # the shared keyword groups and maps: read as the vocabulary, never as a rule file
 _VOCABULARY = "_vocabulary"
 _RULE_ID = re.compile(r"^[a-z0-9][a-z0-9._/-]*$")
-_log = logging.getLogger("wireschema")
 
 
 def _valid_name(name: Any) -> bool:
@@ -421,7 +420,7 @@ class Registry:
                 with self._lock:
                     if name not in self.skipped:
                         self.skipped[name] = exc
-                        _log.warning("rule file %s is left out: %s", name, exc)
+                        logs.warning("rule file %s is left out: %s", name, exc)
                 continue
             if f is not None:
                 out.append((name, f))

@@ -8,6 +8,7 @@ the installed command, terminals and encodings run it as a separate process.
 
 from __future__ import annotations
 
+import argparse
 import io
 import json
 import os
@@ -644,3 +645,12 @@ def test_diff_of_a_tool_list_gives_one_table_per_tool(run):
     ran = run("diff", MCP_TOOLS, "--targets", "openai-strict,gemini")
     heads = [line for line in ran.stdout.splitlines() if line.startswith("== ")]
     assert heads == [f"== #{i} {t['name']}" for i, t in enumerate(listed)]
+
+
+def test_a_command_line_that_names_its_command_builds_that_command_alone():
+    from wireschema import cli
+
+    for name in cli._COMMANDS:
+        [sub] = [a for a in cli._build_parser(name)._actions if isinstance(a, argparse._SubParsersAction)]
+        assert list(sub.choices) == [name]
+    assert cli._command_named(["--help"]) is None and cli._command_named(["targts"]) is None
