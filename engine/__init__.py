@@ -17,8 +17,6 @@ from typing import TYPE_CHECKING, Any, Union
 
 
 from . import logs
-from .blobs import freeze
-from .cache import CacheInfo, Memo, collector_paused
 from .errors import (
     RequestLimitError,
     RuleFileError,
@@ -33,6 +31,7 @@ from .errors import (
 from .model import Change, Issue, Options, Result, TargetInfo, options_key, options_of
 
 if TYPE_CHECKING:
+    from .cache import CacheInfo, Memo
     from .names import NameMap, NameRule
     from .outputs import normalize_output
     from .ruletable import Registry, Target
@@ -93,7 +92,18 @@ TargetLike = Union[str, "Target"]
 
 _lock = threading.Lock()
 _shipped = None
-_memo = Memo()
+_memo: "Memo | None" = None  # made on the first normalize (cachetools, pickle): `targets` needs neither
+
+
+def _the_memo() -> "Memo":
+    global _memo
+    if _memo is None:
+        from .cache import Memo
+
+        with _lock:
+            if _memo is None:
+                _memo = Memo()
+    return _memo
 
 
 def _registry() -> "Registry":
@@ -249,6 +259,8 @@ def _log_tools(out: Any) -> None:
 
 def _normalize(schema: Any, target: TargetLike, *, strict: bool | None = None, options: Options | None = None) -> Result:
     """`normalize` without the log: the APIs built on it log once, for the whole tool."""
+    from .blobs import freeze
+    from .cache import collector_paused
     from .native import plain
     from .pipeline import run_target
     from .prepare import parse_input
@@ -281,22 +293,23 @@ def _normalize(schema: Any, target: TargetLike, *, strict: bool | None = None, o
     if no_cache:
         return collector_paused(run)
     key = (t.digest, t.name, t.path, options_key(opts))
-    return collector_paused(lambda: _memo.lookup(key, value, run))
+    memo = _the_memo()
+    return collector_paused(lambda: memo.lookup(key, value, run))
 
 
-def cache_info() -> CacheInfo:
+def cache_info() -> "CacheInfo":
     """Hits, misses, entries and estimated bytes of the process-local memo."""
-    return _memo.info()
+    return _the_memo().info()
 
 
 def clear_cache() -> None:
     """Forget every memoized result."""
-    _memo.clear()
+    _the_memo().clear()
 
 
 def configure_cache(*, max_entries: int = 512, max_bytes: int = 16 * 1024 * 1024) -> None:
     """Resize the memo (this also empties it)."""
-    _memo.configure(max_entries, max_bytes)
+    _the_memo().configure(max_entries, max_bytes)
 
 
 def check(schema: Any, target: TargetLike, *, options: Options | None = None) -> tuple[Change, ...]:
@@ -329,10 +342,12 @@ def _bypassed(value: Any, target: Any, opts: Options) -> Result:
     )
 
 
-# The services around the walk (they call back into normalize()) and the compiled-target
-# class are imported on first use (PEP 562), not by `import wireschema`: normalize needs
-# none of them, and each costs a fresh process milliseconds of imports and attrs classes.
+# The services around the walk (they call back into normalize()), the compiled-target
+# class and the memo's CacheInfo are imported on first use (PEP 562), not by `import
+# wireschema`: normalize needs none of them, and each costs a fresh process
+# milliseconds of imports and attrs classes.
 _LAZY = {
+    "CacheInfo": "cache",
     "NameMap": "names", "NameRule": "names",
     "normalize_output": "outputs",
     "RequestResult": "tools", "ToolResult": "tools", "ToolsResult": "tools",

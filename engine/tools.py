@@ -405,7 +405,7 @@ def _normalize_tools_quiet(
     tools: Any, target: TargetLike, *, strict: bool | None = None, options: Options | None = None,
     reserved: frozenset[str] = frozenset(),
 ) -> ToolsResult:
-    from . import _memo, _registry, _target, _uncached
+    from . import _registry, _target, _the_memo, _uncached
 
     t = _target(target)
     _need_shape(t)
@@ -416,7 +416,7 @@ def _normalize_tools_quiet(
     opts = options_of(options)
     # a repeated request is one entry: its tools, results and names come back at once
     key = ("tools", t.digest, t.name, t.path, registry.shapes_key(), strict, options_key(opts), tuple(sorted(reserved)))
-    out: ToolsResult = _memo.memoize(
+    out: ToolsResult = _the_memo().memoize(
         key,
         given,
         lambda: _normalize_tools(given, t, registry, strict, options, reserved),
