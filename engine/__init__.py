@@ -261,15 +261,13 @@ def _normalize(schema: Any, target: TargetLike, *, strict: bool | None = None, o
     """`normalize` without the log: the APIs built on it log once, for the whole tool."""
     from .blobs import freeze
     from .cache import collector_paused
-    from .native import plain
     from .pipeline import run_target
-    from .prepare import parse_input
 
     opts = options_of(options)
     t = _target(target)
     # an SDK's schema object (python-genai's types.Schema, say) as the SDK sends it; a
     # plain dict, the common case, is taken as it is
-    value = schema if schema.__class__ is dict else parse_input(plain(schema), opts)
+    value = schema if schema.__class__ is dict else _parsed(schema, opts)
     no_normalization, no_strict, no_cache = _switches()
     if opts.bypass or no_normalization:
         return _bypassed(value, t, opts)
@@ -295,6 +293,13 @@ def _normalize(schema: Any, target: TargetLike, *, strict: bool | None = None, o
     key = (t.digest, t.name, t.path, options_key(opts))
     memo = _the_memo()
     return collector_paused(lambda: memo.lookup(key, value, run))
+
+
+def _parsed(schema: Any, opts: Options) -> Any:
+    from .native import plain
+    from .prepare import parse_input
+
+    return parse_input(plain(schema), opts)
 
 
 def cache_info() -> "CacheInfo":

@@ -22,11 +22,17 @@ finished are not visited again).
 
 from __future__ import annotations
 
+import hashlib
+import marshal
 import re
+from importlib.util import MAGIC_NUMBER
+from pathlib import Path
+from types import CodeType
 from typing import Any, Callable
 
 import attrs
 
+from . import bytecache
 from .passes import TEST_HELPERS
 from .positions import SLOT_KIND, SLOT_MAP, SLOT_SINGLE
 
@@ -268,7 +274,35 @@ def compile_variants(variants: tuple[Variant, ...], label: str) -> Callable[[Any
         "_child_keys": frozenset(SLOT_KIND),
         **src.consts,
     }
-    exec(compile(text, f"<wireschema walk {label}>", "exec"), namespace)
+    exec(_code(text, f"<wireschema walk {label}>"), namespace)
     fn = namespace["make"]()
     fn.source = text  # read a compiled walk when debugging: print(fn.source)
     return fn
+
+
+# A walk's code is kept like bytecode (see `bytecache`), under the digest of its source:
+# compiling one takes a few milliseconds, and a fresh process meets a dozen to a hundred
+# of them per target over a varied set of schemas. The header names the bytecode
+# version (`MAGIC_NUMBER`), as a .pyc does.
+_WALK_HEADER = b"wireschema-walk\0" + MAGIC_NUMBER + bytes((marshal.version,))
+_WALKS_DIR = Path(__file__).parent
+
+
+def _code(text: str, filename: str) -> Any:
+    """The code object of a walk's source, from its cache if one was made from this very
+    source (and file name, which tracebacks show), else compiled and cached."""
+    digest = hashlib.sha256(f"{filename}\0{text}".encode()).digest()
+    where = bytecache.cache_path(_WALKS_DIR / f"walk-{digest.hex()}", "walk")
+    if where is not None:
+        payload = bytecache.read(where, _WALK_HEADER, digest)
+        if payload is not None:
+            try:
+                code = marshal.loads(payload)
+            except Exception:  # noqa: BLE001 - as good as no cache
+                code = None
+            if code.__class__ is CodeType:
+                return code
+    code = compile(text, filename, "exec")
+    if where is not None:
+        bytecache.write(where, _WALK_HEADER, digest, marshal.dumps(code))
+    return code

@@ -12,7 +12,6 @@ from typing import Any
 
 from .errors import SchemaInputError
 from .costs import PLAIN, SAMPLE, plain_chars, priced_past
-from .native import is_native, to_schema
 from .positions import HOLDS_LIST, HOLDS_MAP, SUBSCHEMA, pointer_of
 from .run import BudgetExceeded, Run
 
@@ -22,6 +21,8 @@ _SCALARS = (str, int, float, bool, type(None))
 def parse_input(schema: Any, options: Any) -> Any:
     """JSON text (str or bytes) is parsed; pydantic models, dataclasses, TypedDicts and
     typed functions go through pydantic; anything else is taken as a Python JSON value."""
+    from .native import is_native, to_schema  # here: a dict handed to normalize never comes this way
+
     if is_native(schema):
         return to_schema(schema)
     if isinstance(schema, (bytes, bytearray, memoryview)):

@@ -5,8 +5,8 @@ marks, so that a bad rule file can be reported as `file:line:column` (the parser
 and `yaml`, live in `yamlparse` and are imported only when a text has to be parsed).
 
 `load_file` keeps each parsed tree in a cache beside the file, the way Python keeps
-bytecode: `__pycache__/<file name>.<cache tag>.rules` (or under `sys.pycache_prefix`),
-holding a `marshal` encoding of the tree, marks included. The cache is keyed by the
+bytecode (see `bytecache`): `__pycache__/<file name>.<cache tag>.rules` (or under
+`sys.pycache_prefix`), holding a `marshal` encoding of the tree, marks included. The cache is keyed by the
 digest of the file's bytes, so an edited file is parsed again and its cache rewritten;
 a cache that is missing, stale, truncated or corrupt is ignored, one that cannot be
 written (a read-only folder, `sys.dont_write_bytecode`) is not written, and either way
@@ -17,11 +17,10 @@ from __future__ import annotations
 
 import hashlib
 import marshal
-import os
-import sys
-import threading
 from pathlib import Path
 from typing import Any
+
+from . import bytecache
 
 
 class MarkedDict(dict):
@@ -76,7 +75,6 @@ def mark_of(container: Any, key: Any = None, *, of_key: bool = False) -> tuple[i
 _MAGIC = b"wireschema-rules\0"
 _FORMAT = 1
 _HEADER = _MAGIC + bytes((_FORMAT, marshal.version))
-_DIGEST = 32  # sha256
 
 
 def load_file(path: Path, raw: bytes, text: str) -> Any:
@@ -84,74 +82,27 @@ def load_file(path: Path, raw: bytes, text: str) -> Any:
     its cache when that was made from these very bytes, else parsed (and cached).
     Raises what `load_marked` raises; a cache problem never raises."""
     digest = hashlib.sha256(raw).digest()
-    where = _cache_path(path)
+    where = bytecache.cache_path(path, "rules")
     if where is not None:
         found = _read_cache(where, digest)
         if found is not None:
             return found[0]
     tree = load_marked(text)
-    if where is not None and not sys.dont_write_bytecode:
-        _write_cache(where, digest, tree)
+    if where is not None:
+        bytecache.write(where, _HEADER, digest, marshal.dumps(_freeze(tree)))
     return tree
-
-
-def _cache_path(path: Path) -> str | None:
-    """Where `path`'s cache lives, by the rules of `importlib.util.cache_from_source`
-    (no cache without a cache tag). The whole file name is kept: `a.yaml` and `a.yml`
-    never share one."""
-    tag = sys.implementation.cache_tag
-    if tag is None:
-        return None
-    head, name = os.path.split(os.fspath(path))
-    prefix = sys.pycache_prefix
-    if prefix is not None:
-        head = os.path.join(prefix, os.path.abspath(head).lstrip(os.sep + (os.altsep or "")))
-    else:
-        head = os.path.join(head, "__pycache__")
-    return os.path.join(head, f"{name}.{tag}.rules")
 
 
 def _read_cache(where: str, digest: bytes) -> tuple[Any] | None:
     """(tree,) from the cache at `where` if it holds the tree of a file whose digest is
     `digest`, intact; None otherwise."""
-    try:
-        with open(where, "rb") as f:
-            data = f.read()
-    except OSError:
+    payload = bytecache.read(where, _HEADER, digest)
+    if payload is None:
         return None
-    start = len(_HEADER) + 2 * _DIGEST
-    if data[: len(_HEADER)] != _HEADER or data[len(_HEADER) : len(_HEADER) + _DIGEST] != digest:
-        return None
-    payload = data[start:]
-    if data[start - _DIGEST : start] != hashlib.sha256(payload).digest():
-        return None  # truncated or damaged
     try:
         return (_thaw(marshal.loads(payload)),)
     except Exception:  # a payload of another shape: as good as no cache
         return None
-
-
-def _write_cache(where: str, digest: bytes, tree: Any) -> None:
-    """Write the cache atomically (a temporary file renamed over it, as Python writes
-    bytecode); any failure leaves things as they were and is not an error."""
-    try:
-        payload = marshal.dumps(_freeze(tree))
-        data = _HEADER + digest + hashlib.sha256(payload).digest() + payload
-        os.makedirs(os.path.dirname(where), exist_ok=True)
-        tmp = f"{where}.{os.getpid()}.{threading.get_ident()}.tmp"
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o666)
-        try:
-            with open(fd, "wb") as f:
-                f.write(data)
-            os.replace(tmp, where)
-        except BaseException:
-            try:
-                os.unlink(tmp)
-            except OSError:
-                pass
-            raise
-    except Exception:
-        pass
 
 
 # The encoding: a scalar (str, int, float, bool, None) is itself; a MarkedDict is

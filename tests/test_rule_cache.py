@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 import wireschema
-from wireschema import yamlsource
+from wireschema import bytecache, yamlsource
 from wireschema.yamlsource import MarkedDict, MarkedList, load_file, load_marked
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -113,7 +113,7 @@ def test_a_damaged_cache_is_ignored_and_rewritten(tmp_path, monkeypatch, damage)
         import marshal
 
         payload = marshal.dumps((1, 2))
-        start = len(yamlsource._HEADER) + yamlsource._DIGEST
+        start = len(yamlsource._HEADER) + bytecache.DIGEST
         bad = good[:start] + hashlib.sha256(payload).digest() + payload
     cache.write_bytes(bad)
     assert_same(_load(path), parsed)
@@ -139,7 +139,7 @@ def test_a_failed_write_leaves_no_file_behind(tmp_path, monkeypatch):
     def fail(src, dst):
         raise OSError("disk full")
 
-    monkeypatch.setattr(yamlsource.os, "replace", fail)
+    monkeypatch.setattr(bytecache.os, "replace", fail)
     assert_same(_load(path), load_marked(path.read_text(encoding="utf-8")))
     assert list((tmp_path / "__pycache__").iterdir()) == []
 
