@@ -415,5 +415,3 @@ def _edits_step(fn: Callable[[Any, Any], None]) -> Callable[[Any], None]:
                 run.holder = holder
 
     return step
-
-    return step
