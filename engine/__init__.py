@@ -263,12 +263,24 @@ def _log_tools(out: Any) -> None:
 
 
 
-def _normalize(schema: Any, target: TargetLike, *, strict: bool | None = None, options: Options | None = None) -> Result:
-    """`normalize` without the log: the APIs built on it log once, for the whole tool."""
+# what a normalize calls, imported by the first (not by `import wireschema`) and bound
+# here: a relative import statement per call goes through importlib each time
+_engine: Any = None
+
+
+def _engine_parts() -> Any:
+    global _engine
     from .blobs import freeze
     from .cache import collector_paused
     from .pipeline import run_target
 
+    _engine = (freeze, collector_paused, run_target)
+    return _engine
+
+
+def _normalize(schema: Any, target: TargetLike, *, strict: bool | None = None, options: Options | None = None) -> Result:
+    """`normalize` without the log: the APIs built on it log once, for the whole tool."""
+    freeze, collector_paused, run_target = _engine or _engine_parts()
     opts = options_of(options)
     t = _target(target)
     # an SDK's schema object (python-genai's types.Schema, say) as the SDK sends it; a
