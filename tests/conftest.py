@@ -138,3 +138,17 @@ def bounded(limit: float = 5.0):
             signal.signal(signal.SIGALRM, old)
     elapsed = time.perf_counter() - start
     assert elapsed < limit, f"took {elapsed:.2f} s (limit {limit:.0f} s)"
+
+
+def damaged(good: bytes, damage: str) -> bytes:
+    """A cache file's bytes (see `bytecache`) spoiled one way: emptied, cut short, one
+    byte flipped near the end, or its header changed."""
+    if damage == "empty":
+        return b""
+    if damage == "truncated":
+        return good[: len(good) // 2]
+    if damage == "flipped":
+        return good[:-10] + bytes([good[-10] ^ 0xFF]) + good[-9:]
+    if damage == "header":
+        return b"X" + good[1:]
+    raise ValueError(damage)

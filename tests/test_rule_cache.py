@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 import wireschema
+from conftest import damaged
 from wireschema import bytecache, yamlsource
 from wireschema.yamlsource import MarkedDict, MarkedList, load_file, load_marked
 
@@ -97,14 +98,8 @@ def test_a_damaged_cache_is_ignored_and_rewritten(tmp_path, monkeypatch, damage)
     _load(path)
     cache = _cache(path)
     good = cache.read_bytes()
-    if damage == "empty":
-        bad = b""
-    elif damage == "truncated":
-        bad = good[: len(good) // 2]
-    elif damage == "flipped":
-        bad = good[:-10] + bytes([good[-10] ^ 0xFF]) + good[-9:]
-    elif damage == "header":
-        bad = b"X" + good[1:]
+    if damage in ("empty", "truncated", "flipped", "header"):
+        bad = damaged(good, damage)
     elif damage == "garbage":
         bad = os.urandom(len(good))
     else:

@@ -9,6 +9,7 @@ import sys
 import pytest
 
 import wireschema
+from conftest import damaged
 from wireschema import bytecache, compiler
 
 SOURCE = "def make():\n    def walk(run, sel):\n        return sel * 2\n    return walk\n"
@@ -58,14 +59,8 @@ def test_a_damaged_cache_is_ignored_and_rewritten(tmp_path, damage):
     [cache] = _files(tmp_path)
     good = cache.read_bytes()
     start = len(compiler._WALK_HEADER) + bytecache.DIGEST
-    if damage == "empty":
-        bad = b""
-    elif damage == "truncated":
-        bad = good[: len(good) // 2]
-    elif damage == "flipped":
-        bad = good[:-10] + bytes([good[-10] ^ 0xFF]) + good[-9:]
-    elif damage == "header":
-        bad = b"X" + good[1:]
+    if damage != "not-code":
+        bad = damaged(good, damage)
     else:  # intact, of the right digest, but not a code object
         payload = marshal.dumps((1, 2))
         bad = good[:start] + hashlib.sha256(payload).digest() + payload
