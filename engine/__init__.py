@@ -193,6 +193,9 @@ def targets() -> list[TargetInfo]:
     return out
 
 
+_ON = ("1", "true", "yes", "on")
+
+
 def _env(name: str) -> bool:
     return os.environ.get(name, "").strip().lower() in _ON
 
@@ -216,9 +219,6 @@ def _switches() -> tuple[bool, bool, bool]:
     # one set (the benchmark's uncached runs, say): decoded as os.environ decodes it
     on = [(v := table.get(k)) is not None and os.fsdecode(v).strip().lower() in _ON for k in _ENV_KEYS]
     return on[0], on[1], on[2]
-
-
-_ON = ("1", "true", "yes", "on")
 
 
 def _uncached() -> bool:

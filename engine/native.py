@@ -19,7 +19,6 @@ from . import logs
 from .errors import SchemaInputError
 
 
-
 def is_native(value: Any) -> bool:
     """A Python type, a callable, or a TypeAdapter: not a JSON value."""
     if isinstance(value, (dict, list, str, bytes, bytearray, memoryview, int, float, bool)) or value is None:

@@ -255,9 +255,10 @@ def any_of_alone(rule, node, run):
     `properties` and `required`, which add to its own (a property both define keeps
     the branch's schema); it takes no keyword of another type than its own, a
     `{type: null}` branch takes nothing, a branch that accepts any value none of the
-    `widening` keywords, and a `$ref` branch only the allowed siblings. With `keys`, only those keywords move (a strict wire's closed branches
-    need the parent's properties, while a description may stay). The branches are new
-    schemas, so the rest of the walk visits them again.
+    `widening` keywords, and a `$ref` branch only the allowed siblings. With `keys`,
+    only those keywords move (a strict wire's closed branches need the parent's
+    properties, while a description may stay). The branches are new schemas, so the
+    rest of the walk visits them again.
     """
     branches = node.get("anyOf")
     if not isinstance(branches, list) or len(node) == 1 or not all(isinstance(b, dict) for b in branches):
