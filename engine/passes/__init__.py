@@ -56,6 +56,12 @@ class Kind:
     adds: Any = None
     """Keywords it may add that the input did not have (a set, or a function of the
     options); `description` is always among them (spilled text). None: any keyword."""
+    writes_bools: Any = True
+    """Whether a keyword it adds may come to hold a boolean schema, or a list or map with
+    one in it, where the input had none under that keyword (a closed tuple's `items:
+    false`, a tuple's booleans moved into `items`), or a function of the options. False
+    for a kind that writes only schemas of its own making: its added keywords then bring
+    no boolean census markers (see `added_keys`)."""
     scope: str = "tree"
     """A tree kind that changes only the root (`root`), reading beyond it only through
     `reads_via` (at the root): where those are absent, a compiled target may run it
@@ -105,15 +111,16 @@ class Kind:
         return self.phase(options) if callable(self.phase) else self.phase
 
     def added_keys(self, options: Any) -> frozenset | None:
-        """The census markers the kind's writes may make: each keyword it adds with its
-        boolean markers (a keyword written may hold a boolean schema, as `items: false`
-        does for a closed tuple), and the description it may spill into."""
+        """The census markers the kind's writes may make: each keyword it adds, with its
+        boolean markers where it may write booleans (`writes_bools`), and the description
+        it may spill into."""
         from ..positions import markers
 
         added = self.adds(options) if callable(self.adds) else self.adds
         if added is None:
             return None
-        return frozenset(m for k in added for m in (markers(k) if k[:1] != "<" else (k,))) | {"description"}
+        bools = self.writes_bools(options) if callable(self.writes_bools) else self.writes_bools
+        return frozenset(m for k in added for m in (markers(k) if bools and k[:1] != "<" else (k,))) | {"description"}
 
     def facts_needed(self, options: Any) -> tuple[str, ...]:
         return tuple(self.needs(options) if callable(self.needs) else self.needs)
@@ -138,7 +145,7 @@ def test_helper(name: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]
     return deco
 
 
-_CONTRACT = ("phase", "reads", "scope", "reads_via", "creates", "adds", "census", "fails", "needs", "makes")
+_CONTRACT = ("phase", "reads", "scope", "reads_via", "creates", "adds", "writes_bools", "census", "fails", "needs", "makes")
 _READS = ("node", "children", "subtree", "tree")
 
 

@@ -34,7 +34,12 @@ def ensure_properties(rule, node, run):
         run.report(rule, node, "rewritten", "properties: {} added", "properties")
 
 
-@kind("ensure-items", fails=False, reads="node", creates=True, adds=lambda o: {"items", *(o["schema"] or {})}, triggers={"type"}, acts_if="'items' not in node and "+_IS_ARRAY, schema=Opt("json", {}, doc="the items schema an array gets when it has none"))
+@kind(
+    "ensure-items", fails=False, reads="node", creates=True, adds=lambda o: {"items", *(o["schema"] or {})},
+    writes_bools=lambda o: bool(o["schema"]),  # `items: {}` holds no boolean; a schema of the rule's own may
+    triggers={"type"}, acts_if="'items' not in node and " + _IS_ARRAY,
+    schema=Opt("json", {}, doc="the items schema an array gets when it has none"),
+)
 def ensure_items(rule, node, run):
     """An array schema without `items` gets the rule's items schema.
 
@@ -191,6 +196,7 @@ def required_exists(rule, node, run):
     # (a `$defs` entry too, where a `$ref` names the root: resolve-refs, which may add
     # anything, has then run before it)
     "root-object", reads="tree", creates=True, adds={"type", "properties"},
+    writes_bools=False,  # `properties: {}` of its own; the root it may define keeps its keywords
     order="tree",
     scope="root",
     reads_via=lambda o: {*o["forbid"], "$ref"},  # spilled root keywords; the root a $ref names

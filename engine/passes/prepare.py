@@ -430,6 +430,7 @@ _FORM_TESTS = {"tuple-items": "node.get('items').__class__ is list or 'additiona
 
 @kind(
     "upgrade", fails=False, phase="prepare", reads="node", creates=True, adds=lambda o: _FORM_ADDS[o["form"]],
+    writes_bools=False,  # _FORM_ADDS names the boolean markers each form may make
     census=lambda o: _FORM_CENSUS.get(o["form"]) or _FORM_KEYS[o["form"]],
     order="pre",
     triggers=lambda options: _FORM_KEYS[options["form"]],

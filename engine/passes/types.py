@@ -285,6 +285,7 @@ def optional_if_nullable(rule, node, run):
 
 @kind(
     "type-array", fails=False, reads="node", creates=True, adds={"anyOf", "type"},
+    writes_bools=False,  # branches of its own making; the keywords it moves into them keep their names
     triggers={"type"},
     acts_if="node['type'].__class__ is list",
     mode=Opt("choice", required=True, choices=("any-of", "first")),
