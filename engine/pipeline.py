@@ -114,6 +114,8 @@ def _planned(value: Any, target: Target, options: Options) -> Result | None:
         run.facts = _facts(run)
         run.draft = _detect_draft(root)
         plan, trusted = target.planner().plan(run.census, root.keys() if root.__class__ is dict else ())
+        if plan.fused:
+            run.order = target.planner().stage_of  # a fallback's changes too (`_recover`)
         if plan.checks_fused:
             run.edits = []
         for at, step in enumerate(plan.steps):
@@ -136,12 +138,11 @@ def _planned(value: Any, target: Target, options: Options) -> Result | None:
         return None
     except Exception:  # noqa: BLE001 - anything unplanned is the staged run's to judge
         return None
-    changes = run.change_list(target.planner().stage_of if plan.fused else None)
     return Result(
         schema=run.root,
         target=target.name,
         strict=target.strict,
-        changes=tuple(changes),
+        changes=tuple(run.changes),
         notes=_public_notes(run),
     )
 

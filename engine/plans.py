@@ -160,19 +160,22 @@ class Planner:
 
     def _reachable(self, census: frozenset) -> frozenset:
         """The rules whose visitors a compiled walk holds for an input of this census: any
-        rule whose triggers the census, or what any rule so kept may add, can meet.
+        rule whose triggers the census, or what a rule so kept in its own stage or an
+        earlier one may add, can meet.
 
-        A superset of the rules that can have work in any order of visits (`_active`
-        reads them in stage order, which a fused walk and a stage's own visits do not
-        keep), so a visitor left out is one whose cheap test could not pass on any node;
-        the staged run holds every visitor of its stages.
+        Within a stage the rules' visits interleave, node by node, in any order; across
+        stages a rule never meets what a later stage writes: a later stage walks after
+        it, or, fused into its walk, comes to each node after it and writes only there
+        (its post visitors' new subschemas are walked by its visitors alone). So a
+        visitor left out is one whose cheap test could not pass on any node; the staged
+        run holds every visitor of its stages.
         """
         keys = set(census)
         kept: set[str] = set()
-        grew = True
-        while grew:
-            grew = False
-            for info in self.infos + self.check_infos:
+        for info in self.infos + self.check_infos:
+            grew = True
+            while grew:
+                grew = False
                 for rule, trig, adds in info.rules:
                     if rule.id in kept or not (trig is None or not trig.isdisjoint(keys)):
                         continue

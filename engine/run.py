@@ -98,6 +98,7 @@ class Run:
         "iterative",
         "census",
         "edits",
+        "order",
     )
 
     def __init__(self, target: Any, options: Options):
@@ -113,6 +114,8 @@ class Run:
         self.census: set[str] = set()  # see prepare.copy_input
         # nodes a kind changed that its walk had already finished (see `edited`)
         self.edits: list[Any] | None = None
+        # rule id -> stage, where a fused walk made the changes interleaved (see `changes`)
+        self.order: dict | None = None
         self.nodes = 0
         self.literal = 0
         self.holder: list[Any] = [None]
@@ -226,7 +229,8 @@ class Run:
 
     @property
     def changes(self) -> list[Change]:
-        return self.change_list()
+        """The changes so far in the staged run's order, whatever walks made them."""
+        return self.change_list(self.order)
 
     def fail(self, rule: Any, node: Any, reason: str, key: Any = None) -> None:
         raise Unrepresentable(rule.id, self.pointer(node, key), reason)

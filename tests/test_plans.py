@@ -184,3 +184,18 @@ def test_a_failure_after_a_root_scoped_stage_is_the_plans_own_finding(monkeypatc
     assert planned.strict_reason.startswith("anthropic-strict/close-objects")
     assert staged == []
     assert _outcome(planned) == _outcome(_run(schema, "anthropic-strict", "staged"))
+
+
+def test_a_fallback_after_a_fused_walk_lists_its_changes_in_stage_order(monkeypatch):
+    # found by a soak of generated schemas: openai-chat (mistral's wire) fuses its root
+    # stage at the root of the first walk, so it changes the root before the draft stage
+    # reaches `if`; a check then fails on the root, and the fallback's changes came in
+    # that order instead of the staged run's
+    staged = []
+    real = pipeline._staged
+    monkeypatch.setattr(pipeline, "_staged", lambda *a: staged.append(1) or real(*a))
+    schema = {"properties": "string", "if": {"additionalItems": None}}
+    planned = _run(schema, "mistral", "planned")
+    assert planned.used_fallback and staged == []
+    assert [c.rule for c in planned.changes] == ["draft/tuple-items", "openai-chat/root-object", "openai-chat/check-object-properties"]
+    assert _outcome(planned) == _outcome(_run(schema, "mistral", "staged"))
