@@ -83,7 +83,9 @@ def keep_only(rule, node, run):
 
 @kind(
     "place-keys", fails=False, reads="node", creates=False, adds=(),
-    acts_if="not {keys}.isdisjoint(node)",
+    # with `when`, a schema without one of those is left alone, whatever it holds
+    triggers=lambda o: o["when"] or o["keys"],
+    acts_if=lambda o: "not {when}.isdisjoint(node) and not {keys}.isdisjoint(node)" if o["when"] else "not {keys}.isdisjoint(node)",
     keys=Opt("strlist", required=True, doc="keywords to move, in this order"),
     follow=Opt("str", "", doc="the keyword they follow; empty: the end of the schema"),
     when=Opt("keys", (), doc="only on a schema that has one of these keywords (empty: every schema)"),
