@@ -193,7 +193,10 @@ listed under `rules:` (or a rule kind under `checks:`) is refused with where it 
 That is the reference a compiled target keeps to, while doing less where the kinds'
 contracts (below: what each kind reads, makes, adds and may fail on) allow it. A stage
 none of whose rules can have work on this input (its trigger keywords are neither in
-the census nor among those an earlier rule may add) is skipped; consecutive walks fuse
+the census nor among those an earlier rule may add) is skipped, and a walk holds only
+the rules that the census, or what their own or an earlier stage may add, can wake up
+(a keyword a rule adds brings its boolean-schema markers where the kind may write a
+boolean schema); consecutive walks fuse
 into one where no rule reads what another walk has not finished; the node checks run
 inside the last walk where only a root-scoped tree stage follows it. Every walk is
 Python source generated once per target and plan, its rules' triggers and cheap tests
@@ -344,6 +347,9 @@ def _contract_text(k: Kind) -> str:
         f"may add {adds} (and `description`)",
         "may find the schema unrepresentable" if k.fails else "never fails",
     ]
+    if k.adds != () and k.writes_bools is not True:
+        held = "puts no boolean schema under a keyword that held none"
+        parts.insert(4, held if k.writes_bools is False else f"{held}, unless its options say")
     if k.scope == "root":
         parts.append("changes only the root")
     for label, value in (("needs", k.needs), ("makes", k.makes)):

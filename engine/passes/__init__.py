@@ -60,8 +60,9 @@ class Kind:
     """Whether a keyword it adds may come to hold a boolean schema, or a list or map with
     one in it, where the input had none under that keyword (a closed tuple's `items:
     false`, a tuple's booleans moved into `items`), or a function of the options. False
-    for a kind that writes only schemas of its own making: its added keywords then bring
-    no boolean census markers (see `added_keys`)."""
+    for a kind that writes only schemas of its own making, or moves values only under
+    the keyword they stood under: its added keywords then bring no boolean census
+    markers (see `added_keys`)."""
     scope: str = "tree"
     """A tree kind that changes only the root (`root`), reading beyond it only through
     `reads_via` (at the root): where those are absent, a compiled target may run it

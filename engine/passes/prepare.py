@@ -407,6 +407,9 @@ _FORM_ADDS = {
     "schema-uri": ("$schema",),
 }
 
+# the forms that move schemas (booleans among them) under a keyword of their own
+_MOVING_FORMS = ("definitions", "tuple-items", "dependencies")
+
 _FORM_KEYS = {
     "definitions": ("definitions",),
     "tuple-items": ("items", "additionalItems"),
@@ -430,7 +433,7 @@ _FORM_TESTS = {"tuple-items": "node.get('items').__class__ is list or 'additiona
 
 @kind(
     "upgrade", fails=False, phase="prepare", reads="node", creates=True, adds=lambda o: _FORM_ADDS[o["form"]],
-    writes_bools=False,  # _FORM_ADDS names the boolean markers each form may make
+    writes_bools=lambda o: o["form"] in _MOVING_FORMS,
     census=lambda o: _FORM_CENSUS.get(o["form"]) or _FORM_KEYS[o["form"]],
     order="pre",
     triggers=lambda options: _FORM_KEYS[options["form"]],
