@@ -13,7 +13,7 @@ from __future__ import annotations
 import os
 import threading
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Union
+from typing import TYPE_CHECKING, Any, Callable, Union
 
 
 from . import logs
@@ -265,10 +265,11 @@ def _log_tools(out: Any) -> None:
 
 # what a normalize calls, imported by the first (not by `import wireschema`) and bound
 # here: a relative import statement per call goes through importlib each time
-_engine: Any = None
+_Engine = tuple[Callable[[Any], Union[bytes, None]], Callable[[Callable[[], Result]], Result], Callable[..., Result]]
+_engine: _Engine | None = None
 
 
-def _engine_parts() -> Any:
+def _engine_parts() -> _Engine:
     global _engine
     from .blobs import freeze
     from .cache import collector_paused
