@@ -15,7 +15,7 @@ import hashlib
 import os
 import sys
 import threading
-from typing import Any
+from typing import Any, Callable
 
 DIGEST = 32  # sha256
 
@@ -53,13 +53,15 @@ def read(where: str, header: bytes, digest: bytes) -> bytes | None:
     return payload
 
 
-def write(where: str, header: bytes, digest: bytes, payload: bytes) -> None:
-    """Write the cache atomically (a temporary file renamed over it, as Python writes
-    bytecode); any failure leaves things as they were and is not an error."""
+def write(where: str, header: bytes, digest: bytes, payload: Callable[[], bytes]) -> None:
+    """Write the cache of `payload()` atomically (a temporary file renamed over it, as
+    Python writes bytecode); `payload` is not called where nothing is written, and any
+    failure, its own included, leaves things as they were and is not an error."""
     if sys.dont_write_bytecode:
         return
     try:
-        data = header + digest + hashlib.sha256(payload).digest() + payload
+        blob = payload()
+        data = header + digest + hashlib.sha256(blob).digest() + blob
         os.makedirs(os.path.dirname(where), exist_ok=True)
         tmp = f"{where}.{os.getpid()}.{threading.get_ident()}.tmp"
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o666)

@@ -304,5 +304,5 @@ def _code(text: str, filename: str) -> Any:
                 return code
     code = compile(text, filename, "exec")
     if where is not None:
-        bytecache.write(where, _WALK_HEADER, digest, marshal.dumps(code))
+        bytecache.write(where, _WALK_HEADER, digest, lambda: marshal.dumps(code))
     return code

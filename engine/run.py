@@ -208,13 +208,15 @@ class Run:
     # -- what happened ----------------------------------------------------------
     def report(self, rule: Any, node: Any, action: str, detail: str, key: Any = None) -> None:
         chain = self.chain_of(node)
-        # recorded now, spelled out (pointer, Change) once at the end: see `change_list`
+        # recorded now, spelled out (pointer, Change) once at the end: see `changes`
         self._records.append((rule.id, chain if key is None else (chain, key), action, detail))
 
-    def change_list(self, order: dict | None = None) -> list[Change]:
-        """The changes so far, each once, in the order they were made (or, with `order`,
-        by the stage of their rule: a fused walk makes them interleaved)."""
+    @property
+    def changes(self) -> list[Change]:
+        """The changes so far, each once, in the staged run's order: as they were made,
+        or, where a fused walk made them interleaved (`order`), by the stage of their rule."""
         records = self._records
+        order = self.order
         if order is not None:
             records = sorted(records, key=lambda r: order.get(r[0], 0))
         seen: set[tuple] = set()
@@ -226,11 +228,6 @@ class Run:
                 seen.add(marker)
                 out.append(change)
         return out
-
-    @property
-    def changes(self) -> list[Change]:
-        """The changes so far in the staged run's order, whatever walks made them."""
-        return self.change_list(self.order)
 
     def fail(self, rule: Any, node: Any, reason: str, key: Any = None) -> None:
         raise Unrepresentable(rule.id, self.pointer(node, key), reason)

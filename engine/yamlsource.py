@@ -6,11 +6,11 @@ and `yaml`, live in `yamlparse` and are imported only when a text has to be pars
 
 `load_file` keeps each parsed tree in a cache beside the file, the way Python keeps
 bytecode (see `bytecache`): `__pycache__/<file name>.<cache tag>.rules` (or under
-`sys.pycache_prefix`), holding a `marshal` encoding of the tree, marks included. The cache is keyed by the
-digest of the file's bytes, so an edited file is parsed again and its cache rewritten;
-a cache that is missing, stale, truncated or corrupt is ignored, one that cannot be
-written (a read-only folder, `sys.dont_write_bytecode`) is not written, and either way
-the tree is the one `load_marked` gives.
+`sys.pycache_prefix`), holding a `marshal` encoding of the tree, marks included. The
+cache is keyed by the digest of the file's bytes, so an edited file is parsed again and
+its cache rewritten; a cache that is missing, stale, truncated or corrupt is ignored,
+one that cannot be written (a read-only folder, `sys.dont_write_bytecode`) is not
+written, and either way the tree is the one `load_marked` gives.
 """
 
 from __future__ import annotations
@@ -89,7 +89,7 @@ def load_file(path: Path, raw: bytes, text: str) -> Any:
             return found[0]
     tree = load_marked(text)
     if where is not None:
-        bytecache.write(where, _HEADER, digest, marshal.dumps(_freeze(tree)))
+        bytecache.write(where, _HEADER, digest, lambda: marshal.dumps(_freeze(tree)))
     return tree
 
 
