@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Union
 
 
-from . import logs
+from . import listing, logs
 from .errors import (
     RequestLimitError,
     RuleFileError,
@@ -28,9 +28,9 @@ from .errors import (
     UnknownToolNameError,
     WireschemaError,
 )
-from .model import Change, Issue, Options, Result, TargetInfo, options_key, options_of
 
 if TYPE_CHECKING:
+    from .model import Change, Issue, Options, Result, TargetInfo
     from .cache import CacheInfo, Memo
     from .names import NameMap, NameRule
     from .outputs import normalize_output
@@ -110,9 +110,9 @@ def _registry() -> "Registry":
     global _shipped
     with _lock:
         if _shipped is None:
-            from .ruletable import Registry, Vocabulary, _shipped_dir
+            from .ruletable import Registry, Vocabulary
 
-            d = _shipped_dir()
+            d = listing.shipped_dir()
             _shipped = Registry([d], Vocabulary(d / "_vocabulary.yaml"))
         return _shipped
 
@@ -183,14 +183,26 @@ def _target(target: Any) -> "Target":
 
 def targets() -> list[TargetInfo]:
     """The shipped targets, with their one-line descriptions."""
-    reg = _registry()
-    out = []
-    # no rules compiled: a target compiles on its first use; a broken file is left out
-    # (and logged), never the reason the others cannot be listed
-    for name, f in reg.listed():
-        if not f["abstract"]:
-            out.append(TargetInfo(name, f["description"] or "", f["path"], bool(f["strict"])))
-    return out
+    from .model import TargetInfo
+
+    return [TargetInfo(*row) for row in shipped_rows()]
+
+
+def shipped_rows() -> list[tuple[str, str, str, bool]]:
+    """The shipped targets as (name, description, rule file, strict): read from the
+    registry where this process has one, else from the listing kept beside the rules
+    (see `listing`), which reads the files only where they changed."""
+    if _shipped is not None:
+        return _rows(_shipped)[0]
+    return listing.shipped(lambda: _rows(_registry()))
+
+
+def _rows(reg: "Registry") -> tuple[list[tuple[str, str, str, bool]], bool]:
+    """The registry's targets as rows, and whether every file could be read. No rules
+    are compiled: a target compiles on its first use; a broken file is left out (and
+    logged), never the reason the others cannot be listed."""
+    rows = [(name, f["description"] or "", f["path"], bool(f["strict"])) for name, f in reg.listed() if not f["abstract"]]
+    return rows, not reg.skipped
 
 
 _ON = ("1", "true", "yes", "on")
@@ -263,9 +275,16 @@ def _log_tools(out: Any) -> None:
 
 
 
-# what a normalize calls, imported by the first (not by `import wireschema`) and bound
-# here: a relative import statement per call goes through importlib each time
-_Engine = tuple[Callable[[Any], Union[bytes, None]], Callable[[Callable[[], Result]], Result], Callable[..., Result]]
+# what a normalize calls, imported by the first (not by `import wireschema`, whose
+# `targets` needs none of it: attrs alone is tens of milliseconds) and bound here: a
+# relative import statement per call goes through importlib each time
+_Engine = tuple[
+    Callable[[Any], "Options"],
+    Callable[["Options"], Any],
+    Callable[[Any], Union[bytes, None]],
+    Callable[[Callable[[], "Result"]], "Result"],
+    Callable[..., "Result"],
+]
 _engine: _Engine | None = None
 
 
@@ -273,15 +292,16 @@ def _engine_parts() -> _Engine:
     global _engine
     from .blobs import freeze
     from .cache import collector_paused
+    from .model import options_key, options_of
     from .pipeline import run_target
 
-    _engine = (freeze, collector_paused, run_target)
+    _engine = (options_of, options_key, freeze, collector_paused, run_target)
     return _engine
 
 
 def _normalize(schema: Any, target: TargetLike, *, strict: bool | None = None, options: Options | None = None) -> Result:
     """`normalize` without the log: the APIs built on it log once, for the whole tool."""
-    freeze, collector_paused, run_target = _engine or _engine_parts()
+    options_of, options_key, freeze, collector_paused, run_target = _engine or _engine_parts()
     opts = options_of(options)
     t = _target(target)
     # an SDK's schema object (python-genai's types.Schema, say) as the SDK sends it; a
@@ -342,6 +362,7 @@ def check(schema: Any, target: TargetLike, *, options: Options | None = None) ->
     Empty means the wire takes it as is. Nothing is rewritten; budgets still apply
     (a schema beyond them raises nothing here: it is judged as far as it was read).
     """
+    from .model import options_of
     from .pipeline import residual_violations
     from .prepare import parse_input
 
@@ -350,6 +371,7 @@ def check(schema: Any, target: TargetLike, *, options: Options | None = None) ->
 
 
 def _bypassed(value: Any, target: Any, opts: Options) -> Result:
+    from .model import Change, Options, Result
     from .prepare import copy_input
     from .run import Run, Unrepresentable
 
@@ -367,9 +389,9 @@ def _bypassed(value: Any, target: Any, opts: Options) -> Result:
 
 
 # The services around the walk (they call back into normalize()), the compiled-target
-# class and the memo's CacheInfo are imported on first use (PEP 562), not by `import
-# wireschema`: normalize needs none of them, and each costs a fresh process
-# milliseconds of imports and attrs classes.
+# class, the memo's CacheInfo and the value classes are imported on first use (PEP
+# 562), not by `import wireschema`: normalize needs only the last, `targets` none, and
+# each costs a fresh process milliseconds of imports and attrs classes.
 _LAZY = {
     "CacheInfo": "cache",
     "NameMap": "names", "NameRule": "names",
@@ -377,6 +399,7 @@ _LAZY = {
     "RequestResult": "tools", "ToolResult": "tools", "ToolsResult": "tools",
     "normalize_mcp_tool": "tools", "normalize_request": "tools", "normalize_tool": "tools", "normalize_tools": "tools",
     "Target": "ruletable",
+    "Change": "model", "Issue": "model", "Options": "model", "Result": "model", "TargetInfo": "model",
 }
 
 

@@ -25,7 +25,8 @@ import yaml
 
 from .passes import CHECKS, KINDS, Kind
 from .rulefields import INHERIT, SUB_FIELDS, TOP_FIELDS
-from .ruletable import Registry, Rule, Target, Vocabulary, _shipped_dir
+from .listing import shipped_dir
+from .ruletable import Registry, Rule, Target, Vocabulary
 
 REGENERATE = "python -m wireschema.docgen --write CONSTRAINTS.md"
 
@@ -227,7 +228,7 @@ class Shipped:
 
 def shipped(rules_dir: Path | None = None) -> Shipped:
     """Compile the rule files afresh from `rules_dir` (default: the shipped ones)."""
-    d = rules_dir or _shipped_dir()
+    d = rules_dir or shipped_dir()
     registry = Registry([d], Vocabulary(d / "_vocabulary.yaml"))
     targets = tuple(t for t in (registry.get(n) for n in registry.names()) if t is not None and not t.abstract)
     chain_names = sorted({Path(f).stem for t in targets for f in t.files})
@@ -349,7 +350,12 @@ def _contract_text(k: Kind) -> str:
     ]
     if k.adds != () and k.writes_bools is not True:
         held = "puts no boolean schema under a keyword that held none"
-        parts.insert(4, held if k.writes_bools is False else f"{held}, unless its options say")
+        if isinstance(k.writes_bools, dict):
+            moved = ", ".join(f"under `{to}` from `{src}`" for to, src in sorted(k.writes_bools.items()))
+            held = f"{held}, but for those it moves ({moved})"
+        elif k.writes_bools is not False:
+            held = f"{held}, unless its options say"
+        parts.insert(4, held)
     if k.scope == "root":
         parts.append("changes only the root")
     for label, value in (("needs", k.needs), ("makes", k.makes)):

@@ -89,6 +89,8 @@ class Planner:
                 relevant |= trig or frozenset()
                 relevant |= rule.spec.reads_through(rule.options) or frozenset()
         self._relevant = frozenset(relevant)
+        # rules whose boolean markers depend on the keys before them (see `_reachable`)
+        self._moving = frozenset(r.id for info in self.infos for r, _t, _a in info.rules if r.spec.bools_moved(r.options))
         # all a census must hold for the plans and the facts: of a wide object, only
         # these keys are taken (see `prepare.copy_input`)
         self.watched = self._relevant | REFERENCE_KEYS
@@ -169,6 +171,9 @@ class Planner:
         (its post visitors' new subschemas are walked by its visitors alone). So a
         visitor left out is one whose cheap test could not pass on any node; the staged
         run holds every visitor of its stages.
+
+        A rule that moves booleans (`Kind.writes_bools`) adds their markers where the
+        keys so far hold them where they come from: it is asked again as keys grow.
         """
         keys = set(census)
         kept: set[str] = set()
@@ -177,13 +182,20 @@ class Planner:
             while grew:
                 grew = False
                 for rule, trig, adds in info.rules:
-                    if rule.id in kept or not (trig is None or not trig.isdisjoint(keys)):
+                    moving = rule.id in self._moving
+                    if rule.id in kept:
+                        if not moving:
+                            continue
+                    elif not (trig is None or not trig.isdisjoint(keys)):
                         continue
                     if adds is _ANY:
                         return self._every
-                    kept.add(rule.id)
-                    keys |= adds
-                    grew = True
+                    if moving:
+                        adds = rule.spec.added_keys(rule.options, keys)
+                    if rule.id not in kept or not adds <= keys:
+                        kept.add(rule.id)
+                        keys |= adds
+                        grew = True
         return frozenset(kept)
 
     def _groups(self, active: frozenset, reads: dict) -> tuple[tuple, bool]:

@@ -142,14 +142,20 @@ def bool_census(keep: Any = ()) -> frozenset:
 
 def markers(keyword: str) -> set[str]:
     """The census markers a rule that writes `keyword` may make (moving a value there)."""
-    return {keyword, f"<bool>:{keyword}", f"<in>:{keyword}"}
+    return {keyword, *bool_markers(keyword)}
 
 
-def has_bool_child(node: dict) -> bool:
-    """Some child schema of `node` is a boolean."""
+def bool_markers(keyword: str) -> frozenset[str]:
+    """The census markers of a boolean under `keyword`: its value, or in its map or list."""
+    return frozenset((f"<bool>:{keyword}", f"<in>:{keyword}"))
+
+
+def has_bool_child(node: dict, keep: Any = ()) -> bool:
+    """Some child schema of `node` is a boolean, under a keyword not in `keep` (say,
+    `additionalProperties: false`, a switch on every closed object of a strict wire)."""
     for kw, value in node.items():
         slot = SLOT_KIND.get(kw)
-        if slot is None:
+        if slot is None or kw in keep:
             continue
         cls = value.__class__
         if cls is bool:

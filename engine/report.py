@@ -313,10 +313,10 @@ class Assignment:
 
 def assignments(path: Path | None = None) -> list[Assignment]:
     """The entries of `rules/_wire.yaml`, in file order."""
-    from .ruletable import _shipped_dir
+    from .listing import shipped_dir
     from .yamlsource import load_marked
 
-    path = path or _shipped_dir() / "_wire.yaml"
+    path = path or shipped_dir() / "_wire.yaml"
     doc = load_marked(path.read_text(encoding="utf-8"))
     out = []
     for target, entries in doc["targets"].items():

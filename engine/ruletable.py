@@ -20,6 +20,7 @@ import attrs
 from . import logs
 from .errors import RuleFileError
 from .facts import ENGINE_FACTS, FACTS
+from .listing import VOCABULARY
 from .positions import is_schema_path
 from .rulefields import (
     DEFAULT_SPILL,
@@ -53,8 +54,6 @@ if TYPE_CHECKING:
 
 # a rule file is named, never addressed by path: names are looked up in the rule dirs only
 _NAME = re.compile(r"^_?[A-Za-z0-9][A-Za-z0-9_.-]*$")
-# the shared keyword groups and maps: read as the vocabulary, never as a rule file
-_VOCABULARY = "_vocabulary"
 _RULE_ID = re.compile(r"^[a-z0-9][a-z0-9._/-]*$")
 
 
@@ -63,14 +62,6 @@ def _valid_name(name: Any) -> bool:
     if not isinstance(name, str) or not _NAME.match(name) or ".." in name:
         return False
     return not any(sep and sep in name for sep in ("/", "\\", os.sep, os.altsep))
-
-
-def _shipped_dir() -> Path:
-    here = Path(__file__).resolve().parent
-    for candidate in (here / "rules", here.parent / "rules"):
-        if (candidate / f"{_VOCABULARY}.yaml").is_file():
-            return candidate
-    raise RuntimeError("wireschema is installed without its rules/ folder")
 
 
 @attrs.frozen(eq=False)
@@ -459,7 +450,7 @@ class Registry:
         `skip` leaves one file out, so that a user's `gemini.yaml` saying
         `extends: gemini` finds the shipped gemini rather than itself.
         """
-        if not _valid_name(name) or name == _VOCABULARY:
+        if not _valid_name(name) or name == VOCABULARY:
             # compiled as a rule file the vocabulary is only a RuleFileError: it is no target
             return None
         dirs = ((near,) if near is not None else ()) + self.dirs
@@ -618,7 +609,7 @@ def _merge_chain(path: Path, registry: Registry, stack: tuple[str, ...], rules: 
             ppath = path  # the only file of that name is this one
         if ppath is None:
             looked = ", ".join(registry.searched(path.parent))
-            names = {p.stem for d in registry.searched(path.parent) for p in Path(d).glob("*.yaml")} - {_VOCABULARY}
+            names = {p.stem for d in registry.searched(path.parent) for p in Path(d).glob("*.yaml")} - {VOCABULARY}
             _err(spath, container, at, f"extends {parent!r}: no such rule file{suggest(parent, names)} (looked in {looked})")
         pkey = registry.real(ppath)
         chain = (*stack, key)

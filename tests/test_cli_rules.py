@@ -11,7 +11,8 @@ import pytest
 
 import wireschema
 from wireschema import cli
-from wireschema.ruletable import Registry, Vocabulary, _shipped_dir
+from wireschema.listing import shipped_dir
+from wireschema.ruletable import Registry, Vocabulary
 
 WEATHER = {"type": "object", "properties": {"city": {"type": "string", "title": "City", "format": "uri"}}}
 
@@ -28,7 +29,7 @@ def run(monkeypatch, *argv):
 
 def _shipped_copy(tmp_path: Path, monkeypatch, broken: dict[str, str]) -> None:
     folder = tmp_path / "rules"
-    shutil.copytree(_shipped_dir(), folder)
+    shutil.copytree(shipped_dir(), folder)
     for name, text in broken.items():
         (folder / f"{name}.yaml").write_text(text, encoding="utf-8")
     monkeypatch.setattr(wireschema, "_shipped", Registry([folder], Vocabulary(folder / "_vocabulary.yaml")))

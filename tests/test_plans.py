@@ -98,6 +98,19 @@ def test_a_walk_holds_only_the_visitors_its_input_can_need(monkeypatch):
     assert held and all("draft/definitions" not in ids and "prepare/type-names" in ids for ids in held)
 
 
+
+def test_a_rule_moving_booleans_wakes_the_boolean_check_only_where_there_are_some():
+    # require-all moves an optional property, a boolean one too, into `anyOf`: the
+    # boolean check can have work in `anyOf` only where `properties` held a boolean
+    planner = wireschema._target("openai-strict").planner()
+    census = frozenset({"type", "properties"})
+    assert "openai-strict/check-booleans" not in planner._reachable(census)
+    assert "openai-strict/check-booleans" in planner._reachable(census | {"<in>:properties"})
+    plain = {"type": "object", "properties": {"a": {"type": "string"}}}
+    boolean = {"type": "object", "properties": {"a": True, "b": {"type": "string"}}}
+    for schema in (plain, boolean):
+        assert _outcome(_run(schema, "openai-strict", "planned")) == _outcome(_run(schema, "openai-strict", "staged"))
+
 @pytest.mark.parametrize("target", TARGETS)
 def test_the_compiled_walks_give_the_generic_walks_result(target, corpus):
     # the generic walk calls every kind wherever its trigger keywords are: the compiled

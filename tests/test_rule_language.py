@@ -15,7 +15,8 @@ import pytest
 import wireschema
 from wireschema.errors import RuleFileError
 from wireschema.rulefields import SUB_FIELDS, TOP_FIELDS
-from wireschema.ruletable import Registry, Vocabulary, _shipped_dir
+from wireschema.listing import shipped_dir
+from wireschema.ruletable import Registry, Vocabulary
 from wireschema.tools import normalize_tool, normalize_tools
 
 from conftest import ROOT, rule_error, write_rules
@@ -201,7 +202,7 @@ def test_an_unknown_extends_names_each_folder_it_searched_once(tmp_path):
     _at(message, path, 1, 10)
     assert "extends 'gemeni': no such rule file — did you mean 'gemini'?" in message
     looked = message.split("(looked in ", 1)[1].rstrip(")").split(", ")
-    assert looked == [str(tmp_path), str(_shipped_dir())]
+    assert looked == [str(tmp_path), str(shipped_dir())]
 
 
 def test_hostile_lists_and_selectors_cost_an_error_never_a_recursion_error(tmp_path):
@@ -236,7 +237,7 @@ _BROKEN_RULES = "extends: gemini\nrules:\n  - id: x/y\n    kind: stirp\n    why:
 
 def _copy_of_shipped(tmp_path: Path, broken: dict[str, str]) -> Registry:
     folder = tmp_path / "rules"
-    shutil.copytree(_shipped_dir(), folder)
+    shutil.copytree(shipped_dir(), folder)
     for name, text in broken.items():
         (folder / f"{name}.yaml").write_text(text, encoding="utf-8")
     return Registry([folder], Vocabulary(folder / "_vocabulary.yaml"))

@@ -76,14 +76,15 @@ def test_dont_write_bytecode_writes_no_walk(tmp_path, monkeypatch):
 
 
 def test_targets_normalize_alike_with_their_walks_cached(tmp_path, monkeypatch):
-    from wireschema.ruletable import Registry, Vocabulary, _shipped_dir
+    from wireschema.listing import shipped_dir
+    from wireschema.ruletable import Registry, Vocabulary
 
     monkeypatch.setenv("WIRESCHEMA_NO_CACHE", "1")
     schema = {"type": "object", "properties": {"a": {"type": ["string", "null"], "format": "email"}, "b": {"anyOf": [{"type": "integer"}, False]}}}
 
     def results():
         # targets compiled afresh: their walks are made again, from source or the cache
-        d = _shipped_dir()
+        d = shipped_dir()
         registry = Registry([d], Vocabulary(d / "_vocabulary.yaml"))
         return [wireschema.normalize(schema, registry.get(t)) for t in ("openai-strict", "gemini", "anthropic-strict")]
 

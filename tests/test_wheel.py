@@ -116,11 +116,12 @@ def test_built_wheel_ships_rules_and_normalizes(tmp_path):
             ".git", ".venv", ".ci-py313", "build", "dist", "*.egg-info", "__pycache__", ".pytest_cache", ".benchmarks"
         ),
     )
-    # a checkout that has run keeps parsed rule files in rules/__pycache__ (yamlsource)
-    # and compiled walks in engine/__pycache__ (compiler): made where the wheel is
-    # installed, they never ship in it
+    # a checkout that has run keeps parsed rule files and the targets' listing in
+    # rules/__pycache__ (yamlsource, listing) and compiled walks in engine/__pycache__
+    # (compiler): made where the wheel is installed, they never ship in it
     (src / "rules" / "__pycache__").mkdir()
     (src / "rules" / "__pycache__" / f"gemini.yaml.{sys.implementation.cache_tag}.rules").write_bytes(b"stale")
+    (src / "rules" / "__pycache__" / f"_listing.{sys.implementation.cache_tag}.listing").write_bytes(b"stale")
     (src / "engine" / "__pycache__").mkdir()
     (src / "engine" / "__pycache__" / f"walk-00.{sys.implementation.cache_tag}.walk").write_bytes(b"stale")
     wheels = tmp_path / "wheels"
@@ -134,7 +135,7 @@ def test_built_wheel_ships_rules_and_normalizes(tmp_path):
     expected |= {f"wireschema/{p.name}" for p in (ROOT / "engine").glob("*.py")}
     assert "wireschema/rules/gemini.yaml" in expected
     assert expected <= names, f"missing from the wheel: {sorted(expected - names)}"
-    assert not [n for n in names if "__pycache__" in n or n.endswith((".rules", ".walk"))], sorted(names)
+    assert not [n for n in names if "__pycache__" in n or n.endswith((".rules", ".walk", ".listing"))], sorted(names)
     # a package shadows the module of the same name on import: only one can ship
     shadowed = sorted(n for n in names if n.endswith(".py") and f"{n[:-3]}/__init__.py" in names)
     assert not shadowed, f"modules shadowed by a package of the same name in the wheel: {shadowed}"

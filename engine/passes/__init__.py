@@ -62,7 +62,9 @@ class Kind:
     false`, a tuple's booleans moved into `items`), or a function of the options. False
     for a kind that writes only schemas of its own making, or moves values only under
     the keyword they stood under: its added keywords then bring no boolean census
-    markers (see `added_keys`)."""
+    markers (see `added_keys`). A mapping {added keyword: keyword} says a boolean comes
+    under the added keyword only moved there from under the other (require-all's
+    `anyOf: [<property>, {type: null}]`): its markers come only with the other's."""
     scope: str = "tree"
     """A tree kind that changes only the root (`root`), reading beyond it only through
     `reads_via` (at the root): where those are absent, a compiled target may run it
@@ -111,17 +113,34 @@ class Kind:
     def phase_of(self, options: Any) -> str | None:
         return self.phase(options) if callable(self.phase) else self.phase
 
-    def added_keys(self, options: Any) -> frozenset | None:
+    def bools_moved(self, options: Any) -> bool:
+        """Whether the booleans it may write depend on the census (`writes_bools` is a mapping)."""
+        return isinstance(self._writes_bools(options), dict)
+
+    def _writes_bools(self, options: Any) -> Any:
+        return self.writes_bools(options) if callable(self.writes_bools) else self.writes_bools
+
+    def added_keys(self, options: Any, census: Any = None) -> frozenset | None:
         """The census markers the kind's writes may make: each keyword it adds, with its
-        boolean markers where it may write booleans (`writes_bools`), and the description
-        it may spill into."""
-        from ..positions import markers
+        boolean markers where it may write booleans (`writes_bools`; for one it may move
+        booleans into, where `census` holds the boolean markers of where they come from,
+        or is not given), and the description it may spill into."""
+        from ..positions import bool_markers, markers
 
         added = self.adds(options) if callable(self.adds) else self.adds
         if added is None:
             return None
-        bools = self.writes_bools(options) if callable(self.writes_bools) else self.writes_bools
-        return frozenset(m for k in added for m in (markers(k) if bools and k[:1] != "<" else (k,))) | {"description"}
+        bools = self._writes_bools(options)
+
+        def marked(k: str) -> Any:
+            if not bools or k[:1] == "<":
+                return (k,)
+            source = bools.get(k) if isinstance(bools, dict) else None
+            if source is not None and census is not None and bool_markers(source).isdisjoint(census):
+                return (k,)
+            return markers(k)
+
+        return frozenset(m for k in added for m in marked(k)) | {"description"}
 
     def facts_needed(self, options: Any) -> tuple[str, ...]:
         return tuple(self.needs(options) if callable(self.needs) else self.needs)

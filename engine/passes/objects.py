@@ -26,7 +26,11 @@ def _is_array(node: dict) -> bool:
     return t == "array" or (isinstance(t, list) and "array" in t)
 
 
-@kind("ensure-properties", fails=False, reads="node", creates=False, adds={"properties"}, triggers={"type"}, acts_if="'properties' not in node and "+_IS_OBJECT)
+@kind(
+    "ensure-properties", fails=False, reads="node", creates=False, adds={"properties"},
+    writes_bools=False,  # `properties: {}`
+    triggers={"type"}, acts_if="'properties' not in node and " + _IS_OBJECT,
+)
 def ensure_properties(rule, node, run):
     """An object schema without `properties` gets `properties: {}`."""
     if "properties" not in node and is_object(node):
@@ -123,7 +127,11 @@ def accepts_null(schema: Any) -> bool:
     return False
 
 
-@kind("require-all", fails=False, reads="subtree", creates=True, adds={"required", "anyOf", "type"}, makes=("nulled-optionals",), triggers={"properties"}, acts_if="node['properties'].__class__ is dict")
+@kind(
+    "require-all", fails=False, reads="subtree", creates=True, adds={"required", "anyOf", "type"},
+    writes_bools={"anyOf": "properties"},  # an optional property, boolean or not, becomes a branch
+    makes=("nulled-optionals",), triggers={"properties"}, acts_if="node['properties'].__class__ is dict",
+)
 def require_all(rule, node, run):
     """Every property is required; an optional one becomes "T or null" instead.
 

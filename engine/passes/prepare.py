@@ -102,7 +102,7 @@ def _listed(values: list) -> str:
     census=lambda o: bool_census(o["keep_in"]) | {"<bool>:"},
     order="pre",
     bools=True,
-    acts_if="_has_bool_child(node)",
+    acts_if="_has_bool_child(node, {keep_in})",
     true_as=Opt("json", {}, doc="what `true` (any value) becomes"),
     false_as=Opt("json", {"not": {}}, doc="what `false` (no value) becomes"),
     keep_in=Opt(

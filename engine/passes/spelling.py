@@ -238,6 +238,7 @@ def null_enum_branch(rule, node, run):
 
 @kind(
     "any-of-alone", fails=False, reads="children", creates=True, adds={"type"},
+    writes_bools=False,  # the keywords it moves into the branches keep their names
     triggers={"anyOf"},
     acts_if="len(node) > 1",
     ref_siblings=Opt("strlist", ["*"], doc="keywords (glob patterns) a `$ref` branch may take"),

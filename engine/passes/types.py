@@ -67,6 +67,7 @@ def _types_for_values(values: list[Any]) -> list[str]:
 
 @kind(
     "infer-type", reads="node", creates=False, adds={"type"},
+    writes_bools=False,  # a type name
     acts_if="'type' not in node or node['type'] == []",
     strict=Opt("bool", False, doc="a node whose type cannot be inferred is unrepresentable"),
     hints=Opt(

@@ -85,7 +85,7 @@ def keyword_values_check(rule, node, run):
 @check(
     "boolean-schemas", reads="children",
     census=lambda o: bool_census(o["keep_in"]),
-    acts_if="_has_bool_child(node)",
+    acts_if="_has_bool_child(node, {keep_in})",
     keep_in=Opt("keys", _SWITCHES, doc="keywords whose boolean value is a plain switch, allowed"),
 )
 def boolean_schemas_check(rule, node, run):

@@ -1,0 +1,665 @@
+"""The commands over FILE's schemas and tools: normalize, check and diff.
+
+FILE is read into documents and items (a schema, a tool, a list of tools, an MCP
+`tools/list` result, corpus records), each normalized for each target named; the
+results are printed back in the input's layout, judged (check) or set side by side (diff).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Any, Callable
+
+import attrs
+
+import wireschema
+from wireschema.console import (
+    FINDINGS,
+    UsageError,
+    add_command,
+    error,
+    named_target,
+    say,
+    warning,
+    write,
+)
+from wireschema.errors import ToolShapeError, WireschemaError
+from wireschema.jsonsource import Document, JSONSourceError, line_column, positions, read
+from wireschema.positions import escape, unescape
+
+
+# -- reading FILE and printing its results -------------------------------------------
+
+
+def _read_text(path: str) -> str:
+    try:
+        if path != "-":
+            data = Path(path).read_bytes()
+        elif hasattr(sys.stdin, "buffer"):
+            data = sys.stdin.buffer.read()
+        else:  # a text stream put in place of stdin (an embedding program, a test)
+            data = sys.stdin.read().encode("utf-8", "surrogatepass")
+    except OSError as exc:
+        raise UsageError(f"cannot read {path}: {exc.strerror or exc}") from None
+    try:
+        # utf-8-sig: editors on Windows still save JSON with a byte-order mark
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise UsageError(f"{_display_name(path)}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+
+
+def _display_name(path: str) -> str:
+    return "<stdin>" if path == "-" else path
+
+
+def _dump(value: Any, compact: bool = False) -> str:
+    if compact:
+        return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    return json.dumps(value, indent=2, ensure_ascii=False)
+
+
+# -- what FILE holds ------------------------------------------------------------------
+
+_SCHEMA_KEYS = ("type", "properties", "$schema", "anyOf", "oneOf", "allOf", "$ref", "items", "enum")
+_JSON_TYPES = ("object", "array", "string", "number", "integer", "boolean", "null")
+
+
+@attrs.frozen
+class _Item:
+    label: str  # where the item is, for messages ("" for a file that is one schema)
+    value: Any  # the tool as given, or the schema
+    is_tool: bool
+    schema: Any  # the tool's schema, or the schema
+    pointer: str  # where `schema` sits in its document
+    name: str | None = None  # the tool's name
+    strict: bool | None = None  # the tool's own strict flag
+
+
+@attrs.frozen
+class _Doc:
+    """One JSON value of FILE and the items it holds."""
+
+    source: Document
+    items: tuple[_Item, ...]
+    many: bool  # printed back as a list
+    tools: bool  # a list of tools: normalized together (unique names, request limits)
+    error: str | None = None  # a document of a batch that holds no schema or tool
+
+
+@attrs.frozen
+class _Input:
+    name: str  # the path as given, `<stdin>` for -
+    text: str
+    docs: tuple[_Doc, ...]
+
+    @property
+    def lines(self) -> bool:
+        """Several documents: one output line each."""
+        return len(self.docs) > 1
+
+    def items(self) -> list[_Item]:
+        return [it for d in self.docs for it in d.items]
+
+
+def _load(path: str) -> _Input:
+    name = _display_name(path)
+    text = _read_text(path)
+    try:
+        sources = read(text, name)
+    except JSONSourceError as exc:  # name:line:column: what is wrong, as it stands
+        raise UsageError(str(exc)) from None
+    docs = []
+    for n, source in enumerate(sources):
+        where = f"line {line_column(text, source.start)[0]}" if len(sources) > 1 else ""
+        try:
+            docs.append(_document(source, where))
+        except UsageError as exc:
+            if len(sources) == 1:
+                raise
+            # one bad document of a batch: named when the batch runs, a null in its place
+            docs.append(_Doc(source, (_Item(where, None, False, None, ""),), False, False, str(exc)))
+    return _Input(name, text, tuple(docs))
+
+
+def _document(source: Document, where: str) -> _Doc:
+    """One schema, one tool, a list of tools, an MCP tools/list result, or corpus records."""
+    value, base = source.value, ""
+    if isinstance(value, dict) and isinstance(value.get("result"), dict) and "tools" in value["result"]:
+        value, base = value["result"], "/result"  # a JSON-RPC response to tools/list
+    listed = isinstance(value, dict) and isinstance(value.get("tools"), list) and not _looks_like_schema(value)
+    if listed:
+        value, base = value["tools"], base + "/tools"
+    if not isinstance(value, list):
+        item = _item(value, where, base, None)
+        return _Doc(source, (item,), False, False)
+    items = tuple(_item(v, where, f"{base}/{i}", i) for i, v in enumerate(value))
+    tools = bool(items) and all(it.is_tool for it in items)
+    return _Doc(source, items, True, tools)
+
+
+def _item(value: Any, where: str, pointer: str, index: int | None) -> _Item:
+    label = " ".join(p for p in (where, "" if index is None else f"#{index}") if p)
+    if not isinstance(value, (dict, bool)):
+        raise UsageError(f"{label or 'the input'} is {_json_kind(value)}, not a JSON Schema or a tool")
+    if isinstance(value, dict) and "schema" in value and not _looks_like_schema(value):
+        # a corpus record: {"id": ..., "name": ..., "schema": {...}}
+        name = value.get("name") or value.get("id") or ""
+        return _Item(_join(label, str(name)), value["schema"], False, value["schema"], f"{pointer}/schema")
+    if isinstance(value, dict) and not _looks_like_schema(value):
+        from wireschema.tools import parse_tool
+
+        try:
+            parsed = parse_tool(value, wireschema._registry())
+        except ToolShapeError:
+            parsed = None
+        if parsed is not None:
+            inner = _path_to(value, parsed.schema)
+            return _Item(_join(label, parsed.name), value, True, parsed.schema, pointer + inner, parsed.name, parsed.strict)
+    return _Item(label, value, False, value, pointer)
+
+
+def _join(*parts: str) -> str:
+    return " ".join(p for p in parts if p)
+
+
+def _path_to(tool: dict[str, Any], schema: Any, depth: int = 4) -> str:
+    """Where in `tool` its schema sits (the tool shapes put it two or three keys deep)."""
+    stack: list[tuple[Any, str, int]] = [(tool, "", 0)]
+    while stack:
+        node, at, d = stack.pop()
+        if node is schema:
+            return at
+        if isinstance(node, dict) and d < depth:
+            stack.extend((v, f"{at}/{escape(str(k))}", d + 1) for k, v in node.items())
+    return ""
+
+
+def _json_kind(value: Any) -> str:
+    if value is None:
+        return "null"
+    return {str: "a string", list: "an array", int: "a number", float: "a number"}.get(type(value), type(value).__name__)
+
+
+def _looks_like_schema(value: dict[str, Any]) -> bool:
+    # a tool may say "type": "function"; a schema's type is a JSON type (or a list)
+    t = value.get("type")
+    if isinstance(t, str) and t not in _JSON_TYPES:
+        return any(k in value for k in _SCHEMA_KEYS if k != "type")
+    return any(k in value for k in _SCHEMA_KEYS)
+
+
+# -- the targets -------------------------------------------------------------------
+
+
+def _named_targets(args: argparse.Namespace, names: str | None) -> list[Any]:
+    if names is None:
+        return [wireschema._target(t.name) for t in wireschema.targets()] + (
+            [args.rules_set[n] for n in args.rules_set.names()] if args.rules_set is not None else []
+        )
+    chosen = [named_target(args, n.strip()) for n in names.split(",") if n.strip()]
+    if not chosen:
+        raise UsageError("--targets names no target")
+    return chosen
+
+
+def _has_strict(target: Any) -> bool:
+    return bool(target.strict or target.related(target.strict_variant) is not None)
+
+
+def _check_strict(target: Any, strict: bool | None) -> None:
+    """--strict / --no-strict must name a mode the target has."""
+    if strict is True and not target.strict and target.related(target.strict_variant) is None:
+        having = ", ".join(t.name for t in wireschema.targets() if _has_strict(wireschema._target(t.name)))
+        raise UsageError(f"--strict: target {target.name} has no strict variant (these have one: {having})")
+    if strict is False and target.strict and target.related(target.non_strict or target.fail_open) is None:
+        raise UsageError(f"--no-strict: target {target.name} has no non-strict sibling")
+
+
+class _Progress:
+    """A one-line progress bar on stderr, only for long batches on a terminal."""
+
+    def __init__(self, total: int):
+        self.total = total
+        self.on = total > 200 and sys.stderr.isatty()
+        self.done = 0
+
+    def step(self, n: int = 1) -> None:
+        before, self.done = self.done, self.done + n
+        if self.on and (self.done // 25 > before // 25 or self.done == self.total):
+            filled = 30 * self.done // self.total
+            write(sys.stderr, f"\r[{'#' * filled}{' ' * (30 - filled)}] {self.done}/{self.total}")
+            if self.done == self.total:
+                write(sys.stderr, "\n")
+
+
+# -- one run over the input -------------------------------------------------------------
+
+
+@attrs.frozen
+class _Outcome:
+    item: _Item
+    output: Any = None  # the native tool or the wire schema
+    result: Any = None  # the Result; None for a tool passed through or a failure
+    error: str | None = None
+
+
+def _process(
+    data: _Input, target: Any, strict: bool | None, output: bool, *, first: bool = True, named: bool = False
+) -> list[list[_Outcome]]:
+    """Normalize every item for one target; a document of a batch that fails is named
+    (once, for the first target, if no target can read it; `named`: with the target's
+    name where only this one failed) and gets a null in its place."""
+    progress = _Progress(len(data.items()))
+    out = []
+    for doc in data.docs:
+        if doc.error is not None:
+            if first:
+                error(doc.error)
+            out.append([_Outcome(doc.items[0], error=doc.error)])
+            progress.step()
+            continue
+        try:
+            outcomes = _process_doc(doc, target, strict, output)
+        except (WireschemaError, RecursionError, ValueError, TypeError) as exc:
+            if not data.lines:
+                raise
+            message = str(exc) if isinstance(exc, WireschemaError) else f"internal error: {type(exc).__name__}: {exc}"
+            label = doc.items[0].label.split(" #")[0] if doc.items else ""
+            error(_join(f"{target.name}:" if named else "", label, message))
+            outcomes = [_Outcome(it, error=message) for it in doc.items]
+        out.append(outcomes)
+        progress.step(len(doc.items))
+    return out
+
+
+def _process_doc(doc: _Doc, target: Any, strict: bool | None, output: bool) -> list[_Outcome]:
+    if output and any(it.is_tool for it in doc.items):
+        raise UsageError("--output takes structured-output schemas; the input holds tools")
+    if doc.tools:
+        done = wireschema.normalize_tools([it.value for it in doc.items], target, strict=strict)
+        return [_Outcome(it, tool, result) for it, tool, result in zip(doc.items, done.tools, done.results)]
+    outcomes = []
+    for it in doc.items:
+        if it.is_tool:
+            one = wireschema.normalize_tool(it.value, target, strict=strict)
+            outcomes.append(_Outcome(it, one.tool, one.result))
+        else:
+            fn = wireschema.normalize_output if output else wireschema.normalize
+            result = fn(it.schema, target, strict=strict)
+            outcomes.append(_Outcome(it, result.schema, result))
+    return outcomes
+
+
+def _warn_outcomes(outcomes: list[list[_Outcome]]) -> None:
+    """A fallback or a strict target failing open is news even without --explain."""
+    for o in (o for doc in outcomes for o in doc):
+        r = o.result
+        if r is None:
+            continue
+        where = f"{o.item.label}: " if o.item.label else ""
+        if r.used_fallback:
+            sent = json.dumps(r.schema, ensure_ascii=False, separators=(",", ":"))
+            warning(f"{where}{r.target} cannot take this schema and fell back to {sent}: {r.fallback_reason}")
+        elif r.strict_reason:
+            warning(f"{where}{r.target} sends this schema non-strict: {r.strict_reason}")
+
+
+def _assemble(data: _Input, outcomes: list[list[_Outcome]], value: Callable[[_Outcome], Any]) -> None:
+    """Print the documents back in the input's layout: one JSON document, or one a line."""
+    for doc, done in zip(data.docs, outcomes):
+        values = [value(o) for o in done]
+        printed = values if doc.many else values[0]
+        say(_dump(printed, compact=data.lines))
+
+
+# -- normalize ---------------------------------------------------------------------
+
+
+def setup_normalize(sub: Any) -> None:
+    p = add_command(sub, "normalize", "rewrite schemas or tools for one target and print them as JSON")
+    p.add_argument("file", metavar="FILE", help="a schema, tool, tool list or JSON Lines; - for standard input")
+    p.add_argument("--target", "-t", required=True, help="target name (see `wireschema targets`)")
+    p.add_argument(
+        "--strict",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="the target's strict variant on or off (default: the target's own, or each tool's strict flag)",
+    )
+    p.add_argument("--output", action="store_true", help="the schemas are structured-output schemas")
+    p.add_argument("--explain", action="store_true", help="print the change report on standard error")
+    p.add_argument(
+        "--report",
+        choices=["json"],
+        help="print, instead of the bare output, one JSON report per item: the output, strict, fallback and every change",
+    )
+    p.set_defaults(run=_run_normalize)
+
+
+def _run_normalize(args: argparse.Namespace) -> int:
+    target = named_target(args, args.target)
+    _check_strict(target, args.strict)
+    data = _load(args.file)
+    outcomes = _process(data, target, args.strict, args.output)
+    if args.report == "json":
+        _assemble(data, outcomes, _report)
+    else:
+        _assemble(data, outcomes, lambda o: o.output)
+    _warn_outcomes(outcomes)
+    if args.explain:
+        for o in (o for doc in outcomes for o in doc):
+            if o.result is not None:
+                write(sys.stderr, (f"{o.item.label}: " if o.item.label else "") + o.result.explain() + "\n")
+    return FINDINGS if any(o.error for doc in outcomes for o in doc) else 0
+
+
+def _report(o: _Outcome) -> dict[str, Any]:
+    out: dict[str, Any] = {"name": o.item.name}
+    r = o.result
+    if o.error is not None:
+        out["error"] = o.error
+    elif r is None:
+        out["passed_through"] = True  # not a function tool (a server tool, a cache point)
+    else:
+        out.update(
+            target=r.target,
+            strict=r.strict,
+            used_fallback=r.used_fallback,
+            fallback_reason=r.fallback_reason,
+            strict_reason=r.strict_reason,
+            wrapped=r.wrapped,
+            changes=[{"rule": c.rule, "pointer": c.pointer, "action": c.action, "detail": c.detail} for c in r.changes],
+        )
+    out["output"] = o.output
+    return out
+
+
+# -- check -------------------------------------------------------------------------
+
+_KINDS = ("fallback", "strict", "dropped", "spilled")
+_DEFAULT_FAIL_ON = ("fallback", "strict", "dropped")
+
+# dropping these loses no constraint: identifiers, bookkeeping and pure annotations
+_HARMLESS = frozenset(
+    {"$schema", "$id", "$anchor", "$comment", "$defs", "definitions", "$dynamicAnchor", "$vocabulary", "title",
+     "deprecated", "readOnly", "writeOnly", "examples", "example", "markdownDescription", "optional", "default"}
+)
+
+
+@attrs.frozen
+class _Finding:
+    target: str
+    item: _Item
+    kind: str
+    pointer: str  # into the item's schema
+    keyword: str
+    rule: str
+    detail: str
+
+
+def _keyword(pointer: str) -> str:
+    return unescape(pointer.rsplit("/", 1)[-1]) if pointer else ""
+
+
+def _findings(target: Any, o: _Outcome, strict: bool | None) -> list[_Finding]:
+    r = o.result
+    if r is None:
+        return []
+
+    def finding(kind: str, pointer: str, rule: str, detail: str) -> _Finding:
+        return _Finding(r.target, o.item, kind, pointer, _keyword(pointer), rule, detail)
+
+    out = []
+    gave_up = [c for c in r.changes if c.action == "fallback"]
+    if r.used_fallback:
+        out += [finding("fallback", c.pointer, c.rule, c.detail) for c in gave_up] or [
+            finding("fallback", "", "", r.fallback_reason or "fell back")
+        ]
+    else:
+        wanted = strict if strict is not None else (o.item.strict if o.item.strict is not None else target.strict)
+        if wanted and not r.strict and _has_strict(target):
+            out += [finding("strict", c.pointer, c.rule, c.detail) for c in gave_up] or [
+                finding("strict", "", "", r.strict_reason or "sent non-strict (normalize --explain tells why)")
+            ]
+    for c in r.changes:
+        keyword = _keyword(c.pointer)
+        if c.action == "spilled" or (c.action == "dropped" and keyword not in _HARMLESS and not keyword.startswith("x-")):
+            out.append(finding(c.action, c.pointer, c.rule, c.detail))
+    return out
+
+
+def _kinds(text: str) -> tuple[str, ...]:
+    kinds = tuple(dict.fromkeys(k.strip() for k in text.split(",") if k.strip()))
+    unknown = [k for k in kinds if k not in _KINDS]
+    if unknown or not kinds:
+        raise UsageError(f"--fail-on: unknown kind {', '.join(unknown) or '(none)'} (known: {', '.join(_KINDS)})")
+    return kinds
+
+
+def setup_check(sub: Any) -> None:
+    p = add_command(sub, "check", "exit 1 if any target would fall back, fail strict, or lose a constraint")
+    p.add_argument("file", metavar="FILE", help="a schema, tool, tool list or JSON Lines; - for standard input")
+    p.add_argument("--targets", help="comma-separated target names (default: every target)")
+    p.add_argument(
+        "--fail-on",
+        default=",".join(_DEFAULT_FAIL_ON),
+        metavar="KINDS",
+        help=f"which changes are findings: a comma-separated subset of {', '.join(_KINDS)} "
+        f"(default: {','.join(_DEFAULT_FAIL_ON)}; spilled text stays in the description, so it is not a loss by default)",
+    )
+    p.add_argument(
+        "--ignore",
+        action="append",
+        default=[],
+        metavar="KEYWORD",
+        help="no finding for changes of this keyword (repeatable, or comma-separated)",
+    )
+    p.add_argument("--format", choices=["text", "json", "github"], default="text", help="github: workflow annotations")
+    p.set_defaults(run=_run_check)
+
+
+def _run_check(args: argparse.Namespace) -> int:
+    fail_on = _kinds(args.fail_on)
+    ignore = sorted({k.strip() for arg in args.ignore for k in arg.split(",") if k.strip()})
+    targets = _named_targets(args, args.targets)
+    data = _load(args.file)
+    per_target = []
+    for n, t in enumerate(targets):
+        outcomes = [o for doc in _process(data, t, None, False, first=n == 0, named=True) for o in doc]
+        found = [f for o in outcomes for f in _findings(t, o, None) if f.kind in fail_on and f.keyword not in ignore]
+        per_target.append((t.name, outcomes, found))
+    failed = any(found for _, _, found in per_target) or any(o.error for _, outs, _ in per_target for o in outs)
+    if args.format == "json":
+        say(_dump(_check_json(per_target, fail_on, ignore, failed)))
+    else:
+        where = _Locator(data) if args.format == "github" else None
+        for name, outcomes, found in per_target:
+            for f in found:
+                say(_github_line(f, where) if where is not None else _text_line(f))
+            say(_summary(name, outcomes, found))
+    return FINDINGS if failed else 0
+
+
+def _text_line(f: _Finding) -> str:
+    where = _join(f.item.label, f.pointer or "/")
+    return f"{f.target}: {where} {f.kind}: {f.detail}" + (f" [{f.rule}]" if f.rule else "")
+
+
+def _summary(name: str, outcomes: list[_Outcome], found: list[_Finding]) -> str:
+    checked = sum(o.result is not None for o in outcomes)
+    errors = sum(o.error is not None for o in outcomes)
+    tail = f"; {errors} could not be read" if errors else ""
+    if not found:
+        return f"{name}: ok ({checked} checked{tail})"
+    items = len({id(f.item) for f in found})
+    counts = ", ".join(f"{n} {k}" for k in _KINDS if (n := sum(f.kind == k for f in found)))
+    return f"{name}: {counts} in {items} of {checked} checked{tail}"
+
+
+def _check_json(per_target: list[tuple[str, list[_Outcome], list[_Finding]]], fail_on: tuple[str, ...], ignore: list[str], failed: bool) -> dict[str, Any]:
+    return {
+        "ok": not failed,
+        "fail_on": list(fail_on),
+        "ignore": ignore,
+        "targets": [
+            {
+                "target": name,
+                "checked": sum(o.result is not None for o in outcomes),
+                "errors": [{"item": o.item.label, "error": o.error} for o in outcomes if o.error is not None],
+                "findings": [
+                    {"item": f.item.label, "name": f.item.name, "kind": f.kind, "pointer": f.pointer,
+                     "keyword": f.keyword, "rule": f.rule, "detail": f.detail}
+                    for f in found
+                ],
+            }
+            for name, outcomes, found in per_target
+        ],
+    }
+
+
+class _Locator:
+    """Line and column in FILE of a pointer into an item's schema (GitHub annotations)."""
+
+    def __init__(self, data: _Input):
+        self.data = data
+        self.docs = {id(it): doc for doc in data.docs for it in doc.items}
+        self.maps: dict[int, dict[str, int]] = {}
+
+    def __call__(self, item: _Item, pointer: str) -> tuple[int, int]:
+        doc = self.docs[id(item)]
+        table = self.maps.get(id(doc))
+        if table is None:
+            table = self.maps[id(doc)] = positions(self.data.text, doc.source)
+        at = item.pointer + pointer
+        # a pointer into $defs resolved away, or into a spelling renamed on the way: the
+        # nearest enclosing value that the file has
+        while at not in table and at:
+            at = at.rsplit("/", 1)[0]
+        return line_column(self.data.text, table.get(at, doc.source.start))
+
+
+def _github_line(f: _Finding, where: _Locator) -> str:
+    # https://docs.github.com/actions/reference/workflow-commands-for-github-actions
+    line, column = where(f.item, f.pointer)
+    props = [f"line={line}", f"col={column}", f"title={_gh_prop(f'wireschema {f.target}: {f.kind}')}"]
+    if where.data.name != "<stdin>":
+        props.insert(0, f"file={_gh_prop(where.data.name)}")
+    message = f"{_join(f.item.label, f.pointer or '/')}: {f.detail}" + (f" [{f.rule}]" if f.rule else "")
+    return f"::error {','.join(props)}::{_gh_data(message)}"
+
+
+def _gh_data(text: str) -> str:
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def _gh_prop(text: str) -> str:
+    return _gh_data(text).replace(":", "%3A").replace(",", "%2C")
+
+
+# -- diff --------------------------------------------------------------------------
+
+
+def setup_diff(sub: Any) -> None:
+    p = add_command(sub, "diff", "side by side, what each target receives where it differs (changed pointers only)")
+    p.add_argument("file", metavar="FILE", help="a schema, tool, tool list or JSON Lines; - for standard input")
+    p.add_argument("--targets", required=True, help="comma-separated target names")
+    p.add_argument("--width", type=int, default=28, help="widest cell before it is cut with … (default 28)")
+    p.set_defaults(run=_run_diff)
+
+
+_ABSENT = "-"
+
+
+def _leaves(value: Any) -> dict[str, str]:
+    """Pointer → compact JSON of every leaf; a list of scalars is one leaf."""
+    out: dict[str, str] = {}
+    stack: list[tuple[str, Any]] = [("", value)]
+    while stack:
+        at, v = stack.pop()
+        if isinstance(v, dict) and v:
+            stack.extend((f"{at}/{escape(k)}", sub) for k, sub in reversed(list(v.items())))
+        elif isinstance(v, list) and any(isinstance(x, (dict, list)) for x in v):
+            stack.extend((f"{at}/{i}", sub) for i, sub in reversed(list(enumerate(v))))
+        else:
+            out[at] = json.dumps(v, ensure_ascii=False, separators=(",", ":"))
+    return out
+
+
+def _run_diff(args: argparse.Namespace) -> int:
+    if args.width < 4:
+        raise UsageError("--width must be 4 or more")
+    targets = _named_targets(args, args.targets)
+    data = _load(args.file)
+    runs = [[o for doc in _process(data, t, None, False, first=n == 0, named=True) for o in doc] for n, t in enumerate(targets)]
+    items = data.items()
+    for n, item in enumerate(items):
+        if len(items) > 1:
+            say(("" if n == 0 else "\n") + f"== {item.label}")
+        outcomes = [run[n] for run in runs]
+        say(_side_by_side(item, [t.name for t in targets], outcomes, args.width))
+    return FINDINGS if any(o.error for run in runs for o in run) else 0
+
+
+def _side_by_side(item: _Item, names: list[str], outcomes: list[_Outcome], width: int) -> str:
+    def shown(o: _Outcome, pick: Callable[[Any], Any]) -> str:
+        if o.error is not None:
+            return "error"
+        return _ABSENT if o.result is None else str(pick(o.result))
+
+    columns = [_leaves(item.schema)] + [_leaves(o.result.schema) if o.result is not None else {} for o in outcomes]
+    rows = [["", "input", *names]]
+    rows.append(["strict", "", *(shown(o, lambda r: str(r.strict).lower()) for o in outcomes)])
+    rows.append(["fallback", "", *(shown(o, lambda r: str(r.used_fallback).lower()) for o in outcomes)])
+    for action in ("spilled", "dropped"):
+        rows.append([action, "", *(shown(o, lambda r: sum(c.action == action for c in r.changes)) for o in outcomes)])
+    head = len(rows)
+    for p in _merged_order(columns):
+        cells = [col.get(p, _ABSENT) for col in columns]
+        if len(set(cells)) > 1:
+            rows.append([p or "(root)", *_cut_cells(cells, width)])
+    if len(rows) == head:
+        rows.append(["(every target receives the input as it is)"])
+    widths = [max(len(r[i]) for r in rows if len(r) > i) for i in range(len(rows[0]))]
+    lines = ["  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in rows]
+    lines.insert(head, "")
+    return "\n".join(lines)
+
+
+def _merged_order(columns: list[dict[str, str]]) -> list[str]:
+    """Every pointer once, siblings together: a member a target added sits beside the
+    members it came from, in the order each key first appears (input first)."""
+    trie: dict[str, Any] = {}
+    for col in columns:
+        for p in col:
+            node = trie
+            for token in p.split("/")[1:] if p else []:
+                node = node.setdefault(token, {})
+            node.setdefault("", None)  # this prefix is a leaf of some column
+    out: list[str] = []
+    stack: list[tuple[str, Any]] = [("", trie)]
+    while stack:
+        at, node = stack.pop()
+        if "" in node:
+            out.append(at)
+        stack.extend((f"{at}/{k}", sub) for k, sub in reversed(list(node.items())) if k != "")
+    return out
+
+
+def _cut_cells(cells: list[str], width: int) -> list[str]:
+    """Cells no wider than `width`; where they share a long beginning, each shows where
+    it starts to differ, so values that differ never look the same."""
+    present = [c for c in cells if c != _ABSENT]
+    same = len(os.path.commonprefix(present)) if len(set(present)) > 1 else 0
+    skip = same - 8 if same >= width - 1 else 0
+
+    def cut(text: str) -> str:
+        if text == _ABSENT:
+            return text
+        if skip > 0:
+            text = "…" + text[skip:]
+        return text if len(text) <= width else text[: width - 1] + "…"
+
+    return [cut(c) for c in cells]
