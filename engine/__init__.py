@@ -108,6 +108,9 @@ def _the_memo() -> "Memo":
 
 def _registry() -> "Registry":
     global _shipped
+    found = _shipped  # once made, read without the lock (every call reads it)
+    if found is not None:
+        return found
     with _lock:
         if _shipped is None:
             from .ruletable import Registry, Vocabulary
@@ -228,9 +231,19 @@ def _switches() -> tuple[bool, bool, bool]:
         return _env(_SWITCHES[0]), _env(_SWITCHES[1]), _env(_SWITCHES[2])
     if table.keys().isdisjoint(_ENV_KEYS):
         return False, False, False
-    # one set (the benchmark's uncached runs, say): decoded as os.environ decodes it
-    on = [(v := table.get(k)) is not None and os.fsdecode(v).strip().lower() in _ON for k in _ENV_KEYS]
-    return on[0], on[1], on[2]
+    # one set (the benchmark's uncached runs, say): decoded as os.environ decodes it,
+    # once per value the process sets it to
+    raw = (table.get(_ENV_KEYS[0]), table.get(_ENV_KEYS[1]), table.get(_ENV_KEYS[2]))
+    known = _decoded.get(raw)
+    if known is None:
+        on = [v is not None and os.fsdecode(v).strip().lower() in _ON for v in raw]
+        if len(_decoded) > 64:
+            _decoded.clear()
+        known = _decoded[raw] = (on[0], on[1], on[2])
+    return known
+
+
+_decoded: dict[tuple[bytes | None, ...], tuple[bool, bool, bool]] = {}
 
 
 def _uncached() -> bool:
@@ -260,7 +273,8 @@ def _log_result(result: Result, what: str) -> None:
     if result.used_fallback:
         logs.warning("%s fell back on %s: %s", what, result.target, result.fallback_reason)
         return
-    budget = next((c for c in result.changes if c.rule == "request/strict-budget"), None)
+    # a tool a request's strict budget sent non-strict says so first (see `tools`)
+    budget = result.changes[0] if result.changes and result.changes[0].rule == "request/strict-budget" else None
     if budget is not None:
         logs.warning("%s %s on %s", what, budget.detail, result.target)
     elif result.strict_reason:

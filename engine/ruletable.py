@@ -473,6 +473,9 @@ class Registry:
             return name in self._compiled or self.file_for(name) is not None
 
     def get(self, name: str) -> Target | None:
+        found = self._compiled.get(name)  # a compiled target is kept for good: no lock to read it
+        if found is not None:
+            return found
         with self._lock:
             if name in self._compiled:
                 return self._compiled[name]
