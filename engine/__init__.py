@@ -188,10 +188,10 @@ def targets() -> list[TargetInfo]:
     """The shipped targets, with their one-line descriptions."""
     from .model import TargetInfo
 
-    return [TargetInfo(*row) for row in shipped_rows()]
+    return [TargetInfo(*row) for row in _shipped_rows()]
 
 
-def shipped_rows() -> list[tuple[str, str, str, bool]]:
+def _shipped_rows() -> list[tuple[str, str, str, bool]]:
     """The shipped targets as (name, description, rule file, strict): read from the
     registry where this process has one, else from the listing kept beside the rules
     (see `listing`), which reads the files only where they changed."""

@@ -114,7 +114,6 @@ def _command_named(argv: Sequence[str]) -> str | None:
     return argv[0] if argv and argv[0] in _COMMANDS else None
 
 
-
 # -- targets -----------------------------------------------------------------------
 
 
@@ -125,7 +124,7 @@ def _setup_targets(sub: Any) -> None:
 
 def _run_targets(args: argparse.Namespace) -> int:
     # the shipped targets as their rule files describe them: listing compiles nothing
-    rows = [(name, description, path) for name, description, path, _strict in wireschema.shipped_rows()]
+    rows = [(name, description, path) for name, description, path, _strict in wireschema._shipped_rows()]
     if args.rules_set is not None:
         rows += [(t.name, t.description, t.path) for t in (args.rules_set[n] for n in args.rules_set.names())]
     width = max((len(n) for n, _, _ in rows), default=0)
