@@ -12,6 +12,7 @@ again.
 from __future__ import annotations
 
 import hashlib
+import marshal
 import os
 import sys
 import threading
@@ -51,6 +52,18 @@ def read(where: str, header: bytes, digest: bytes) -> bytes | None:
     if data[start - DIGEST : start] != hashlib.sha256(payload).digest():
         return None  # truncated or damaged
     return payload
+
+
+def load(where: str, header: bytes, digest: bytes) -> Any:
+    """The value `marshal` wrote in the cache at `where` (see `read`); None where the cache
+    is missing, stale or damaged, or its payload does not decode."""
+    payload = read(where, header, digest)
+    if payload is None:
+        return None
+    try:
+        return marshal.loads(payload)
+    except Exception:  # noqa: BLE001 - as good as no cache
+        return None
 
 
 def write(where: str, header: bytes, digest: bytes, payload: Callable[[], bytes]) -> None:

@@ -294,14 +294,9 @@ def _code(text: str, filename: str) -> Any:
     digest = hashlib.sha256(f"{filename}\0{text}".encode()).digest()
     where = bytecache.cache_path(_WALKS_DIR / f"walk-{digest.hex()}", "walk")
     if where is not None:
-        payload = bytecache.read(where, _WALK_HEADER, digest)
-        if payload is not None:
-            try:
-                code = marshal.loads(payload)
-            except Exception:  # noqa: BLE001 - as good as no cache
-                code = None
-            if code.__class__ is CodeType:
-                return code
+        code = bytecache.load(where, _WALK_HEADER, digest)
+        if code.__class__ is CodeType:
+            return code
     code = compile(text, filename, "exec")
     if where is not None:
         bytecache.write(where, _WALK_HEADER, digest, lambda: marshal.dumps(code))

@@ -44,10 +44,9 @@ def shipped(make: Callable[[], tuple[list[Row], bool]], folder: Path | None = No
     digest = _stamp(folder)
     where = bytecache.cache_path(folder / "_listing", "listing")
     if digest is not None and where is not None:
-        payload = bytecache.read(where, _HEADER, digest)
-        if payload is not None:
+        rows = bytecache.load(where, _HEADER, digest)
+        if rows is not None:
             try:
-                rows = marshal.loads(payload)
                 # the paths are the folder's as it is now, wherever it was when listed
                 return [(name, text, str(folder / file), strict) for name, text, file, strict in rows]
             except Exception:  # noqa: BLE001 - a payload of another shape: as good as none

@@ -96,11 +96,11 @@ def load_file(path: Path, raw: bytes, text: str) -> Any:
 def _read_cache(where: str, digest: bytes) -> tuple[Any] | None:
     """(tree,) from the cache at `where` if it holds the tree of a file whose digest is
     `digest`, intact; None otherwise."""
-    payload = bytecache.read(where, _HEADER, digest)
-    if payload is None:
-        return None
+    frozen = bytecache.load(where, _HEADER, digest)
+    if frozen is None:
+        return None  # none kept (a file whose whole tree is null is parsed again)
     try:
-        return (_thaw(marshal.loads(payload)),)
+        return (_thaw(frozen),)
     except Exception:  # a payload of another shape: as good as no cache
         return None
 
