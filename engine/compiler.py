@@ -237,6 +237,18 @@ def _emit_children(src: _Source, name: str, bools: bool) -> None:
         src.emit(5, f"{visit}(value, i, (here, i), depth + 2, ckw)")
 
 
+def root_test(rule: Any) -> Callable[[Any], bool] | None:
+    """A tree rule's cheap test (`Kind.acts_if`) as a function of the root, or None where
+    its kind has none: false only where the rule would change (or find) nothing."""
+    if rule.fast is None:
+        return None
+    src = _Source()
+    text = _bind(src, rule.fast, rule.options)
+    namespace: dict[str, Any] = {**TEST_HELPERS, "_dict": dict, "_bool": bool, **src.consts}
+    test = eval(f"lambda node: node.__class__ is not _dict or bool({text})", namespace)  # noqa: S307 - our own source
+    return test
+
+
 def compile_variants(variants: tuple[Variant, ...], label: str) -> Callable[[Any, Any], None]:
     """A function `walk(run, sel)` visiting the tree from the root with `variants[0]`.
 

@@ -34,7 +34,7 @@ from typing import Any, Callable
 
 import attrs
 
-from .compiler import Variant, Visitor, compile_variants
+from .compiler import Variant, Visitor, compile_variants, root_test
 from .positions import REFERENCE_KEYS
 
 _ANY = None  # a rule whose added keywords are unknown: every later rule may have work
@@ -383,7 +383,8 @@ def _root_visitor(stage: Any) -> Visitor:
         new = run.holder[0]
         return new if new is not node else None
 
-    return Visitor(rule, at_root, True, None, None, rule.spec.creates, None, False, True)
+    # the kind's cheap test (on the root it would run on) spares the call where it holds not
+    return Visitor(rule, at_root, True, None, rule.fast, rule.spec.creates, None, False, True)
 
 
 def _visitor(entry: tuple, *, selectors: list | None = None, not_root: bool = False) -> Visitor:
@@ -394,8 +395,12 @@ def _visitor(entry: tuple, *, selectors: list | None = None, not_root: bool = Fa
 
 def _tree_step(stage: Any) -> Callable[[Any], None]:
     rule, fn = stage.tree
+    # a root-scoped kind's cheap test, on the root, spares the call where it holds not
+    test = root_test(rule) if rule.spec.scope == "root" or rule.spec.phase_of(rule.options) == "check" else None
 
     def step(run: Any) -> None:
+        if test is not None and not test(run.holder[0]):
+            return
         run.at = None
         fn(rule, run)
 

@@ -65,6 +65,7 @@ def type_values(rule, node, run):
 @check(
     "enum-values",
     triggers={"enum"},
+    acts_if="not _text_enum(node, {types})",
     values=Opt("choice", "primitives", choices=("strings", "strings-and-numbers", "primitives", "any")),
     types=Opt("strlist", []),
 )
@@ -95,7 +96,7 @@ def format_values(rule, node, run):
         run.fail(rule, node, f"format {fmt!r} is not accepted here", "format")
 
 
-@check("required-defined", triggers={"required"})
+@check("required-defined", triggers={"required"}, acts_if="_required_differs(node)")
 def required_defined(rule, node, run):
     """`required` is a list naming defined properties only."""
     req = node.get("required")
@@ -117,7 +118,22 @@ def objects_closed(rule, node, run):
         run.fail(rule, node, "additionalProperties must be false", "additionalProperties")
 
 
-@check("all-required", triggers={"properties"})
+@test_helper("_unrequired")
+def _unrequired(node: dict) -> bool:
+    """Some property may be missing from `required` (the cheap test of all-required)."""
+    props = node["properties"]
+    if props.__class__ is not dict or not props:
+        return False
+    req = node.get("required")
+    if req.__class__ is not list:
+        return True
+    try:
+        return not props.keys() <= set(req)
+    except TypeError:  # a list or an object among the names
+        return True
+
+
+@check("all-required", triggers={"properties"}, acts_if="_unrequired(node)")
 def all_required(rule, node, run):
     """Every property of every object is listed in `required`."""
     props = node.get("properties")
@@ -371,7 +387,11 @@ def _unrepresentable(rule, reason):
     return Unrepresentable(rule.id, "", reason)
 
 
-@check("root-object", reads="tree", order="tree", forbid=Opt("keys", ["anyOf", "oneOf", "allOf", "enum", "not"]))
+@check(
+    "root-object", reads="tree", order="tree",
+    acts_if="node.get('type') != 'object' or not {forbid}.isdisjoint(node)",  # on the root
+    forbid=Opt("keys", ["anyOf", "oneOf", "allOf", "enum", "not"]),
+)
 def root_object(rule, run):
     """The root is `type: object`, without the forbidden root keywords."""
     root = run.root

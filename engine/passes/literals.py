@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 from ..jsontext import dumps
-from . import Opt, kind
+from . import Opt, kind, test_helper
 from .types import json_type, matches_type, types_of
 
 _PRIMITIVE = frozenset({"string", "integer", "number", "boolean", "null"})
@@ -121,7 +122,23 @@ def const_to_enum(rule, node, run):
     return None
 
 
-@kind("dedupe-enum", fails=False, reads="node", creates=False, adds=(), order="pre", triggers={"enum"})
+@test_helper("_text_enum")
+def text_enum(node: dict, on: Any) -> bool:
+    """`enum` is a non-empty list of distinct strings, on a node whose type is among `on`
+    (any type, where `on` is empty): what every enum rule and check leaves as it is (the
+    cheap test that spares their calls on the common enum)."""
+    enum = node["enum"]
+    if enum.__class__ is not list or not enum or set(map(type, enum)) != {str} or len(set(enum)) != len(enum):
+        return False
+    if not on:
+        return True
+    t = node.get("type")
+    if t.__class__ is str:
+        return t in on
+    return t.__class__ is list and any(x in on for x in t)
+
+
+@kind("dedupe-enum", fails=False, reads="node", creates=False, adds=(), order="pre", triggers={"enum"}, acts_if="not _text_enum(node, ())")
 def dedupe_enum(rule, node, run):
     """An enum lists each value once; an empty enum (nothing is valid) is removed.
 
@@ -145,6 +162,7 @@ def dedupe_enum(rule, node, run):
 @kind(
     "enum-values", fails=False, reads="node", creates=False, adds=(),
     triggers={"enum"},
+    acts_if="not _text_enum(node, {types})",
     values=Opt("choice", "primitives", choices=("strings", "strings-and-numbers", "primitives", "any")),
     types=Opt("strlist", [], doc="the types an enum may sit on (empty: any type)"),
     otherwise=Opt("choice", "spill", choices=("spill", "stringify")),
@@ -208,6 +226,7 @@ def format_allow(rule, node, run):
     "enum-fits-type", fails=False, reads="children", creates=False, adds={"enum"},
     order="pre",
     triggers={"enum"},
+    acts_if="not _text_enum(node, ('string',))",  # strings on a string fit
     string_formats=Opt("strlist", [], doc="formats under which a wire writes enum values as strings (integer 101 as \"101\"), read as the values they spell"),
 )
 def enum_fits_type(rule, node, run):

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..positions import escape
-from . import Opt, kind
+from . import Opt, kind, test_helper
 from .types import types_of
 
 _ROOT_UNIONS = ("anyOf", "oneOf", "allOf", "enum", "not")
@@ -176,7 +176,26 @@ def require_all(rule, node, run):
     return None
 
 
-@kind("required-exists", fails=False, reads="node", creates=False, adds=(), triggers={"required"})
+@test_helper("_required_differs")
+def required_differs(node: dict) -> bool:
+    """`required` may be other than a list naming each of the node's properties at most
+    once (the cheap test of the kinds and checks that keep it so)."""
+    req = node["required"]
+    if req.__class__ is not list:
+        return True
+    if not req:
+        return False
+    props = node.get("properties")
+    if props.__class__ is not dict:
+        return True
+    try:
+        names = set(req)
+    except TypeError:  # a list or an object among the names
+        return True
+    return len(names) != len(req) or not props.keys() >= names
+
+
+@kind("required-exists", fails=False, reads="node", creates=False, adds=(), triggers={"required"}, acts_if="_required_differs(node)")
 def required_exists(rule, node, run):
     """`required` lists each defined property once, and nothing else."""
     req = node.get("required")
@@ -208,6 +227,8 @@ def required_exists(rule, node, run):
     order="tree",
     scope="root",
     reads_via=lambda o: {*o["forbid"], "$ref"},  # spilled root keywords; the root a $ref names
+    # (as a visitor of the root, see `plans`) a typed object root with nothing to spill is left alone
+    acts_if="node.get('type') != 'object' or 'nullable' in node or not {forbid}.isdisjoint(node)",
     forbid=Opt("keys", list(_ROOT_UNIONS), doc="keywords the root may not have; they are spilled"),
 )
 def root_object(rule, run):

@@ -6,7 +6,7 @@ import re
 from typing import Any
 
 from ..positions import SLOT_SINGLE, SUBSCHEMA_MAP, bool_census, child_slots, markers
-from . import Opt, kind
+from . import Opt, kind, test_helper
 
 _JSON_TYPES = frozenset({"object", "array", "string", "number", "integer", "boolean", "null"})
 _ANNOTATIONS = frozenset({"description", "title", "default", "examples", "example", "$comment", "deprecated", "readOnly", "writeOnly"})
@@ -427,8 +427,22 @@ _FORM_KEYS = {
 
 # the census marks a tuple `items` (copy_input): a plain `items` schema needs no upgrade
 _FORM_CENSUS = {"tuple-items": ("<list>:items", "additionalItems")}
-# the common forms' own test: `items` is usually a schema, not a draft-07 tuple
-_FORM_TESTS = {"tuple-items": "node.get('items').__class__ is list or 'additionalItems' in node"}
+# the common forms' own test: `items` is usually a schema, not a draft-07 tuple; a map
+# of schemas usually holds no type name
+_FORM_TESTS = {
+    "tuple-items": "node.get('items').__class__ is list or 'additionalItems' in node",
+    "type-names": "_maps_hold_text(node)",
+}
+
+
+@test_helper("_maps_hold_text")
+def _maps_hold_text(node: dict) -> bool:
+    """A map of schemas (`properties`, `$defs`, ...) holds a string where a schema belongs."""
+    for kw in _SCHEMA_MAPS:
+        m = node.get(kw)
+        if m.__class__ is dict and str in set(map(type, m.values())):
+            return True
+    return False
 
 
 @kind(

@@ -240,7 +240,8 @@ def null_enum_branch(rule, node, run):
     "any-of-alone", fails=False, reads="children", creates=True, adds={"type"},
     writes_bools=False,  # the keywords it moves into the branches keep their names
     triggers={"anyOf"},
-    acts_if="len(node) > 1",
+    # keywords named without a glob: some of them stand beside the union
+    acts_if=lambda o: "not {keys}.isdisjoint(node)" if not any(c in "*?[" for k in o["keys"] for c in k) else "len(node) > 1",
     ref_siblings=Opt("strlist", ["*"], doc="keywords (glob patterns) a `$ref` branch may take"),
     by_type=Opt("map", "map:type-keywords", doc="which keywords belong to which type"),
     keys=Opt("strlist", ["*"], doc="keywords (glob patterns) beside anyOf that move; the others stay beside it"),

@@ -68,7 +68,8 @@ def _types_for_values(values: list[Any]) -> list[str]:
 @kind(
     "infer-type", reads="node", creates=False, adds={"type"},
     writes_bools=False,  # a type name
-    acts_if="'type' not in node or node['type'] == []",
+    # a union (or a negation) says the type in its branches: no type is inferred beside it
+    acts_if="('type' not in node or node['type'] == []) and 'anyOf' not in node and 'oneOf' not in node and 'allOf' not in node and 'not' not in node",
     strict=Opt("bool", False, doc="a node whose type cannot be inferred is unrepresentable"),
     hints=Opt(
         "bool",
