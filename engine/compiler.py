@@ -138,6 +138,9 @@ def _emit_calls(src: _Source, indent: int, visitors: tuple[Visitor, ...], sets_c
         src.emit(indent, f"if {guard}:")
         if sets_called and v.creates:
             src.emit(indent + 1, "called = True")
+        # where the visited node is, set only for a call (most tests fail: no store at all)
+        src.emit(indent + 1, "run.at = chain")
+        src.emit(indent + 1, "run.slot = kw")
         src.emit(indent + 1, f"new = {src.const('F', v.fn)}({src.const('R', v.rule)}, node, run)")
         src.emit(indent + 1, "if new is not None:")
         src.emit(indent + 2, "container[key] = node = new")
@@ -149,8 +152,6 @@ def _emit_post(src: _Source, indent: int, var: Variant, bools: bool) -> None:
     src.emit(indent, "called = False")
     test = _keys_test(src, _union(var.post))
     src.emit(indent, f"if {'node.__class__ is _bool or ' if bools else ''}(node.__class__ is _dict and ({test})):")
-    src.emit(indent + 1, "run.at = chain")
-    src.emit(indent + 1, "run.slot = kw")
     _emit_calls(src, indent + 1, var.post, True)
     src.emit(indent, "done[_id(node)] = node")
     # only a visitor that ran can have made new subschemas: they are walked too
@@ -167,8 +168,6 @@ def _emit_variant(src: _Source, var: Variant, bools: bool) -> None:
     src.emit(4, "return")
     if pre:
         src.emit(3, f"if {'cls is _bool or ' if bools else ''}({_keys_test(src, _union(pre))}):")
-        src.emit(4, "run.at = chain")
-        src.emit(4, "run.slot = kw")
         _emit_calls(src, 4, pre, False)
         src.emit(4, "if node.__class__ is not _dict:")
         # a boolean (or a node replaced by one) still gets its post visitors

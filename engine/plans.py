@@ -244,6 +244,8 @@ class Planner:
                 exact.append(True)
         for info in self.check_infos:
             if info.tree:
+                if info.rules[0][0].id not in kept:
+                    continue  # none of its trigger keywords can be in the output (refs-acyclic without a $ref)
                 steps.append(_tree_step(info.stage))
                 exact.append(True)
             elif checks_fused:

@@ -86,28 +86,27 @@ def child_slots(node: dict) -> Iterator[tuple[str, int, Any, Any]]:
     Draft-07 forms are understood too (array `items`, `dependencies`), so a walk
     before the draft upgrade still finds every schema.
     """
+    slot_of = SLOT_KIND.get
     for kw, value in node.items():
-        if kw in SUBSCHEMA:
+        slot = slot_of(kw)
+        if slot is None:
+            continue
+        if slot == SLOT_SINGLE:
             if isinstance(value, (dict, bool)):
                 yield kw, SLOT_SINGLE, node, kw
             elif kw == "items" and isinstance(value, list):
                 for i, item in enumerate(value):
                     if isinstance(item, (dict, bool)):
                         yield kw, SLOT_ARRAY, value, i
-        elif kw in SUBSCHEMA_MAP:
+        elif slot == SLOT_MAP:  # `dependencies` too: its schemas (its name lists are no schemas)
             if isinstance(value, dict):
                 for name, sub in value.items():
                     if isinstance(sub, (dict, bool)):
                         yield kw, SLOT_MAP, value, name
-        elif kw in SUBSCHEMA_ARRAY:
-            if isinstance(value, list):
-                for i, item in enumerate(value):
-                    if isinstance(item, (dict, bool)):
-                        yield kw, SLOT_ARRAY, value, i
-        elif kw == "dependencies" and isinstance(value, dict):
-            for name, sub in value.items():
-                if isinstance(sub, (dict, bool)):
-                    yield kw, SLOT_MAP, value, name
+        elif isinstance(value, list):
+            for i, item in enumerate(value):
+                if isinstance(item, (dict, bool)):
+                    yield kw, SLOT_ARRAY, value, i
 
 
 def subschemas(node: dict) -> list[Any]:

@@ -262,15 +262,19 @@ _HOW: dict = {
     **{k: 5 for k in SUBSCHEMA},
     **{k: 6 for k in SUBSCHEMA_ARRAY},
     "enum": 7,
+    "required": 8,
 }
 _HOW.update({k: 0 for k in _SHAPES if k not in _HOW})
 _TYPE_NAMES = frozenset(_JSON_TYPES)
+_SCHEMA_CLASSES = frozenset({dict, bool})
+_NAME_CLASSES = frozenset({str})
 
 
 @test_helper("_shapes_differ")
 def _shapes_differ(node: dict) -> bool:
     """Some keyword value may have the wrong shape (the cheap test of keyword-shapes)."""
     how_of = _HOW.get
+    # the classes of a map's or list's members are taken at C speed (set(map(type, ...)))
     for k, v in node.items():
         how = how_of(k)
         if how is None:
@@ -281,15 +285,17 @@ def _shapes_differ(node: dict) -> bool:
         elif how == 3:
             ok = v in _TYPE_NAMES if cls is str else _type_name(v)
         elif how == 4:
-            ok = cls is dict and all(s.__class__ is dict or s.__class__ is bool for s in v.values())
+            ok = cls is dict and set(map(type, v.values())) <= _SCHEMA_CLASSES
         elif how == 5:
             ok = cls is dict or cls is bool
+        elif how == 8:
+            ok = v is None or cls is list and (not v or set(map(type, v)) <= _NAME_CLASSES and len(set(v)) == len(v))
         elif how == 2:
             ok = cls is bool
         elif how == 7:
             ok = cls is list
         elif how == 6:
-            ok = cls is list and bool(v) and all(b.__class__ is dict or b.__class__ is bool for b in v)
+            ok = cls is list and bool(v) and set(map(type, v)) <= _SCHEMA_CLASSES
         else:
             ok = _SHAPES[k][0](v)
         if not ok:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..positions import child_slots
+from ..positions import subschemas
 from . import Opt, check, kind
 
 
@@ -65,8 +65,8 @@ def count_properties(schema) -> tuple[int, int, int]:
             req = node.get("required")
             listed = {n for n in req if isinstance(n, str)} if isinstance(req, list) else set()
             props += len(p)
-            optional += sum(1 for n in p if n not in listed)
+            optional += len(p.keys() - listed)
             unions += sum(1 for s in p.values() if isinstance(s, dict) and (
                 isinstance(s.get("anyOf"), list) or isinstance(s.get("type"), list)))
-        todo.extend(c[k] for _kw, _s, c, k in child_slots(node))
+        todo.extend(subschemas(node))
     return optional, unions, props
