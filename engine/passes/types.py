@@ -130,10 +130,10 @@ def _is_null_branch(b: Any, marker: bool = False) -> bool:
 
 # top-down, so a union sees its `{"type": "null"}` branch before that branch is rewritten
 # the nodes `nullable` may change: a null said somewhere, or a union that may hold one
+# (a `nullable: true` marker counts only beside a union, which the test already takes)
 _NULL_SAID = (
     "'anyOf' in node or 'oneOf' in node or (t := node.get('type')) == 'null' or (t.__class__ is list and 'null' in t)"
     " or (node.get('enum').__class__ is list and None in node['enum']) or ('const' in node and node['const'] is None)"
-    " or node.get('nullable') is True"
 )
 
 
