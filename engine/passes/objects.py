@@ -130,7 +130,9 @@ def accepts_null(schema: Any) -> bool:
 @kind(
     "require-all", fails=False, reads="subtree", creates=True, adds={"required", "anyOf", "type"},
     writes_bools={"anyOf": "properties"},  # an optional property, boolean or not, becomes a branch
-    makes=("nulled-optionals",), triggers={"properties"}, acts_if="node['properties'].__class__ is dict",
+    makes=("nulled-optionals",), triggers={"properties"},
+    # every property required, in property order: nothing to do
+    acts_if="node['properties'].__class__ is dict and node.get('required') != list(node['properties'])",
 )
 def require_all(rule, node, run):
     """Every property is required; an optional one becomes "T or null" instead.
