@@ -104,9 +104,17 @@ def _fail_unlisted_required(rule, node, run) -> None:
         run.fail(rule, node, f"required {', '.join(missing)} without a property: the closed object could never hold it", "required")
 
 
+_NULL_CARRIERS = frozenset({"enum", "const", "anyOf", "oneOf"})
+
+
 def accepts_null(schema: Any) -> bool:
     """Whether null is valid under `schema`, as far as its own keywords and union
     branches say (any depth of nested unions: a stack, not recursion)."""
+    if schema.__class__ is dict:
+        # the common property schema, one type and no union or literal: read at once
+        t = schema.get("type")
+        if t.__class__ is str and t != "null" and _NULL_CARRIERS.isdisjoint(schema):
+            return False
     stack = [schema]
     while stack:
         node = stack.pop()
@@ -147,6 +155,7 @@ def require_all(rule, node, run):
     req = node.get("required")
     required = {n for n in req if isinstance(n, str)} if isinstance(req, list) else set()
     optional = [n for n in props if n not in required]
+    at = run.pointer(node, "properties") + "/" if optional else ""
     for name in optional:
         sub = props[name]
         if accepts_null(sub):
@@ -170,7 +179,7 @@ def require_all(rule, node, run):
                 wrapper["description"] = wrapper_desc
             run.replace(wrapper, sub)
             props[name] = wrapper
-        run.facts.nulled_optionals.append(run.pointer(node, "properties") + "/" + escape(name))
+        run.facts.nulled_optionals.append(at + escape(name))
     if optional:
         run.report(rule, node, "rewritten", f"optional {', '.join(optional)} now required (null stands for absent)", "required")
     if not isinstance(req, list) or req != list(props):
