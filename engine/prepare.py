@@ -160,8 +160,18 @@ def copy_input(value: Any, run: Run) -> Any:
                 literal += len(src)
                 if literal > max_literal or (len(src) > SAMPLE and priced_past(src, max_literal - literal + len(src))):
                     raise BudgetExceeded("budget/literal", pointer_of(chain), f"more than {max_literal} characters")
-                branches = chain is not None and chain[1] in HOLDS_LIST
                 kinds = set(map(type, src))
+                if kinds <= _TEXT:
+                    # strings only (a required list, a string enum) or nothing: what
+                    # the general branch below counts, without its calls
+                    out = list(src)
+                    origins[id(out)] = (out, chain)
+                    literal += sum(map(len, out))
+                    if literal > max_literal:
+                        raise BudgetExceeded("budget/literal", pointer_of(chain), f"more than {max_literal} characters")
+                    dst[key] = out
+                    continue
+                branches = chain is not None and chain[1] in HOLDS_LIST
                 if kinds <= PLAIN:
                     # plain scalars only (an enum, a required list): checked in bulk
                     out = list(src)
@@ -216,6 +226,7 @@ def copy_input(value: Any, run: Run) -> Any:
 
 
 _WIDE = 64  # keys past which an object's census is only the keys some plan reads
+_TEXT = frozenset({str})
 
 
 def _bulk(values: list, kinds: set, chain: Any, opts: Any) -> None:
