@@ -119,7 +119,7 @@ def _freeze_result(result: Result) -> tuple[Result, Any, int]:
     schema_blob = freeze(result.schema)
     if schema_blob is None:
         return result, None, 0
-    return result, (schema_blob, attrs.evolve(result, schema=None)), len(schema_blob)
+    return result, (schema_blob, result.with_schema(None)), len(schema_blob)
 
 
 def _thaw_result(stored: Any) -> Result:

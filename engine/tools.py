@@ -430,7 +430,7 @@ def _freeze_tools(out: ToolsResult) -> tuple[ToolsResult, Any, int]:
     tools_blob = freeze(list(out.tools))
     if tools_blob is None:
         return out, None, 0
-    bare = tuple(r if r is None else attrs.evolve(r, schema=None) for r in out.results)
+    bare = tuple(r if r is None else r.with_schema(None) for r in out.results)
     return out, (tools_blob, bare, out.names, out.wire_names, out._schema_paths), len(tools_blob)
 
 

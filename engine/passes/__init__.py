@@ -39,7 +39,8 @@ class Kind:
     """A cheap test (Python source over `node`, a dict holding a trigger keyword) that is
     false wherever the kind would change nothing: the compiled walk calls the kind only
     where it holds. `{option}` names a rule option (a list reads as a set). A function of
-    the options may return the source, or None for no test. None: always called."""
+    the options may return the source, or None for no test. None: always called. For a
+    root-scoped tree kind, and a tree check, `node` is the root."""
 
     phase: Any = None
     """When in a target it may run: prepare, resolve, rewrite, finish (check for

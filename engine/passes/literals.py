@@ -123,7 +123,7 @@ def const_to_enum(rule, node, run):
 
 
 @test_helper("_text_enum")
-def text_enum(node: dict, on: Any) -> bool:
+def _text_enum(node: dict, on: Any) -> bool:
     """`enum` is a non-empty list of distinct strings, on a node whose type is among `on`
     (any type, where `on` is empty): what every enum rule and check leaves as it is (the
     cheap test that spares their calls on the common enum)."""

@@ -188,7 +188,7 @@ def require_all(rule, node, run):
 
 
 @test_helper("_required_differs")
-def required_differs(node: dict) -> bool:
+def _required_differs(node: dict) -> bool:
     """`required` may be other than a list naming each of the node's properties at most
     once (the cheap test of the kinds and checks that keep it so)."""
     req = node["required"]
