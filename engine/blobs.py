@@ -21,6 +21,7 @@ from __future__ import annotations
 import io
 import json
 import marshal
+import threading
 from typing import Any
 
 try:
@@ -44,15 +45,31 @@ class _NotKeyable(Exception):
     pass
 
 
+# each thread keeps one pickler and its buffer: making them costs about as much as
+# pickling a tool's schema (a key is taken on every cached call, hit or miss)
+_kept = threading.local()
+_KEEP_BUFFER = 64 * 1024  # a buffer grown past this is let go with its pickler
+
+
 def key_of(value: Any, size: int) -> bytes | None:
     """Bytes equal only for equal JSON values, or None where the value holds a non-JSON
     object or a subclass of a JSON type, nests beyond the pickler's recursion limit, or
     where its bytes would pass `size`."""
-    out = io.BytesIO()
+    kept = getattr(_kept, "pickler", None)
+    if kept is None:
+        out = io.BytesIO()
+        kept = _kept.pickler = (_JSONPickler(out, _PROTOCOL), out)
+    pickler, out = kept
+    out.seek(0)
+    out.truncate()
+    pickler.clear_memo()  # no back-reference into an earlier key
     try:
-        _JSONPickler(out, _PROTOCOL).dump(value)
+        pickler.dump(value)
     except (_NotKeyable, RecursionError, ValueError, TypeError, OverflowError, MemoryError):
         return None
+    finally:
+        if out.tell() > _KEEP_BUFFER:
+            _kept.pickler = None
     return out.getvalue() if out.tell() <= size else None
 
 
