@@ -397,7 +397,8 @@ def _visitor(entry: tuple, *, selectors: list | None = None, not_root: bool = Fa
 
 def _tree_step(stage: Any) -> Callable[[Any], None]:
     rule, fn = stage.tree
-    # a root-scoped kind's cheap test, on the root, spares the call where it holds not
+    # a root-scoped kind's or a tree check's cheap test, on the root, spares the call
+    # where it holds not
     test = root_test(rule) if rule.spec.scope == "root" or rule.spec.phase_of(rule.options) == "check" else None
 
     def step(run: Any) -> None:
