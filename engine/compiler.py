@@ -244,8 +244,7 @@ def root_test(rule: Any) -> Callable[[Any], bool] | None:
     src = _Source()
     text = _bind(src, rule.fast, rule.options)
     namespace: dict[str, Any] = {**TEST_HELPERS, "_dict": dict, "_bool": bool, **src.consts}
-    test = eval(f"lambda node: node.__class__ is not _dict or bool({text})", namespace)  # noqa: S307 - our own source
-    return test
+    return eval(f"lambda node: node.__class__ is not _dict or bool({text})", namespace)  # noqa: S307 - our own source
 
 
 def compile_variants(variants: tuple[Variant, ...], label: str) -> Callable[[Any, Any], None]:
