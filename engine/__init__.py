@@ -356,7 +356,8 @@ def _parsed(schema: Any, opts: Options) -> Any:
 
 
 def cache_info() -> "CacheInfo":
-    """Hits, misses, entries and estimated bytes of the process-local memo."""
+    """Hits, misses, entries and estimated bytes of the process-local memo (an input is
+    stored the second time it is met: its first two calls are misses)."""
     return _the_memo().info()
 
 

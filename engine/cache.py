@@ -6,6 +6,13 @@ A hit needs the stored input to be equal to the new one byte for byte in its key
 never share an entry by a hash collision. Results come out as fresh objects (the wire
 schema is thawed from stored bytes), so mutating one never changes a later one. The
 walk runs outside the lock.
+
+An input is stored the second time it is met, not the first (a doorkeeper, as caches
+facing one-hit traffic keep): storing costs a frozen copy of the output and an entry,
+about half of what the memo adds to a run, and a workload that never repeats would pay
+it on every call and push its repeating entries out. The doorkeeper remembers key
+hashes only, in two generations of `max_entries` each; two keys sharing a hash only
+store one of them a call early.
 """
 
 from __future__ import annotations
@@ -57,12 +64,27 @@ class Memo:
             self.max_entries = max_entries
             self.max_bytes = max_bytes
             self._store: LRUCache = LRUCache(maxsize=max_bytes, getsizeof=lambda e: e.size)
-            self.hits = self.misses = 0
+            self._forget()
 
     def clear(self) -> None:
         with self._lock:
             self._store.clear()
-            self.hits = self.misses = 0
+            self._forget()
+
+    def _forget(self) -> None:
+        self.hits = self.misses = 0
+        self._seen: set[int] = set()  # key hashes met once (the doorkeeper's generations)
+        self._seen_before: set[int] = set()
+
+    def _second_sight(self, full: tuple) -> bool:
+        """Whether a missed key was met before (then it is stored); under the lock."""
+        h = hash(full)
+        if h in self._seen or h in self._seen_before:
+            return True
+        self._seen.add(h)
+        if len(self._seen) >= max(self.max_entries, 1):
+            self._seen_before, self._seen = self._seen, set()
+        return False
 
     def info(self) -> CacheInfo:
         with self._lock:
@@ -82,14 +104,18 @@ class Memo:
             entry = self._store.get(full)
             if entry is not None:
                 self.hits += 1
+            else:
+                self.misses += 1
+                admit = self._second_sight(full)
         if entry is not None:
             return collector_paused(lambda: thaw_out(entry.stored))
+        if not admit:
+            return compute()
         output, stored, size = freeze_out(compute())
         if stored is None:
             return output
         size += len(blob) + 256
         with self._lock:
-            self.misses += 1
             if size <= self.max_bytes:
                 self._store[full] = _Entry(stored, size)
                 while len(self._store) > self.max_entries:

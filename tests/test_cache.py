@@ -21,21 +21,42 @@ def fresh_cache(monkeypatch):
     wireschema.configure_cache()
 
 
-def test_second_call_is_a_hit_with_the_same_result():
+def _twice(schema, target, **kw):
+    """Met twice: stored (see `test_an_input_is_stored_the_second_time_it_is_met`)."""
+    wireschema.normalize(schema, target, **kw)
+    return wireschema.normalize(schema, target, **kw)
+
+
+def test_an_input_is_stored_the_second_time_it_is_met():
     first = wireschema.normalize(SCHEMA, "openai-strict")
+    assert wireschema.cache_info().entries == 0  # met once: nothing stored
     second = wireschema.normalize(SCHEMA, "openai-strict")
+    assert wireschema.cache_info().entries == 1
+    third = wireschema.normalize(SCHEMA, "openai-strict")
     info = wireschema.cache_info()
-    assert (info.hits, info.misses, info.entries) == (1, 1, 1)
-    assert second == first  # attrs equality: schema, flags and changes
+    assert (info.hits, info.misses, info.entries) == (1, 2, 1)
+    assert first == second == third  # attrs equality: schema, flags and changes
+
+
+def test_inputs_met_once_never_push_out_an_input_that_repeats():
+    wireschema.configure_cache(max_entries=2)
+    _twice(SCHEMA, "gemini")
+    for i in range(10):
+        wireschema.normalize({"type": "object", "properties": {f"p{i}": {"type": "string"}}}, "gemini")
+    wireschema.normalize(SCHEMA, "gemini")
+    assert wireschema.cache_info().hits == 1
 
 
 def test_a_hit_hands_out_an_independent_copy():
     first = wireschema.normalize(SCHEMA, "openai-strict")
-    first.schema["properties"]["n"]["type"] = "string"
-    first.schema["injected"] = True
-    second = wireschema.normalize(SCHEMA, "openai-strict")
-    assert second.schema["properties"]["n"] == {"anyOf": [{"type": "number"}, {"type": "null"}], "description": "(default: 1)"}
-    assert "injected" not in second.schema
+    stored = wireschema.normalize(SCHEMA, "openai-strict")
+    for result in (first, stored):
+        result.schema["properties"]["n"]["type"] = "string"
+        result.schema["injected"] = True
+    hit = wireschema.normalize(SCHEMA, "openai-strict")
+    assert wireschema.cache_info().hits == 1
+    assert hit.schema["properties"]["n"] == {"anyOf": [{"type": "number"}, {"type": "null"}], "description": "(default: 1)"}
+    assert "injected" not in hit.schema
 
 
 @pytest.mark.parametrize(
@@ -54,8 +75,8 @@ def test_a_hit_hands_out_an_independent_copy():
 )
 def test_equal_as_python_values_but_different_json_never_share_an_entry(a, b):
     assert a == b  # Python calls them equal; JSON (and a validator) may not
-    wireschema.normalize(a, "gemini")
-    wireschema.normalize(b, "gemini")
+    _twice(a, "gemini")
+    _twice(b, "gemini")
     info = wireschema.cache_info()
     assert (info.entries, info.hits) == (2, 0)
 
@@ -64,7 +85,7 @@ def test_a_repeat_hits_whatever_else_holds_the_inputs_strings():
     # a key read off reference counts (marshal's back-references) would change while
     # the caller, or the last result, holds one of the input's strings
     schema = json.loads('{"type": "object", "properties": {"city": {"type": "string", "description": "Where."}}}')
-    wireschema.normalize(schema, "gemini")
+    _twice(schema, "gemini")
     held = [schema["properties"]["city"]["description"], schema["properties"]["city"]["type"]]
     assert wireschema.normalize(schema, "gemini").schema["properties"]["city"]["description"] == "Where."
     del held
@@ -77,7 +98,7 @@ def test_a_subtree_held_many_times_costs_its_key_once():
     node: dict = {"type": "string"}
     for _ in range(40):
         node = {"anyOf": [node, node]}
-    first = wireschema.normalize(node, "gemini")
+    first = _twice(node, "gemini")
     assert first.used_fallback and first.fallback_reason.startswith("budget/nodes")
     assert wireschema.normalize(node, "gemini") == first
     assert wireschema.cache_info().hits == 1
@@ -87,22 +108,22 @@ def test_a_subtree_held_many_times_costs_its_key_once():
 def test_a_value_no_json_type_has_no_key_and_runs_uncached(odd):
     schema = {"type": "object", "properties": {"a": {"type": "string", "description": odd}}}
     try:
-        wireschema.normalize(schema, "gemini")
+        _twice(schema, "gemini")
     except wireschema.SchemaInputError:
         pass  # refused by the run itself, as without the cache
     assert wireschema.cache_info().entries == 0
 
 
 def test_options_and_targets_are_part_of_the_key():
-    wireschema.normalize(SCHEMA, "openai-strict")
-    wireschema.normalize(SCHEMA, "openai-strict", strict=False)
-    wireschema.normalize(SCHEMA, "gemini")
-    wireschema.normalize(SCHEMA, "gemini", options=wireschema.Options(spill=False))
+    _twice(SCHEMA, "openai-strict")
+    _twice(SCHEMA, "openai-strict", strict=False)
+    _twice(SCHEMA, "gemini")
+    _twice(SCHEMA, "gemini", options=wireschema.Options(spill=False))
     assert wireschema.cache_info().entries == 4
 
 
 def test_fallback_results_are_cached_too():
-    wireschema.normalize({"type": "string"}, "gemini")
+    _twice({"type": "string"}, "gemini")
     again = wireschema.normalize({"type": "string"}, "gemini")
     assert again.used_fallback and wireschema.cache_info().hits == 1
 
@@ -111,7 +132,7 @@ def test_bounded_by_entries_with_least_recently_used_eviction():
     wireschema.configure_cache(max_entries=3)
     schemas = [{"type": "object", "properties": {f"p{i}": {"type": "string"}}} for i in range(5)]
     for s in schemas:
-        wireschema.normalize(s, "gemini")
+        _twice(s, "gemini")
     assert wireschema.cache_info().entries == 3
     wireschema.normalize(schemas[0], "gemini")  # evicted long ago: a miss
     assert wireschema.cache_info().hits == 0
@@ -120,23 +141,25 @@ def test_bounded_by_entries_with_least_recently_used_eviction():
 def test_bounded_by_bytes():
     wireschema.configure_cache(max_bytes=4000)
     for i in range(20):
-        wireschema.normalize({"type": "object", "description": "x" * 200 + str(i), "properties": {}}, "gemini")
+        _twice({"type": "object", "description": "x" * 200 + str(i), "properties": {}}, "gemini")
     assert wireschema.cache_info().bytes <= 4000
 
 
 def test_inputs_beyond_the_key_budget_take_the_uncached_path():
     wireschema.configure_cache(max_bytes=1000)
     big = {"type": "object", "description": "x" * 5000, "properties": {}}
-    assert not wireschema.normalize(big, "gemini").used_fallback
+    assert not _twice(big, "gemini").used_fallback
     assert wireschema.cache_info().entries == 0
 
 
 def test_clear_and_the_no_cache_switch(monkeypatch):
-    wireschema.normalize(SCHEMA, "gemini")
+    _twice(SCHEMA, "gemini")
     wireschema.clear_cache()
     assert wireschema.cache_info().entries == 0
+    wireschema.normalize(SCHEMA, "gemini")  # cleared with the entries: met once again
+    assert wireschema.cache_info().entries == 0
     monkeypatch.setenv("WIRESCHEMA_NO_CACHE", "1")
-    wireschema.normalize(SCHEMA, "gemini")
+    _twice(SCHEMA, "gemini")
     assert wireschema.cache_info().entries == 0
 
 
@@ -187,6 +210,7 @@ TOOLS = [
 
 
 def test_a_repeated_tool_list_is_one_hit_with_the_same_tools_results_and_names():
+    wireschema.normalize_tools(TOOLS, "openai-strict")
     first = wireschema.normalize_tools(TOOLS, "openai-strict")
     hits = wireschema.cache_info().hits
     second = wireschema.normalize_tools(TOOLS, "openai-strict")
@@ -198,7 +222,8 @@ def test_a_repeated_tool_list_is_one_hit_with_the_same_tools_results_and_names()
 
 
 def test_a_tool_list_hit_is_independent_and_each_result_holds_its_tools_schema():
-    first = wireschema.normalize_tools(TOOLS, "openai-strict")
+    wireschema.normalize_tools(TOOLS, "openai-strict")
+    first = wireschema.normalize_tools(TOOLS, "openai-strict")  # stored
     first.tools[0]["function"]["parameters"]["injected"] = True
     second = wireschema.normalize_tools(TOOLS, "openai-strict")
     assert "injected" not in second.tools[0]["function"]["parameters"]

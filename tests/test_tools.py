@@ -361,7 +361,7 @@ def test_a_fallback_a_failed_strict_tool_and_a_spent_budget_are_logged_once_per_
              {"name": "open", "input_schema": open_dict, "strict": True},
              {"name": "big", "input_schema": many_optional, "strict": True},
              {"name": "bigger", "input_schema": many_optional, "strict": True}]
-    for _ in range(2):  # the second request is a cache hit: logged again, as a request of its own
+    for _ in range(3):  # the third request is a cache hit: logged again, as a request of its own
         caplog.clear()
         normalize_tools(tools, "anthropic-strict")
         messages = [r.getMessage() for r in caplog.records]
