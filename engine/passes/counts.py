@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..positions import subschemas
+from ..positions import SUBSCHEMA_KEYS, subschemas
 from . import Opt, check, kind
 
 
@@ -58,15 +58,16 @@ def count_properties(schema) -> tuple[int, int, int]:
     todo = [schema]
     while todo:
         node = todo.pop()
-        if not isinstance(node, dict):
+        if node.__class__ is not dict:
             continue
         p = node.get("properties")
-        if isinstance(p, dict):
+        if p.__class__ is dict:
             req = node.get("required")
-            listed = {n for n in req if isinstance(n, str)} if isinstance(req, list) else set()
+            listed = {n for n in req if n.__class__ is str} if req.__class__ is list else set()
             props += len(p)
             optional += len(p.keys() - listed)
-            unions += sum(1 for s in p.values() if isinstance(s, dict) and (
-                isinstance(s.get("anyOf"), list) or isinstance(s.get("type"), list)))
-        todo.extend(subschemas(node))
+            unions += sum(1 for s in p.values() if s.__class__ is dict and (
+                s.get("anyOf").__class__ is list or s.get("type").__class__ is list))
+        if not SUBSCHEMA_KEYS.isdisjoint(node):  # a leaf (most properties) holds no schema
+            todo.extend(subschemas(node))
     return optional, unions, props
