@@ -273,18 +273,25 @@ def _log_result(result: Result, what: str) -> None:
     if result.used_fallback:
         logs.warning("%s fell back on %s: %s", what, result.target, result.fallback_reason)
         return
-    # a tool a request's strict budget sent non-strict says so first (see `tools`)
-    budget = result.changes[0] if result.changes and result.changes[0].rule == "request/strict-budget" else None
+    budget = _budget_change(result)
     if budget is not None:
         logs.warning("%s %s on %s", what, budget.detail, result.target)
     elif result.strict_reason:
         logs.warning("%s sent non-strict on %s: %s", what, result.target, result.strict_reason)
 
 
+def _budget_change(result: Result) -> Any:
+    # a tool a request's strict budget sent non-strict says so first (see `tools`)
+    changes = result.changes
+    return changes[0] if changes and changes[0].rule == "request/strict-budget" else None
+
+
 def _log_tools(out: Any) -> None:
-    names = dict(out.names.items())
+    names = None  # a tool's name is spelled out only for a tool that lost something
     for wire, result in zip(out.wire_names, out.results):
-        if result is not None:
+        if result is not None and (result.used_fallback or result.strict_reason or _budget_change(result) is not None):
+            if names is None:
+                names = dict(out.names.items())
             _log_result(result, f"tool {names.get(wire, wire)!r}")
 
 
