@@ -363,7 +363,6 @@ class _Expander:
     # -- the walk ----------------------------------------------------------------
     def walk(self) -> None:
         run = self.run
-        max_depth = run.options.max_depth
         # (container, key, a fresh path to start, depth, owning definition); the targets
         # being expanded on the current path are counted in `self.expanding`, entered and
         # left as the walk goes (a chain of 8,000 $refs costs linear time, not quadratic)
