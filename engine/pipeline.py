@@ -138,13 +138,7 @@ def _planned(value: Any, target: Target, options: Options) -> Result | None:
         return None
     except Exception:  # noqa: BLE001 - anything unplanned is the staged run's to judge
         return None
-    return Result(
-        schema=run.root,
-        target=target.name,
-        strict=target.strict,
-        changes=tuple(run.changes),
-        notes=_public_notes(run),
-    )
+    return _finished(run, target)
 
 
 def _staged(value: Any, target: Target, options: Options, run: Run, _hop: int) -> Result:
@@ -169,18 +163,19 @@ def _staged(value: Any, target: Target, options: Options, run: Run, _hop: int) -
             _run_stage(stage, run)
     except Unrepresentable as exc:
         return _recover(value, target, options, run, exc, _hop)
+    return _finished(run, target)
+
+
+def _finished(run: Run, target: Target) -> Result:
+    """The Result of a run that went to its end."""
+    notes = run.facts.nulled_optionals
     return Result(
         schema=run.root,
         target=target.name,
         strict=target.strict,
         changes=tuple(run.changes),
-        notes=_public_notes(run),
+        notes={"nulled_optionals": tuple(notes)} if notes else {},
     )
-
-
-def _public_notes(run: Run) -> dict[str, Any]:
-    notes = run.facts.nulled_optionals
-    return {"nulled_optionals": tuple(notes)} if notes else {}
 
 
 def _facts(run: Run) -> Facts:
