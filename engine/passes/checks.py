@@ -10,7 +10,7 @@ from __future__ import annotations
 import fnmatch
 import re
 
-from ..positions import SLOT_KIND, SLOT_MAP, SLOT_SINGLE, SUBSCHEMA, SUBSCHEMA_ARRAY, SUBSCHEMA_MAP
+from ..positions import SLOT_KIND, SLOT_MAP, SLOT_SINGLE, SUBSCHEMA, SUBSCHEMA_ARRAY, SUBSCHEMA_KEYS, SUBSCHEMA_MAP
 from . import Opt, check, test_helper
 from .literals import _allowed, dedupe
 from .objects import _IS_OBJECT, is_object
@@ -376,6 +376,11 @@ def limits(rule, run):
                 if child.__class__ is dict:
                     t = child.get("type")
                     obj = t == "object" or (t is None and "properties" in child) or (t.__class__ is list and "object" in t)
+                    if _COUNTED.isdisjoint(child):
+                        # a leaf with nothing counted (most properties): only its depth
+                        if obj and depth + 1 > deepest:
+                            deepest = depth + 1
+                        continue
                     push((child, depth + 1 if obj else depth))
     for limit, value, what in (
         ("max_properties", props, "object properties"),
@@ -385,6 +390,10 @@ def limits(rule, run):
     ):
         if o[limit] and value > o[limit]:
             raise _unrepresentable(rule, f"{value} {what} (limit {o[limit]})")
+
+
+# what `limits` reads in a node: the keywords it counts, and those holding subschemas
+_COUNTED = SUBSCHEMA_KEYS | {"enum", "const"}
 
 
 def _unrepresentable(rule, reason):
