@@ -140,7 +140,7 @@ FIXES = [
     ("generic", "float-min-properties", "xgrammar", _props(o={"type": "object", "properties": {"a": OBJ}, "minProperties": 1.0})),
     # strict targets whose wire names no decoding engine: what xgrammar refuses
     ("xai", "false-property", "xgrammar", _props(additionalProperties=False, b={"type": "string"})),
-    ("xai", "unreachable-min-properties", "xgrammar", _props(o={"type": "object", "minProperties": 1})),
+    ("xai", "unreachable-min-properties", "xgrammar", _props(o={"type": "object", "properties": {"a": {"type": "string"}}, "minProperties": 2})),
     ("xai", "unicode-property", "xgrammar", _props(w={"type": "string", "pattern": "^\\p{L}+$"})),
     ("deepseek-strict", "unicode-property", "xgrammar", _props(w={"type": "string", "pattern": "^\\p{L}+$"})),
     # 5. the 2020-12 meta-schema

@@ -59,20 +59,24 @@ def ensure_items(rule, node, run):
     "close-objects", reads="node", creates=False, adds={"additionalProperties"},
     triggers={"type", "properties"},  # what is_object reads
     acts_if=_IS_OBJECT + " and not (node.get('additionalProperties') is False and not node.get('patternProperties'))",
-    open=Opt("choice", "fail", choices=("fail", "close")),
+    open=Opt("choice", "fail", choices=("fail", "close", "keep")),
 )
 def close_objects(rule, node, run):
     """Every object says `additionalProperties: false`.
 
-    An object that is open on purpose (`true` or a schema, `patternProperties`) cannot
-    be closed without changing its meaning: with `open: fail` that is unrepresentable
-    (strict targets then fail open); with `close` it is closed and the rest spilled.
+    An object that is open on purpose (`true` or a schema, `patternProperties`, or a
+    nested object naming no properties: a free-form dict) cannot be closed without
+    changing its meaning: with `open: fail` that is unrepresentable (strict targets then
+    fail open); with `close` it is closed and the rest spilled; with `keep` it stays open
+    and says so (`additionalProperties: true` where it said nothing), for a wire that
+    reads an object without `additionalProperties` as closed.
     """
     if not is_object(node):
         return None
     ap = node.get("additionalProperties", None)
     pattern = node.get("patternProperties")
-    if ap is not False or pattern:
+    mode = rule.options["open"]
+    if mode == "fail" and (ap is not False or pattern):
         _fail_unlisted_required(rule, node, run)
     if ap is False and not pattern:
         return None
@@ -81,11 +85,19 @@ def close_objects(rule, node, run):
     free_form = ap is None and not node.get("properties") and node is not run.root
     if ap is not None and ap is not False or pattern or free_form:
         what = "patternProperties" if pattern else "additionalProperties"
-        if rule.options["open"] == "fail":
+        if mode == "fail":
             run.fail(rule, node, f"an open object ({what}) cannot be closed", what)
+        if mode == "keep":
+            if ap is None:
+                node["additionalProperties"] = True
+                why = "a free-form object" if free_form else "beside patternProperties"
+                run.report(rule, node, "rewritten", f"additionalProperties: true ({why} stays open)", "additionalProperties")
+            return None
         for k in ("additionalProperties", "patternProperties"):
             if k in node:
                 run.spill(rule, node, k, node[k])
+    elif mode == "keep":
+        _fail_unlisted_required(rule, node, run)  # closed now
     node["additionalProperties"] = False
     run.report(rule, node, "rewritten", "additionalProperties: false", "additionalProperties")
     return None
@@ -94,7 +106,7 @@ def close_objects(rule, node, run):
 def _fail_unlisted_required(rule, node, run) -> None:
     """A required name no `properties` lists could only be met by an extra member, which
     the closed object refuses: no value would satisfy it."""
-    if rule.options["open"] != "fail":
+    if rule.options["open"] == "close":
         return
     req = node.get("required")
     props = node.get("properties")
