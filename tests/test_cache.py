@@ -47,6 +47,16 @@ def test_inputs_met_once_never_push_out_an_input_that_repeats():
     assert wireschema.cache_info().hits == 1
 
 
+def test_the_doorkeeper_remembers_a_bounded_number_of_inputs():
+    # a stream of inputs that never repeat keeps at most two generations of key hashes
+    wireschema.configure_cache(max_entries=4)
+    for i in range(100):
+        wireschema.normalize({"type": "object", "properties": {f"p{i}": {"type": "string"}}}, "gemini")
+    memo = wireschema._the_memo()
+    assert len(memo._seen) + len(memo._seen_before) <= 8
+    assert wireschema.cache_info().entries == 0
+
+
 def test_a_hit_hands_out_an_independent_copy():
     first = wireschema.normalize(SCHEMA, "openai-strict")
     stored = wireschema.normalize(SCHEMA, "openai-strict")
