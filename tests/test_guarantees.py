@@ -33,6 +33,21 @@ def _effective(target: str, result: wireschema.Result) -> str:
 
 
 @pytest.mark.skipif(not RECORDS, reason="the shared corpus is not beside the repository")
+@pytest.mark.parametrize("target", ["openai-strict", "openai-strict-compat", "deepseek-strict"])
+def test_no_rule_removes_a_property_the_property_limit_counts(target):
+    """Over the corpus, a strict output holds at least the properties `property-limit`
+    counts on its input (see test_properties for generated schemas)."""
+    from wireschema.passes.counts import count_properties, trunk_properties
+
+    short = []
+    for record in RECORDS:
+        result = wireschema.normalize(record["schema"], target)
+        if result.strict and trunk_properties(record["schema"]) > count_properties(result.schema)[2]:
+            short.append(record["id"])
+    assert not short, short[:10]
+
+
+@pytest.mark.skipif(not RECORDS, reason="the shared corpus is not beside the repository")
 @pytest.mark.parametrize("target", TARGETS)
 def test_corpus_guarantees(target):
     """No exception; caller's input unchanged; same bytes twice; JSON-serializable;

@@ -500,6 +500,25 @@ def test_schema_documents_keep_the_guarantees(schema):
         assert_guarantees(schema, target)
 
 
+# the strict targets that fail a schema open on its input's properties before rewriting it
+PROPERTY_LIMITED = ("openai-strict", "openai-strict-compat", "deepseek-strict")
+
+
+@PROFILE
+@given(schema_documents)
+def test_no_rule_of_a_property_limited_target_removes_a_counted_property(schema):
+    """`property-limit` counts properties no rule of its target removes: wherever the
+    target's output is strict, it holds at least as many (so an input past the limit
+    could never have had a strict form)."""
+    from wireschema.passes.counts import count_properties, trunk_properties
+
+    for target in PROPERTY_LIMITED:
+        with no_cache():
+            result = wireschema.normalize(schema, target)
+        if result.strict:
+            assert trunk_properties(schema) <= count_properties(result.schema)[2], target
+
+
 @PROFILE
 @given(schema_documents)
 def test_schema_documents_as_json_text(schema):

@@ -29,6 +29,53 @@ def reachable_min_properties(rule, node, run):
     return None
 
 
+@kind(
+    "property-limit", phase="prepare", reads="tree", creates=False, adds=(), order="tree",
+    triggers={"properties"},
+    max_properties=Opt("int", 0, required=True, doc="the object properties the wire takes, over the whole schema"),
+)
+def property_limit(rule, run):
+    """An input with more properties than the wire takes fails before anything is rewritten.
+
+    Counted where the target's rules never remove a property: the root's `properties`,
+    and theirs, through `properties` and `items` (a `$ref`, a combiner or a conditional
+    is not followed). So the count is at most what the finished schema holds, which
+    the target's `limits` check holds to the same number: past it, no strict form
+    exists, and the rewrite it would take is skipped. Each such property is a node of
+    the input, so an input of no more nodes than the limit is not walked.
+    """
+    limit = rule.options["max_properties"]
+    if run.nodes <= limit:
+        return
+    count = trunk_properties(run.root)
+    if count > limit:
+        from ..run import Unrepresentable
+
+        raise Unrepresentable(rule.id, "", f"at least {count} object properties (limit {limit})")
+
+
+def trunk_properties(schema) -> int:
+    """The properties of the root's `properties`, and theirs, through `properties` and
+    `items` only (see `property-limit`)."""
+    count = 0
+    todo = [schema] if schema.__class__ is dict else []
+    while todo:
+        node = todo.pop()
+        props = node.get("properties")
+        if props.__class__ is dict:
+            for sub in props.values():
+                if sub.__class__ is dict:
+                    count += 1
+                    if "properties" in sub or "items" in sub:
+                        todo.append(sub)
+                elif sub.__class__ is bool:
+                    count += 1
+        items = node.get("items")
+        if items.__class__ is dict:
+            todo.append(items)
+    return count
+
+
 @check(
     "property-counts", reads="tree",
     order="tree",
