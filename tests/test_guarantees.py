@@ -47,6 +47,19 @@ def test_no_rule_removes_a_property_the_property_limit_counts(target):
     assert not short, short[:10]
 
 
+@pytest.mark.parametrize("target", ["openai-strict", "openai-strict-compat", "deepseek-strict"])
+def test_the_property_limit_counts_nothing_its_type_drops(target):
+    # `type: [string, null]` splits into branches that hold only their own keywords:
+    # the `items` beside it, and the property inside, are gone from the output
+    from wireschema.passes.counts import count_properties, trunk_properties
+
+    item = {"type": "object", "properties": {"a": {"type": "string"}}}
+    schema = {"type": "object", "properties": {"x": {"type": ["string", "null"], "items": item}}}
+    result = wireschema.normalize(schema, target)
+    assert result.strict
+    assert trunk_properties(schema) == count_properties(result.schema)[2] == 1
+
+
 @pytest.mark.skipif(not RECORDS, reason="the shared corpus is not beside the repository")
 @pytest.mark.parametrize("target", TARGETS)
 def test_corpus_guarantees(target):

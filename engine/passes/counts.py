@@ -56,12 +56,21 @@ def property_limit(rule, run):
 
 def trunk_properties(schema) -> int:
     """The properties of the root's `properties`, and theirs, through `properties` and
-    `items` only (see `property-limit`)."""
+    `items` only, each where the node's type says it is read (`items` of a
+    `type: [string, null]` is dropped with its type's split; an untyped node holding
+    both counts neither) (see `property-limit`)."""
     count = 0
     todo = [schema] if schema.__class__ is dict else []
     while todo:
         node = todo.pop()
-        props = node.get("properties")
+        t = node.get("type")
+        if t is None:
+            obj, arr = "items" not in node, "properties" not in node
+        elif t.__class__ is list:
+            obj, arr = "object" in t, "array" in t
+        else:
+            obj, arr = t == "object", t == "array"
+        props = node.get("properties") if obj else None
         if props.__class__ is dict:
             for sub in props.values():
                 if sub.__class__ is dict:
@@ -70,7 +79,7 @@ def trunk_properties(schema) -> int:
                         todo.append(sub)
                 elif sub.__class__ is bool:
                     count += 1
-        items = node.get("items")
+        items = node.get("items") if arr else None
         if items.__class__ is dict:
             todo.append(items)
     return count
