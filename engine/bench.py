@@ -147,7 +147,8 @@ def _median_ns(fn: Callable[[], Any], cfg: Config) -> float:
 def _taking_turns_ns(first: Callable[[], Any], second: Callable[[], Any], cfg: Config) -> tuple[float, float]:
     """`_median_ns` of two calls whose samples alternate, so that a drift of the machine
     (a clock, a neighbour) weighs on both alike: for a difference of a few percent."""
-    first(), second()
+    first()
+    second()
     loops = 1
     while _loop_ns(first, loops) < cfg.min_sample_ns and loops < 1 << 20:
         loops *= 2

@@ -100,6 +100,7 @@ class Memo:
         if blob is None:
             return compute()  # not keyable, or too large to keep: the plain, uncached path
         full = (*key, blob)
+        admit = False
         with self._lock:
             entry = self._store.get(full)
             if entry is not None:
