@@ -58,11 +58,15 @@ def trunk_properties(schema) -> int:
     """The properties of the root's `properties`, and theirs, through `properties` and
     `items` only, each where the node's type says it is read (`items` of a
     `type: [string, null]` is dropped with its type's split; an untyped node holding
-    both counts neither) (see `property-limit`)."""
+    both counts neither), and not below an `enum` or a `const`, which say the values
+    themselves (an object's properties go where its enum admits no object) (see
+    `property-limit`)."""
     count = 0
     todo = [schema] if schema.__class__ is dict else []
     while todo:
         node = todo.pop()
+        if "enum" in node or "const" in node:
+            continue
         t = node.get("type")
         if t is None:
             obj, arr = "items" not in node, "properties" not in node
