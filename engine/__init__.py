@@ -268,6 +268,10 @@ def normalize(schema: Any, target: TargetLike, *, strict: bool | None = None, op
     return result
 
 
+def _past_a_budget(result: Result) -> bool:
+    return result.used_fallback and (result.fallback_reason or "").startswith("budget/")
+
+
 def _log_result(result: Result, what: str) -> None:
     """One WARNING for a result that lost its schema or its strictness, none otherwise."""
     if result.used_fallback:
@@ -342,9 +346,10 @@ def _normalize(schema: Any, target: TargetLike, *, strict: bool | None = None, o
             t = variant
     def run() -> Result:
         result = run_target(value, t, opts)
-        if result.origin is None:
+        if result.origin is None and not _past_a_budget(result):
             # just made and not yet handed to anyone (nor stored): given its origin in
-            # place, not copied into a second Result
+            # place, not copied into a second Result. An input past a budget is not
+            # kept: its copy would cost what the budget is there to bound
             object.__setattr__(result, "origin", freeze(value))
         return result
 

@@ -107,7 +107,8 @@ class Result:
     wrapped: bool = False
     """An output schema whose non-object root was wrapped as `{"response": ...}`."""
     origin: bytes | None = attrs.field(default=None, eq=False, repr=False)
-    """The input, frozen (see `blobs`): what `restore` and `validate` read the original from."""
+    """The input, frozen (see `blobs`): what `restore` and `validate` read the original from
+    (None for a bypassed result, and for one that fell back on a budget)."""
 
     def with_schema(self, schema: JSONValue, origin: Any = _SAME) -> "Result":
         """This result with `schema` (and a notes dict of its own, and `origin` if given):
@@ -128,7 +129,8 @@ class Result:
 
     @property
     def source(self) -> str | None:
-        """The input as JSON text (None for a bypassed result)."""
+        """The input as JSON text (None for a bypassed result, and for one that fell back
+        on a budget: an input past a budget is not kept)."""
         if self.origin is None:
             return None
         from .blobs import thaw

@@ -58,7 +58,10 @@ class _Doc:
 
 def _original(result: Result) -> Any:
     if result.origin is None:
-        raise WireschemaError("this result keeps no original schema (it was made with bypass)")
+        raise WireschemaError(
+            "this result keeps no original schema (it was made with bypass, or fell back on a "
+            "budget: an input past a budget is not kept)"
+        )
     return thaw(result.origin)
 
 

@@ -24,6 +24,18 @@ def test_restore_and_validate_take_json_text_as_the_sdks_give_it():
     assert [i.pointer for i in result.validate('{"city": 3, "days": null}')] == ["/city"]
 
 
+def test_a_result_that_fell_back_on_a_budget_keeps_no_copy_of_its_input():
+    # a copy of an input past a budget would cost what the budget is there to bound
+    wide = {"type": "object", "properties": {f"p{i}": {"type": "string"} for i in range(40_000)}}
+    result = wireschema.normalize(wide, "gemini", options=wireschema.Options(max_nodes=1_000))
+    assert result.used_fallback and result.fallback_reason.startswith("budget/nodes")
+    assert result.origin is None and result.source is None
+    with pytest.raises(wireschema.WireschemaError, match="fell back on a budget"):
+        result.restore({})
+    within = wireschema.normalize({"type": "object", "properties": {"a": {"type": "string"}}}, "gemini")
+    assert json.loads(within.source) == {"type": "object", "properties": {"a": {"type": "string"}}}
+
+
 def test_text_that_is_not_json_is_an_error_for_restore_and_an_issue_for_validate():
     result = wireschema.normalize(WEATHER, "openai-strict")
     with pytest.raises(SchemaInputError, match="not JSON"):
