@@ -138,10 +138,16 @@ def _median_ns(fn: Callable[[], Any], cfg: Config) -> float:
     microseconds is not lost in timer resolution; each of `repeat` samples is that loop.
     """
     fn()
+    loops = _loops(fn, cfg)
+    return statistics.median(_loop_ns(fn, loops) / loops for _ in range(cfg.repeat))
+
+
+def _loops(fn: Callable[[], Any], cfg: Config) -> int:
+    """Calls per sample: doubled until a sample lasts `min_sample_ns`."""
     loops = 1
     while _loop_ns(fn, loops) < cfg.min_sample_ns and loops < 1 << 20:
         loops *= 2
-    return statistics.median(_loop_ns(fn, loops) / loops for _ in range(cfg.repeat))
+    return loops
 
 
 def _taking_turns_ns(first: Callable[[], Any], second: Callable[[], Any], cfg: Config) -> tuple[float, float]:
@@ -149,9 +155,7 @@ def _taking_turns_ns(first: Callable[[], Any], second: Callable[[], Any], cfg: C
     (a clock, a neighbour) weighs on both alike: for a difference of a few percent."""
     first()
     second()
-    loops = 1
-    while _loop_ns(first, loops) < cfg.min_sample_ns and loops < 1 << 20:
-        loops *= 2
+    loops = _loops(first, cfg)
     a: list[float] = []
     b: list[float] = []
     for _ in range(max(cfg.repeat, 5)):
