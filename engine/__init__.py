@@ -274,14 +274,21 @@ def _past_a_budget(result: Result) -> bool:
 
 def _log_result(result: Result, what: str) -> None:
     """One WARNING for a result that lost its schema or its strictness, none otherwise."""
+    loss = _loss(result)
+    if loss is not None:
+        logs.warning("%s %s", what, loss)
+
+
+def _loss(result: Result) -> str | None:
+    """What `result` lost, said after its subject; None where it lost nothing."""
     if result.used_fallback:
-        logs.warning("%s fell back on %s: %s", what, result.target, result.fallback_reason)
-        return
+        return f"fell back on {result.target}: {result.fallback_reason}"
     budget = _budget_change(result)
     if budget is not None:
-        logs.warning("%s %s on %s", what, budget.detail, result.target)
-    elif result.strict_reason:
-        logs.warning("%s sent non-strict on %s: %s", what, result.target, result.strict_reason)
+        return f"{budget.detail} on {result.target}"
+    if result.strict_reason:
+        return f"sent non-strict on {result.target}: {result.strict_reason}"
+    return None
 
 
 def _budget_change(result: Result) -> Any:
@@ -290,14 +297,28 @@ def _budget_change(result: Result) -> Any:
     return changes[0] if changes and changes[0].rule == "request/strict-budget" else None
 
 
-def _log_tools(out: Any) -> None:
-    names = None  # a tool's name is spelled out only for a tool that lost something
-    for wire, result in zip(out.wire_names, out.results):
-        if result is not None and (result.used_fallback or result.strict_reason or _budget_change(result) is not None):
-            if names is None:
-                names = dict(out.names.items())
-            _log_result(result, f"tool {names.get(wire, wire)!r}")
+class _ToolLosses:
+    """A tool list's losses, spelled out only when a handler formats the record: a
+    gateway's repeated request logs one record, and names nobody unless it is shown."""
 
+    def __init__(self, out: Any, lost: list[int]):
+        self._out, self._lost = out, lost
+
+    def __str__(self) -> str:
+        names = dict(self._out.names.items())
+        wires, results = self._out.wire_names, self._out._outcomes()
+        told = "; ".join(f"tool {names.get(wires[i], wires[i])!r} {_loss(results[i])}" for i in self._lost)
+        return f"{len(self._lost)} of {sum(r is not None for r in results)} tools lost something: {told}"
+
+
+def _log_tools(out: Any) -> None:
+    """One WARNING for a tool list of which some tools lost their schema or strictness."""
+    lost = [
+        i for i, result in enumerate(out._outcomes())
+        if result is not None and (result.used_fallback or result.strict_reason or _budget_change(result) is not None)
+    ]
+    if lost:
+        logs.warning("%s", _ToolLosses(out, lost))
 
 
 # what a normalize calls, imported by the first (not by `import wireschema`, whose

@@ -7,18 +7,19 @@ use its format 4, which writes an object met twice once.
 
 A key is the value's pickle (never unpickled: only compared). Bytes decode to exactly
 one value, so equal key bytes always mean equal inputs, with key order, `1`, `1.0`,
-`true` and `-0.0` kept apart. Pickle, unlike marshal, writes an object met twice as a
-back-reference by identity alone (marshal's format 4 also asks its reference count,
-which changes while the library or the caller holds a value's strings, and its
-formats without back-references cost 2**depth bytes for a tree whose levels each hold
-the one below twice). So a key costs no more than the input's distinct objects, needs
-no count of the input first, and the same objects give the same bytes on every call;
-the same content held with other sharing gives other bytes: a miss, never a wrong hit.
+`true` and `-0.0` kept apart, whichever way either was written. It is written first
+without a memo (the pickler's fast mode: no table of every object met, some 18% less
+time), so its bytes follow the content alone. A subtree held twice is then written
+twice, and a value whose levels each hold the one below twice would double at each
+level: the writer stops at the key's size limit, and such a value is written again
+with the memo, which writes an object met twice as a back-reference by identity, so the
+key costs no more than the value's distinct objects (its bytes then follow the sharing
+too: the same content shared otherwise is a miss, never a wrong hit). A cycle gets no
+key.
 """
 
 from __future__ import annotations
 
-import io
 import json
 import marshal
 import threading
@@ -45,32 +46,60 @@ class _NotKeyable(Exception):
     pass
 
 
-# each thread keeps one pickler and its buffer: making them costs about as much as
-# pickling a tool's schema (a key is taken on every cached call, hit or miss)
+class _TooLarge(Exception):
+    pass
+
+
+class _Bounded:
+    """Where a key is written: the pickler hands over a frame (64 KiB) at a time, so
+    writing stops within a frame of the limit."""
+
+    __slots__ = ("limit", "parts", "size")
+
+    def write(self, data: bytes) -> None:
+        self.size += len(data)
+        if self.size > self.limit:
+            raise _TooLarge
+        self.parts.append(data)
+
+
+# each thread keeps its two picklers: making one costs more than a small schema's key
 _kept = threading.local()
-_KEEP_BUFFER = 64 * 1024  # a buffer grown past this is let go with its pickler
 
 
 def key_of(value: Any, size: int) -> bytes | None:
     """Bytes equal only for equal JSON values, or None where the value holds a non-JSON
-    object or a subclass of a JSON type, nests beyond the pickler's recursion limit, or
-    where its bytes would pass `size`."""
-    kept = getattr(_kept, "pickler", None)
+    object or a subclass of a JSON type, a cycle, nests beyond the pickler's recursion
+    limit, or where its bytes would pass `size`."""
+    kept = getattr(_kept, "picklers", None)
     if kept is None:
-        out = io.BytesIO()
-        kept = _kept.pickler = (_JSONPickler(out, _PROTOCOL), out)
-    pickler, out = kept
-    out.seek(0)
-    out.truncate()
-    pickler.clear_memo()  # no back-reference into an earlier key
+        kept = _kept.picklers = (_pickler(fast=True), _pickler(fast=False))
+    try:
+        try:
+            return _written(kept[0], value, size)
+        except _TooLarge:
+            return _written(kept[1], value, size)  # shared subtrees, written once each
+    except (_TooLarge, _NotKeyable, RecursionError, ValueError, TypeError, OverflowError, MemoryError):
+        _kept.picklers = None  # a dump cut short may leave a pickler mid-frame
+        return None
+
+
+def _pickler(fast: bool) -> tuple[Any, _Bounded]:
+    sink = _Bounded()
+    pickler = _JSONPickler(sink, _PROTOCOL)
+    pickler.fast = fast  # fast: no memo, and a cycle is a ValueError
+    return pickler, sink
+
+
+def _written(kept: tuple[Any, _Bounded], value: Any, size: int) -> bytes:
+    pickler, sink = kept
+    sink.parts, sink.size, sink.limit = [], 0, size
     try:
         pickler.dump(value)
-    except (_NotKeyable, RecursionError, ValueError, TypeError, OverflowError, MemoryError):
-        return None
     finally:
-        if out.tell() > _KEEP_BUFFER:
-            _kept.pickler = None
-    return out.getvalue() if out.tell() <= size else None
+        parts, sink.parts = sink.parts, []  # nothing of the caller's kept past the call
+        pickler.clear_memo()
+    return parts[0] if len(parts) == 1 else b"".join(parts)
 
 
 def freeze(value: Any) -> bytes | None:

@@ -102,12 +102,15 @@ class Memo:
         full = (*key, blob)
         admit = False
         with self._lock:
-            entry = self._store.get(full)
-            if entry is not None:
-                self.hits += 1
-            else:
+            try:
+                # one lookup, not `get`'s two: each hashes and compares the whole key
+                entry = self._store[full]
+            except KeyError:
+                entry = None
                 self.misses += 1
                 admit = self._second_sight(full)
+            else:
+                self.hits += 1
         if entry is not None:
             return collector_paused(lambda: thaw_out(entry.stored))
         if not admit:

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any, Iterable, Iterator, Mapping, Sequence, Un
 import attrs
 
 from .blobs import freeze, thaw
+from .cache import collector_paused
 from .errors import RequestLimitError, SchemaInputError, ToolShapeError, UnknownToolNameError
 from .model import Change, Options, Result, options_key, options_of
 from .names import NameMap, NameRule, assign_wire_names, wire_name
@@ -65,6 +66,27 @@ class ToolResult:
 
 
 @attrs.frozen
+class _Unmade:
+    """The results of a cache hit, not made yet: each stored bare result with the schema
+    its thawed tool holds."""
+
+    bare: tuple[Result | None, ...]
+    tools: tuple[dict[str, Any], ...]
+    paths: tuple[Any, ...]
+
+    def make(self) -> tuple[Result | None, ...]:
+        return tuple(r if r is None else r.with_schema(_get(t, p)) for r, t, p in zip(self.bare, self.tools, self.paths))
+
+
+def _made(results: Any) -> tuple[Result | None, ...]:
+    return results.make() if isinstance(results, _Unmade) else results
+
+
+# made or not, two tool lists' results compare by the Results they are
+_SAME_RESULTS = attrs.cmp_using(eq=lambda a, b: _made(a) == _made(b), require_same_type=False)
+
+
+@attrs.frozen(repr=False)
 class ToolsResult:
     """A list of tools for one target; `names` maps wire names back to original ones.
 
@@ -74,11 +96,30 @@ class ToolsResult:
     """
 
     tools: tuple[dict[str, Any], ...]
-    results: tuple[Result | None, ...]
+    # a repeated request's results are made when first asked for: most requests only
+    # send `tools`, and a hundred Results are a fifth of a hit (see `_thaw_tools`)
+    _results: tuple[Result | None, ...] | _Unmade = attrs.field(alias="results", eq=_SAME_RESULTS)
     names: NameMap
     wire_names: tuple[str | None, ...] = ()
     # where each tool holds its schema (the caller's spelling, where the shape was kept)
     _schema_paths: tuple[Any, ...] = attrs.field(default=(), repr=False, eq=False)
+
+    @property
+    def results(self) -> tuple[Result | None, ...]:
+        made = self._results
+        if isinstance(made, _Unmade):
+            # two threads may both make them; either tuple holds equal results
+            made = made.make()
+            object.__setattr__(self, "_results", made)
+        return made
+
+    def _outcomes(self) -> tuple[Result | None, ...]:
+        """What each tool lost, without making a hit's results: their bare forms say it."""
+        made = self._results
+        return made.bare if isinstance(made, _Unmade) else made
+
+    def __repr__(self) -> str:
+        return f"ToolsResult(tools={self.tools!r}, results={self.results!r}, names={self.names!r}, wire_names={self.wire_names!r})"
 
     def __iter__(self) -> Iterator[dict[str, Any]]:
         return iter(self.tools)
@@ -279,9 +320,9 @@ def _what(obj: Any) -> str:
 
 def _tool_dict(item: Any, index: int | None, target: Any) -> Any:
     """One item a caller holds as a tool dict; ToolShapeError for anything that is no tool."""
-    where = "the tool" if index is None else f"tool {index}"
     if isinstance(item, dict):
         return item
+    where = "the tool" if index is None else f"tool {index}"
     if _has_dump(item):
         try:
             dumped = _dump(item)
@@ -396,9 +437,14 @@ def normalize_tools(
     """
     from . import _log_tools
 
-    out = _normalize_tools_quiet(tools, target, strict=strict, options=options)
-    _log_tools(out)
-    return out
+    def logged() -> ToolsResult:
+        out = _normalize_tools_quiet(tools, target, strict=strict, options=options)
+        _log_tools(out)
+        return out
+
+    # the record logged after a hit would set off a collection walking every container
+    # the hit just made, none of which is garbage (see `collector_paused`)
+    return collector_paused(logged)
 
 
 def _normalize_tools_quiet(
@@ -436,13 +482,9 @@ def _freeze_tools(out: ToolsResult) -> tuple[ToolsResult, Any, int]:
 
 def _thaw_tools(stored: Any) -> ToolsResult:
     tools_blob, bare, names, wires, paths = stored
-    tools = thaw(tools_blob)
-    results = tuple(
-        # the tool holds its result's schema, as on the first call
-        r if r is None else r.with_schema(_get(tool, path))
-        for tool, r, path in zip(tools, bare, paths)
-    )
-    return ToolsResult(tuple(tools), results, names, wires, paths)
+    tools = tuple(thaw(tools_blob))
+    # each result will hold its tool's schema, as on the first call
+    return ToolsResult(tools, _Unmade(bare, tools, paths), names, wires, paths)
 
 
 def _normalize_tools(

@@ -114,6 +114,24 @@ def test_a_subtree_held_many_times_costs_its_key_once():
     assert wireschema.cache_info().hits == 1
 
 
+def test_the_same_content_shared_otherwise_is_a_hit():
+    # a key follows the content, not which objects the caller's dicts share
+    text = {"type": "string"}
+    shared = {"type": "object", "properties": {"a": text, "b": text}}
+    apart = {"type": "object", "properties": {"a": {"type": "string"}, "b": {"type": "string"}}}
+    _twice(shared, "gemini")
+    wireschema.normalize(apart, "gemini")
+    assert wireschema.cache_info().hits == 1
+
+
+def test_a_cyclic_input_has_no_key_and_gets_the_uncached_runs_error():
+    cyclic: dict = {"type": "object", "properties": {}}
+    cyclic["properties"]["self"] = cyclic
+    with pytest.raises(wireschema.SchemaInputError):
+        wireschema.normalize(cyclic, "gemini")
+    assert wireschema.cache_info().misses == 0
+
+
 @pytest.mark.parametrize("odd", [type("Name", (str,), {})("x"), type("Count", (int,), {})(3), object()], ids=["str-subclass", "int-subclass", "object"])
 def test_a_value_no_json_type_has_no_key_and_runs_uncached(odd):
     schema = {"type": "object", "properties": {"a": {"type": "string", "description": odd}}}
@@ -239,6 +257,15 @@ def test_a_tool_list_hit_is_independent_and_each_result_holds_its_tools_schema()
     assert "injected" not in second.tools[0]["function"]["parameters"]
     assert second.results[0].schema is second.tools[0]["function"]["parameters"]
     assert second.results[2].source == json.dumps(TOOLS[2]["function"]["parameters"], separators=(",", ":"))
+
+
+def test_a_tool_list_hits_results_are_made_once_on_first_read():
+    wireschema.normalize_tools(TOOLS, "openai-strict")
+    first = wireschema.normalize_tools(TOOLS, "openai-strict")
+    second = wireschema.normalize_tools(TOOLS, "openai-strict")  # a hit
+    assert second == first and repr(second) == repr(first)  # made or not, they compare and print alike
+    assert second.results is second.results
+    assert second.result_for("find") is second.results[0]
 
 
 def test_a_tool_list_key_holds_the_strict_flag_and_the_env_switches(monkeypatch):

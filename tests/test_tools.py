@@ -346,10 +346,10 @@ def test_many_server_tools_cost_time_in_proportion():
     assert per_entry[-1] < 10 * per_entry[0] + 1e-5
 
 
-# --- logging: a loss is logged once per tool, success says nothing ------------------
+# --- logging: a request's losses are one WARNING, success says nothing --------------
 
 
-def test_a_fallback_a_failed_strict_tool_and_a_spent_budget_are_logged_once_per_tool(caplog):
+def test_a_fallback_a_failed_strict_tool_and_a_spent_budget_are_one_warning_per_request(caplog):
     caplog.set_level(logging.DEBUG, logger="wireschema")
     wireschema.clear_cache()
     normalize_tools([{"name": "ok", "input_schema": WEATHER}], "anthropic")
@@ -364,9 +364,17 @@ def test_a_fallback_a_failed_strict_tool_and_a_spent_budget_are_logged_once_per_
     for _ in range(3):  # the third request is a cache hit: logged again, as a request of its own
         caplog.clear()
         normalize_tools(tools, "anthropic-strict")
-        messages = [r.getMessage() for r in caplog.records]
-        assert all(r.levelno == logging.WARNING for r in caplog.records)
-        assert len(messages) == 3, messages
-        assert messages[0].startswith("tool 'remote' fell back on anthropic-strict")
-        assert messages[1].startswith("tool 'open' sent non-strict on anthropic-strict")
-        assert messages[2].startswith("tool 'bigger' sent non-strict: the request's strict budget")
+        assert [r.levelno for r in caplog.records] == [logging.WARNING]
+        head, told = caplog.records[0].getMessage().split(": ", 1)
+        assert head == "3 of 4 tools lost something"
+        each = told.split("; tool ")
+        assert len(each) == 3, each
+        assert each[0].startswith("tool 'remote' fell back on anthropic-strict: prepare/resolve-refs")
+        assert each[1].startswith("'open' sent non-strict on anthropic-strict: anthropic-strict/close-objects")
+        assert each[2].startswith("'bigger' sent non-strict: the request's strict budget")
+
+
+def test_one_tool_names_itself_in_its_warning(caplog):
+    caplog.set_level(logging.WARNING, logger="wireschema")
+    wireschema.normalize_tool({"name": "remote", "input_schema": {"$ref": "https://example.test/s.json"}}, "anthropic")
+    assert [r.getMessage().split(":")[0] for r in caplog.records] == ["tool 'remote' fell back on anthropic"]
