@@ -68,7 +68,7 @@ class ToolResult:
 @attrs.frozen
 class _Unmade:
     """The results of a cache hit, not made yet: each stored bare result with the schema
-    its thawed tool holds."""
+    its thawed tool holds when they are made."""
 
     bare: tuple[Result | None, ...]
     tools: tuple[dict[str, Any], ...]
