@@ -206,34 +206,29 @@ def _emit_children(src: _Source, name: str, bools: bool) -> None:
     src.emit(5, "continue")
     src.emit(4, "vcls = value.__class__")
     src.emit(4, f"if slot == {SLOT_SINGLE}:")
-    src.emit(5, "if vcls is _dict:")
-    src.emit(6, "if _id(value) not in done:")
-    src.emit(7, f"{visit}(node, ckw, (chain, ckw), depth + 1, ckw)")
-    if bools:
-        src.emit(5, "elif vcls is _bool:")
-        src.emit(6, f"{visit}(node, ckw, (chain, ckw), depth + 1, ckw)")
+    _emit_visit(src, 5, "vcls", "value", f"{visit}(node, ckw, (chain, ckw), depth + 1, ckw)", bools)
     src.emit(5, "elif ckw == 'items' and vcls is _list:")
     src.emit(6, f"items_{name}(value, (chain, ckw), depth, ckw)")
     src.emit(4, f"elif slot == {SLOT_MAP}:")
     src.emit(5, "if vcls is _dict:")
     src.emit(6, "here = (chain, ckw)")
     src.emit(6, "for name, sub in list(value.items()):")
-    src.emit(7, "if sub.__class__ is _dict:")
-    src.emit(8, "if _id(sub) not in done:")
-    src.emit(9, f"{visit}(value, name, (here, name), depth + 2, ckw)")
-    if bools:
-        src.emit(7, "elif sub.__class__ is _bool:")
-        src.emit(8, f"{visit}(value, name, (here, name), depth + 2, ckw)")
+    _emit_visit(src, 7, "sub.__class__", "sub", f"{visit}(value, name, (here, name), depth + 2, ckw)", bools)
     src.emit(4, "elif vcls is _list:")
     src.emit(5, f"items_{name}(value, (chain, ckw), depth, ckw)")
     src.emit(2, f"def items_{name}(value, here, depth, ckw):")
     src.emit(3, "for i, sub in enumerate(list(value)):")
-    src.emit(4, "if sub.__class__ is _dict:")
-    src.emit(5, "if _id(sub) not in done:")
-    src.emit(6, f"{visit}(value, i, (here, i), depth + 2, ckw)")
+    _emit_visit(src, 4, "sub.__class__", "sub", f"{visit}(value, i, (here, i), depth + 2, ckw)", bools)
+
+
+def _emit_visit(src: _Source, level: int, cls: str, child: str, call: str, bools: bool) -> None:
+    """Visit one child: a schema object not finished yet, or a boolean schema."""
+    src.emit(level, f"if {cls} is _dict:")
+    src.emit(level + 1, f"if _id({child}) not in done:")
+    src.emit(level + 2, call)
     if bools:
-        src.emit(4, "elif sub.__class__ is _bool:")
-        src.emit(5, f"{visit}(value, i, (here, i), depth + 2, ckw)")
+        src.emit(level, f"elif {cls} is _bool:")
+        src.emit(level + 1, call)
 
 
 def root_test(rule: Any) -> Callable[[Any], bool] | None:
