@@ -279,6 +279,11 @@ def _log_result(result: Result, what: str) -> None:
         logs.warning("%s %s", what, loss)
 
 
+def _lost(result: Result) -> bool:
+    """Whether `result` lost its schema or its strictness (what `_loss` says)."""
+    return result.used_fallback or bool(result.strict_reason) or _budget_change(result) is not None
+
+
 def _loss(result: Result) -> str | None:
     """What `result` lost, said after its subject; None where it lost nothing."""
     if result.used_fallback:
@@ -313,10 +318,7 @@ class _ToolLosses:
 
 def _log_tools(out: Any) -> None:
     """One WARNING for a tool list of which some tools lost their schema or strictness."""
-    lost = [
-        i for i, result in enumerate(out._outcomes())
-        if result is not None and (result.used_fallback or result.strict_reason or _budget_change(result) is not None)
-    ]
+    lost = [i for i, result in enumerate(out._outcomes()) if result is not None and _lost(result)]
     if lost:
         logs.warning("%s", _ToolLosses(out, lost))
 

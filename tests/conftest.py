@@ -20,6 +20,11 @@ CASES = ROOT / "tests" / "cases"
 _CASE_FIELDS = ("name", "note", "options", "schema")
 
 
+def targets_with_kind(kind: str) -> tuple[str, ...]:
+    """The shipped targets that have a rule of `kind`, as their rule files say."""
+    return tuple(t.name for t in wireschema.targets() if any(r.kind == kind for r in wireschema._target(t.name).rules))
+
+
 class WireSnapshot(SingleFileSnapshotExtension):
     """One readable JSON file per case, key order kept (order is part of the output)."""
 

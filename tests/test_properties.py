@@ -27,6 +27,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import wireschema
+from conftest import targets_with_kind
 from wireschema.errors import SchemaInputError
 
 settings.register_profile(
@@ -501,7 +502,7 @@ def test_schema_documents_keep_the_guarantees(schema):
 
 
 # the strict targets that fail a schema open on its input's properties before rewriting it
-PROPERTY_LIMITED = ("openai-strict", "openai-strict-compat", "deepseek-strict")
+PROPERTY_LIMITED = targets_with_kind("property-limit")
 
 
 @PROFILE
