@@ -71,6 +71,62 @@ def test_the_property_limit_counts_no_property_a_rule_drops(target, case):
     assert trunk_properties(schema) == 1 <= count_properties(result.schema)[2]
 
 
+# the strict targets that fail a schema open on its input's optional properties
+OPTIONAL_LIMITED = targets_with_kind("optional-limit")
+
+
+@pytest.mark.skipif(not RECORDS, reason="the shared corpus is not beside the repository")
+@pytest.mark.parametrize("target", OPTIONAL_LIMITED)
+def test_no_rule_requires_or_removes_an_optional_property_the_optional_limit_counts(target):
+    """Over the corpus, a strict output holds at least the optional properties
+    `optional-limit` counts on its input (see test_properties for generated schemas)."""
+    from wireschema.passes.counts import count_properties, trunk_counts
+
+    short = []
+    for record in RECORDS:
+        result = wireschema.normalize(record["schema"], target)
+        if result.strict and trunk_counts(record["schema"])[1] > count_properties(result.schema)[0]:
+            short.append(record["id"])
+    assert not short, short[:10]
+
+
+_REQUIRED_FROM_ELSEWHERE = {
+    # an allOf branch that requires the name folds into the object
+    "all-of": {"allOf": [{"required": ["a"]}]},
+    # a $ref with siblings is inlined, and the definition's required joins the object's
+    "ref": {"$ref": "#/$defs/has-a", "$defs": {"has-a": {"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a"]}}},
+    # every branch of a lifted union requires the name
+    "any-of": {"anyOf": [{"required": ["a"]}, {"required": ["a"], "properties": {"b": {"type": "string"}}}]},
+}
+
+
+@pytest.mark.parametrize("target", OPTIONAL_LIMITED)
+@pytest.mark.parametrize("case", sorted(_REQUIRED_FROM_ELSEWHERE))
+def test_the_optional_limit_counts_no_property_a_rule_may_require(target, case):
+    from wireschema.passes.counts import trunk_counts
+
+    schema = {"type": "object", "properties": {"a": {"type": "string"}}, **_REQUIRED_FROM_ELSEWHERE[case]}
+    assert trunk_counts(schema) == (1, 0)
+    result = wireschema.normalize(schema, target)
+    assert result.strict and "a" in result.schema["required"]
+
+
+def test_an_input_past_the_optional_limit_fails_open_before_it_is_rewritten():
+    schema = {
+        "type": "object",
+        "properties": {f"p{i}": {"type": "string", "maxLength": 5} for i in range(30)},
+        "required": ["p0", "p1", "p2", "p3", "p4"],
+    }
+    result = wireschema.normalize(schema, "anthropic-strict")
+    assert not result.strict
+    assert result.changes[0].rule == "anthropic-strict/optional-limit"
+    assert result.changes[0].detail == "at least 25 optional properties (limit 24)"
+    # anthropic keeps maxLength: nothing of the strict rewrite (which spills it) is left
+    assert result.schema["properties"]["p0"]["maxLength"] == 5
+    within = {**schema, "required": [f"p{i}" for i in range(6)]}
+    assert wireschema.normalize(within, "anthropic-strict").strict
+
+
 @pytest.mark.skipif(not RECORDS, reason="the shared corpus is not beside the repository")
 @pytest.mark.parametrize("target", TARGETS)
 def test_corpus_guarantees(target):

@@ -520,6 +520,24 @@ def test_no_rule_of_a_property_limited_target_removes_a_counted_property(schema)
             assert trunk_properties(schema) <= count_properties(result.schema)[2], target
 
 
+# the strict targets that fail a schema open on its input's optional properties
+OPTIONAL_LIMITED = targets_with_kind("optional-limit")
+
+
+@PROFILE
+@given(schema_documents)
+def test_no_rule_of_an_optional_limited_target_requires_or_removes_a_counted_property(schema):
+    """`optional-limit` counts optional properties no rule of its target makes required
+    or removes: wherever the target's output is strict, it holds at least as many."""
+    from wireschema.passes.counts import count_properties, trunk_counts
+
+    for target in OPTIONAL_LIMITED:
+        with no_cache():
+            result = wireschema.normalize(schema, target)
+        if result.strict:
+            assert trunk_counts(schema)[1] <= count_properties(result.schema)[0], target
+
+
 @PROFILE
 @given(schema_documents)
 def test_schema_documents_as_json_text(schema):

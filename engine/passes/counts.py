@@ -44,24 +44,64 @@ def property_limit(rule, run):
     exists, and the rewrite it would take is skipped. Each such property is a node of
     the input, so an input of no more nodes than the limit is not walked.
     """
-    limit = rule.options["max_properties"]
+    _refuse_past(rule, run, rule.options["max_properties"], 0, "object properties")
+
+
+@kind(
+    "optional-limit", phase="prepare", reads="tree", creates=False, adds=(), order="tree",
+    triggers={"properties"},
+    max_optional=Opt("int", 0, required=True, doc="the optional properties the wire takes, over the whole schema"),
+)
+def optional_limit(rule, run):
+    """An input with more optional properties than the wire takes fails before anything
+    is rewritten.
+
+    Counted as `property-limit` counts properties, and of those only the ones missing
+    from their object's `required`, in objects whose every keyword is one beside which
+    no rule brings a name into `required` (`_OWN_REQUIRED`: not a merged `allOf`, a
+    `$ref` inlined with siblings, nor a lifted union or conditional all of whose
+    branches may require a name). So the count is at most the optional properties the
+    finished schema holds, which the target's `property-counts` check holds to the
+    same number.
+    """
+    _refuse_past(rule, run, rule.options["max_optional"], 1, "optional properties")
+
+
+def _refuse_past(rule, run, limit: int, which: int, what: str) -> None:
+    # every counted property is a node of the input: one of no more nodes is within
     if run.nodes <= limit:
         return
-    count = trunk_properties(run.root)
+    count = trunk_counts(run.root)[which]
     if count > limit:
         from ..run import Unrepresentable
 
-        raise Unrepresentable(rule.id, "", f"at least {count} object properties (limit {limit})")
+        raise Unrepresentable(rule.id, "", f"at least {count} {what} (limit {limit})")
+
+
+# the keywords beside which no rule of a target brings a name into an object's own
+# `required`: an object holding any other (allOf, $ref, anyOf, if, ...) may take names
+# from what is merged or lifted into it, so `optional-limit` counts none of its properties
+_OWN_REQUIRED = frozenset({
+    "type", "properties", "required", "additionalProperties", "description", "title", "default", "examples",
+    "$schema", "$id", "$comment", "$defs", "definitions", "minProperties", "maxProperties",
+    "nullable", "readOnly", "writeOnly", "deprecated",
+})
 
 
 def trunk_properties(schema) -> int:
-    """The properties of the root's `properties`, and theirs, through `properties` and
-    `items` only, each where the node's type says it is read (`items` of a
-    `type: [string, null]` is dropped with its type's split; an untyped node holding
-    both counts neither), and not below an `enum` or a `const`, which say the values
-    themselves (an object's properties go where its enum admits no object) (see
-    `property-limit`)."""
-    count = 0
+    """The properties `property-limit` counts (see `trunk_counts`)."""
+    return trunk_counts(schema)[0]
+
+
+def trunk_counts(schema) -> tuple[int, int]:
+    """(properties, optional properties) of the root's `properties`, and theirs, through
+    `properties` and `items` only, each where the node's type says it is read (`items`
+    of a `type: [string, null]` is dropped with its type's split; an untyped node
+    holding both counts neither), and not below an `enum` or a `const`, which say the
+    values themselves (an object's properties go where its enum admits no object) (see
+    `property-limit`); optional ones only in objects of `_OWN_REQUIRED` keywords (see
+    `optional-limit`)."""
+    count = optional = 0
     todo = [schema] if schema.__class__ is dict else []
     while todo:
         node = todo.pop()
@@ -76,6 +116,7 @@ def trunk_properties(schema) -> int:
             obj, arr = t == "object", t == "array"
         props = node.get("properties") if obj else None
         if props.__class__ is dict:
+            counted = count
             for sub in props.values():
                 if sub.__class__ is dict:
                     count += 1
@@ -83,10 +124,17 @@ def trunk_properties(schema) -> int:
                         todo.append(sub)
                 elif sub.__class__ is bool:
                     count += 1
+            if _OWN_REQUIRED.issuperset(node):
+                req = node.get("required")
+                named = {n for n in req if n.__class__ is str} if req.__class__ is list else ()
+                optional += count - counted - sum(1 for n in named if n in props and props[n].__class__ in _SCHEMA)
         items = node.get("items") if arr else None
         if items.__class__ is dict:
             todo.append(items)
-    return count
+    return count, optional
+
+
+_SCHEMA = frozenset({dict, bool})
 
 
 @check(
