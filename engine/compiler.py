@@ -18,6 +18,10 @@ Semantics are the generic walk's, visitor for visitor: pre visitors top-down, po
 visitors bottom-up, a replacement node seen by the visitors after it, booleans only for
 kinds that take them, and subschemas a post visitor made walked too (nodes already
 finished are not visited again).
+
+A variant whose tests cost more than a leaf's signature remembers the leaves below the
+root on which none held (see `_emit_variant`): most schemas of a tool are leaves of a
+few shapes, a type and a description, and each shape is tested once per process.
 """
 
 from __future__ import annotations
@@ -26,6 +30,7 @@ import hashlib
 import marshal
 import re
 from importlib.util import MAGIC_NUMBER
+from operator import itemgetter
 from pathlib import Path
 from types import CodeType
 from typing import Any, Callable
@@ -33,7 +38,7 @@ from typing import Any, Callable
 import attrs
 
 from . import bytecache
-from .passes import TEST_HELPERS
+from .passes import TEST_HELPERS, UNREAD_TEXT
 from .positions import SLOT_KIND, SLOT_MAP, SLOT_SINGLE
 
 # deeper trees than this (in nested JSON containers) take the iterative walk: a compiled
@@ -42,6 +47,28 @@ RECURSION_SAFE = 200
 
 _INLINE_KEYS = 3  # trigger sets up to this size are tested key by key (`in`), larger ones by isdisjoint
 _PLACEHOLDER = re.compile(r"\{([a-z_]+)\}")
+_QUIET_MAX = 4096  # leaf signatures a walk's variant remembers (see `_emit_variant`)
+_MEMO_FROM = 8  # what testing a leaf costs (see `_leaf_cost`) from which a variant remembers quiet ones
+_SCALARS = frozenset({str, int, float, bool, type(None)})
+
+
+class _LeafValues(dict):
+    """Per tuple of a leaf's keys, the function that reads the values of those a cheap
+    test may read (all but `UNREAD_TEXT`): a leaf's signature, with its keys and classes."""
+
+    def __missing__(self, keys: tuple) -> Callable[[dict], Any]:
+        read = [k for k in keys if k not in UNREAD_TEXT]
+        getter = itemgetter(*read) if read else _no_values
+        if len(self) < _QUIET_MAX:
+            self[keys] = getter
+        return getter
+
+
+def _no_values(node: dict) -> tuple:
+    return ()
+
+
+_LEAF_VALUES = _LeafValues()
 
 
 @attrs.frozen
@@ -119,7 +146,7 @@ def _union(visitors: tuple[Visitor, ...]) -> frozenset | None:
     return frozenset(keys)
 
 
-def _emit_calls(src: _Source, indent: int, visitors: tuple[Visitor, ...], sets_called: bool) -> None:
+def _emit_calls(src: _Source, indent: int, visitors: tuple[Visitor, ...], sets_called: bool, memo: bool) -> None:
     # `d` says whether `node` is a dict; set again only where a visitor replaced it
     src.emit(indent, "d = node.__class__ is _dict")
     for v in visitors:
@@ -129,30 +156,39 @@ def _emit_calls(src: _Source, indent: int, visitors: tuple[Visitor, ...], sets_c
         guard = f"d and ({test})" if test != "True" else "d"
         if v.bools:
             guard = f"({guard}) or node.__class__ is _bool"
-        if v.selected is not None:
-            guard = f"({guard}) and _id(node) in sel[{v.selected}]"
+        selected = f"_id(node) in sel[{v.selected}]" if v.selected is not None else None
+        if selected is not None and not memo:
+            guard = f"({guard}) and {selected}"
         if v.not_root:
             guard = f"kw is not None and ({guard})"
         if v.root_only:
             guard = f"kw is None and container is run.holder and ({guard})"
         src.emit(indent, f"if {guard}:")
+        body = indent + 1
+        if memo:
+            # what the node holds passed a test: no leaf of this signature is quiet, even
+            # where the rule's selector did not pick this one
+            src.emit(body, "fired = True")
+            if selected is not None:
+                src.emit(body, f"if {selected}:")
+                body += 1
         if sets_called and v.creates:
-            src.emit(indent + 1, "called = True")
+            src.emit(body, "called = True")
         # where the visited node is, set only for a call (most tests fail: no store at all)
-        src.emit(indent + 1, "run.at = chain")
-        src.emit(indent + 1, "run.slot = kw")
-        src.emit(indent + 1, f"new = {src.const('F', v.fn)}({src.const('R', v.rule)}, node, run)")
-        src.emit(indent + 1, "if new is not None:")
-        src.emit(indent + 2, "container[key] = node = new")
-        src.emit(indent + 2, "d = node.__class__ is _dict")
+        src.emit(body, "run.at = chain")
+        src.emit(body, "run.slot = kw")
+        src.emit(body, f"new = {src.const('F', v.fn)}({src.const('R', v.rule)}, node, run)")
+        src.emit(body, "if new is not None:")
+        src.emit(body + 1, "container[key] = node = new")
+        src.emit(body + 1, "d = node.__class__ is _dict")
 
 
-def _emit_post(src: _Source, indent: int, var: Variant, bools: bool) -> None:
+def _emit_post(src: _Source, indent: int, var: Variant, bools: bool, memo: bool) -> None:
     """The post visitors on `node` (at `container[key]`), then the subschemas they made."""
     src.emit(indent, "called = False")
     test = _keys_test(src, _union(var.post))
     src.emit(indent, f"if {'node.__class__ is _bool or ' if bools else ''}(node.__class__ is _dict and ({test})):")
-    _emit_calls(src, indent + 1, var.post, True)
+    _emit_calls(src, indent + 1, var.post, True, memo)
     src.emit(indent, "done[_id(node)] = node")
     # only a visitor that ran can have made new subschemas: they are walked too
     src.emit(indent, "if called and node.__class__ is _dict and not _child_keys.isdisjoint(node):")
@@ -166,9 +202,32 @@ def _emit_variant(src: _Source, var: Variant, bools: bool) -> None:
     src.emit(3, "cls = node.__class__")
     src.emit(3, "if cls is not _dict and cls is not _bool:" if bools else "if cls is not _dict:")
     src.emit(4, "return")
+    # Memo of quiet leaves: a leaf below the root (most schemas are: a type and a
+    # description) on which no visitor's test held is remembered by its signature (its
+    # keys, its values' classes, the values a test may read); a leaf of a signature
+    # remembered is finished without a test. The tests read nothing else of a node
+    # below the root (`Kind.acts_if`), so they would not hold on it either. The set is
+    # the walk's, shared by the threads that run it: only what holds in any run is
+    # added. Where a variant has few visitors, testing them costs no more than the
+    # signature.
+    memo = sum(_leaf_cost(v) for v in pre + post if not v.root_only) >= _MEMO_FROM
+    remember = None
+    if memo:
+        quiet = src.const("Q", set())
+        src.emit(3, "sig = None")
+        src.emit(3, "if cls is _dict and kw is not None and _child_keys.isdisjoint(node):")
+        src.emit(4, "classes = tuple(map(_type, node.values()))")
+        src.emit(4, "if _scalars.issuperset(classes):")
+        src.emit(5, "sig = ((keys := tuple(node)), classes, _leaf_values[keys](node))")
+        src.emit(5, f"if sig in {quiet}:")
+        if var.children is not None:
+            src.emit(6, "done[_id(node)] = node")
+        src.emit(6, "return")
+        src.emit(3, "fired = False")
+        remember = (f"if sig is not None and not fired and len({quiet}) < {_QUIET_MAX}:", f"{quiet}.add(sig)")
     if pre:
         src.emit(3, f"if {'cls is _bool or ' if bools else ''}({_keys_test(src, _union(pre))}):")
-        _emit_calls(src, 4, pre, False)
+        _emit_calls(src, 4, pre, False, memo)
         src.emit(4, "if node.__class__ is not _dict:")
         # a boolean (or a node replaced by one) still gets its post visitors
         if post and bools:
@@ -179,20 +238,37 @@ def _emit_variant(src: _Source, var: Variant, bools: bool) -> None:
         src.emit(4, f"post_{n}(container, key, chain, depth, kw)")
         src.emit(4, "return")
     if var.children is None:
+        _emit_remember(src, remember)
         return  # one node: no children, no post visitors
     if not post:
         src.emit(3, "done[_id(node)] = node")
     src.emit(3, "if not _child_keys.isdisjoint(node):")
     src.emit(4, f"children_{var.children}(node, chain, depth)")
-    if not post:
-        return
-    # the post visitors inline (a call less per node); booleans take post_<name>
-    src.emit(3, "node = container[key]")
-    _emit_post(src, 3, var, bools)
-    if bools:
+    if post:
+        # the post visitors inline (a call less per node); booleans take post_<name>
+        src.emit(3, "node = container[key]")
+        _emit_post(src, 3, var, bools, memo)
+    _emit_remember(src, remember)
+    if post and bools:
         src.emit(2, f"def post_{n}(container, key, chain, depth, kw):")
         src.emit(3, "node = container[key]")
-        _emit_post(src, 3, var, bools)
+        _emit_post(src, 3, var, bools, False)
+
+
+def _leaf_cost(v: Visitor) -> int:
+    """What a visitor's test costs on a typical leaf, in inline tests: a call of a test
+    helper (a loop over the node, say) where its trigger is one most leaves have costs
+    about five."""
+    reaches_leaves = v.triggers is None or "type" in v.triggers
+    calls = v.fast is not None and any(f"{name}(" in v.fast for name in TEST_HELPERS)
+    return 5 if reaches_leaves and calls else 1
+
+
+def _emit_remember(src: _Source, remember: tuple[str, str] | None) -> None:
+    """A leaf on which no test held is remembered as quiet (see `_emit_variant`)."""
+    if remember is not None:
+        src.emit(3, remember[0])
+        src.emit(4, remember[1])
 
 
 def _emit_children(src: _Source, name: str, bools: bool) -> None:
@@ -277,6 +353,9 @@ def compile_variants(variants: tuple[Variant, ...], label: str) -> Callable[[Any
         "_id": id,
         "_slots": SLOT_KIND.get,
         "_child_keys": frozenset(SLOT_KIND),
+        "_type": type,
+        "_scalars": _SCALARS,
+        "_leaf_values": _LEAF_VALUES,
         **src.consts,
     }
     exec(_code(text, f"<wireschema walk {label}>"), namespace)

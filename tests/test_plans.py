@@ -212,3 +212,111 @@ def test_a_fallback_after_a_fused_walk_lists_its_changes_in_stage_order(monkeypa
     assert planned.used_fallback and staged == []
     assert [c.rule for c in planned.changes] == ["draft/tuple-items", "openai-chat/root-object", "openai-chat/check-object-properties"]
     assert _outcome(planned) == _outcome(_run(schema, "mistral", "staged"))
+
+
+# ---------------------------------------------------------------------------
+# the memo of quiet leaves: a compiled walk finishes a leaf below the root without a
+# test where one of its signature (keys, values' classes, the values a test may read)
+# was found quiet before (`compiler._emit_variant`)
+
+
+def _leaves_below_the_root(schemas: list, per_signature: int = 1) -> list[dict]:
+    """Corpus leaves (no child schema, plain scalar values), one per signature."""
+    from wireschema.passes import UNREAD_TEXT
+    from wireschema.positions import SLOT_KIND
+
+    seen: dict = {}
+    todo = [child for s in schemas if isinstance(s, dict) for child in s.values()]
+    while todo:
+        value = todo.pop()
+        if isinstance(value, list):
+            todo.extend(value)
+        elif isinstance(value, dict):
+            todo.extend(value.values())
+            plain = all(v is None or isinstance(v, (str, int, float)) for v in value.values())
+            if value and plain and SLOT_KIND.keys().isdisjoint(value):
+                sig = (tuple(value), tuple(map(type, value.values())), tuple(v for k, v in value.items() if k not in UNREAD_TEXT))
+                seen.setdefault(sig, value)
+    return list(seen.values())
+
+
+def _answer(test, node):
+    try:
+        return test(node)
+    except Exception as exc:  # noqa: BLE001 - a test that needs its trigger keyword: the same on both
+        return type(exc)
+
+
+def test_no_cheap_test_reads_the_text_of_an_unread_annotation(corpus):
+    """Every shipped rule's and check's cheap test gives the same answer on a leaf
+    whatever the text of its `UNREAD_TEXT` keywords (the memo's signature leaves it out)."""
+    from wireschema.compiler import root_test
+    from wireschema.passes import UNREAD_TEXT
+
+    leaves = [leaf for leaf in _leaves_below_the_root(corpus) if not UNREAD_TEXT.isdisjoint(leaf)][:400]
+    assert len(leaves) > 100
+    for target in TARGETS:
+        compiled = wireschema._target(target)
+        for rule in (*compiled.rules, *compiled.checks):
+            test = root_test(rule)
+            if test is None:
+                continue
+            for leaf in leaves:
+                other = {k: (f"other {v}" if k in UNREAD_TEXT and isinstance(v, str) else v) for k, v in leaf.items()}
+                assert _answer(test, leaf) == _answer(test, other), (target, rule.id, leaf)
+
+
+def test_a_leaf_like_one_found_quiet_is_not_tested_again(tmp_path, monkeypatch):
+    from conftest import write_rules
+    from wireschema.passes import TEST_HELPERS
+
+    calls = []
+    real = TEST_HELPERS["_shapes_differ"]
+    monkeypatch.setitem(TEST_HELPERS, "_shapes_differ", lambda node: calls.append(1) or real(node))
+    write_rules(tmp_path, "memo.yaml", "extends: gemini\n")  # a target of its own: its walks compiled here
+    target = wireschema.load_rules(tmp_path)["memo"]
+    schema = {"type": "object", "properties": {f"p{i}": {"type": "string", "description": f"field {i}"} for i in range(50)}}
+    result = _run(schema, target, "planned")
+    assert result.schema == schema and not result.changes
+    assert 0 < len(calls) < 10  # the root, the first leaf (and its like in another walk): not 51
+
+
+def test_a_leaf_alike_but_for_a_value_a_test_reads_is_judged_on_its_own():
+    # `a` is quiet on gemini; `b` has the same keys and classes, but its type is a
+    # Java name that prepare/type-aliases reads (and rewrites)
+    schema = {"type": "object", "properties": {
+        "a": {"type": "string", "description": "x"},
+        "b": {"type": "String", "description": "y"},
+        "c": {"type": "string", "description": "z"},
+    }}
+    for _ in range(2):  # the second time, every signature is met remembered or not
+        result = _run(schema, "gemini", "planned")
+        assert [c.pointer for c in result.changes] == ["/properties/b/type"]
+
+
+def test_a_leaf_alike_but_for_an_annotations_class_is_judged_on_its_own():
+    schema = {"type": "object", "properties": {"a": {"type": "string", "description": "x"}, "b": {"type": "string", "description": 5}}}
+    for _ in range(2):
+        result = _run(schema, "gemini", "planned")
+        assert result.used_fallback and result.changes[0].pointer == "/properties/b/description"
+
+
+def test_a_selector_picks_one_leaf_among_alike_ones(tmp_path):
+    # the rule's test holds on `a` (it has a title) though its selector does not pick
+    # it: `a` is not quiet, and `b`, alike, is still reached by the rule
+    from conftest import write_rules
+
+    write_rules(tmp_path, "pick.yaml", """
+        extends: gemini
+        rules:
+          - id: pick/drop-title
+            kind: drop
+            keys: [title]
+            where: $.properties.b
+            why: only b's title goes
+        """)
+    target = wireschema.load_rules(tmp_path)["pick"]
+    schema = {"type": "object", "properties": {n: {"type": "string", "title": n.upper()} for n in "abc"}}
+    for _ in range(2):
+        result = _run(schema, target, "planned")
+        assert [n for n, p in result.schema["properties"].items() if "title" in p] == ["a", "c"]

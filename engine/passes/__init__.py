@@ -40,7 +40,10 @@ class Kind:
     false wherever the kind would change nothing: the compiled walk calls the kind only
     where it holds. `{option}` names a rule option (a list reads as a set). A function of
     the options may return the source, or None for no test. None: always called. For a
-    root-scoped tree kind, and a tree check, `node` is the root."""
+    root-scoped tree kind, and a tree check, `node` is the root. It reads the node alone,
+    and of the keywords in `UNREAD_TEXT` only whether they are there and their class,
+    never their text: a compiled walk remembers the leaves on which no test held by the
+    rest of their content (see `compiler`)."""
 
     phase: Any = None
     """When in a target it may run: prepare, resolve, rewrite, finish (check for
@@ -152,8 +155,11 @@ class Kind:
 
 KINDS: dict[str, Kind] = {}
 CHECKS: dict[str, Kind] = {}
-# functions a kind's cheap test (`acts_if`) may call, by the name it calls them
+# functions a kind's cheap test (`acts_if`) may call, by the name it calls them; like
+# the tests, they read no text of the UNREAD_TEXT keywords
 TEST_HELPERS: dict[str, Callable[..., Any]] = {}
+# the annotations whose text no cheap test (nor trigger) reads (see `Kind.acts_if`)
+UNREAD_TEXT = frozenset({"description", "title", "$comment"})
 
 
 def test_helper(name: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
