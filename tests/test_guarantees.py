@@ -111,6 +111,23 @@ def test_the_optional_limit_counts_no_property_a_rule_may_require(target, case):
     assert result.strict and "a" in result.schema["required"]
 
 
+@pytest.mark.parametrize("target", OPTIONAL_LIMITED)
+def test_the_optional_limit_counts_nothing_below_an_object_a_rule_may_merge_into(target):
+    # the allOf folds into the root, and its `a` into the root's `a`: x becomes required
+    # there, two levels below the keyword that brought it
+    from wireschema.passes.counts import trunk_counts
+
+    schema = {
+        "type": "object",
+        "properties": {"a": {"type": "object", "properties": {"x": {"type": "string"}}}},
+        "required": ["a"],
+        "allOf": [{"properties": {"a": {"required": ["x"]}}}],
+    }
+    assert trunk_counts(schema) == (2, 0)
+    result = wireschema.normalize(schema, target)
+    assert result.strict and result.schema["properties"]["a"]["required"] == ["x"]
+
+
 def test_an_input_past_the_optional_limit_fails_open_before_it_is_rewritten():
     schema = {
         "type": "object",

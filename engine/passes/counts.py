@@ -57,12 +57,13 @@ def optional_limit(rule, run):
     is rewritten.
 
     Counted as `property-limit` counts properties, and of those only the ones missing
-    from their object's `required`, in objects whose every keyword is one beside which
-    no rule brings a name into `required` (`_OWN_REQUIRED`: not a merged `allOf`, a
-    `$ref` inlined with siblings, nor a lifted union or conditional all of whose
-    branches may require a name). So the count is at most the optional properties the
-    finished schema holds, which the target's `property-counts` check holds to the
-    same number.
+    from their object's `required`, in objects whose every keyword, and every keyword
+    of the objects above them, is one beside which no rule brings a name into
+    `required` (`_OWN_REQUIRED`: not a merged `allOf`, a `$ref` inlined with siblings,
+    nor a lifted union or conditional all of whose branches may require a name; a
+    merge reaches into the properties' own schemas too). So the count is at most the
+    optional properties the finished schema holds, which the target's
+    `property-counts` check holds to the same number.
     """
     _refuse_past(rule, run, rule.options["max_optional"], 1, "optional properties")
 
@@ -99,14 +100,17 @@ def trunk_counts(schema) -> tuple[int, int]:
     of a `type: [string, null]` is dropped with its type's split; an untyped node
     holding both counts neither), and not below an `enum` or a `const`, which say the
     values themselves (an object's properties go where its enum admits no object) (see
-    `property-limit`); optional ones only in objects of `_OWN_REQUIRED` keywords (see
-    `optional-limit`)."""
+    `property-limit`); optional ones only in objects of `_OWN_REQUIRED` keywords below
+    such objects alone (see `optional-limit`)."""
     count = optional = 0
-    todo = [schema] if schema.__class__ is dict else []
+    # (node, whether it and every object above it hold only `_OWN_REQUIRED` keywords:
+    # a merge into an object above may reach into its properties' own `required`)
+    todo = [(schema, True)] if schema.__class__ is dict else []
     while todo:
-        node = todo.pop()
+        node, own = todo.pop()
         if "enum" in node or "const" in node:
             continue
+        own = own and _OWN_REQUIRED.issuperset(node)
         t = node.get("type")
         if t is None:
             obj, arr = "items" not in node, "properties" not in node
@@ -121,16 +125,16 @@ def trunk_counts(schema) -> tuple[int, int]:
                 if sub.__class__ is dict:
                     count += 1
                     if "properties" in sub or "items" in sub:
-                        todo.append(sub)
+                        todo.append((sub, own))
                 elif sub.__class__ is bool:
                     count += 1
-            if _OWN_REQUIRED.issuperset(node):
+            if own:
                 req = node.get("required")
                 named = {n for n in req if n.__class__ is str} if req.__class__ is list else ()
                 optional += count - counted - sum(1 for n in named if n in props and props[n].__class__ in _SCHEMA)
         items = node.get("items") if arr else None
         if items.__class__ is dict:
-            todo.append(items)
+            todo.append((items, own))
     return count, optional
 
 
