@@ -48,7 +48,7 @@ RECURSION_SAFE = 200
 _INLINE_KEYS = 3  # trigger sets up to this size are tested key by key (`in`), larger ones by isdisjoint
 _PLACEHOLDER = re.compile(r"\{([a-z_]+)\}")
 _QUIET_MAX = 4096  # leaf signatures a walk's variant remembers (see `_emit_variant`)
-_MEMO_FROM = 8  # what testing a leaf costs (see `_leaf_cost`) from which a variant remembers quiet ones
+_MEMO_FROM = 11  # what testing a leaf costs (see `_leaf_cost`) from which a variant remembers quiet ones
 _SCALARS = frozenset({str, int, float, bool, type(None)})
 
 
