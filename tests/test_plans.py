@@ -220,7 +220,7 @@ def test_a_fallback_after_a_fused_walk_lists_its_changes_in_stage_order(monkeypa
 # was found quiet before (`compiler._emit_variant`)
 
 
-def _leaves_below_the_root(schemas: list, per_signature: int = 1) -> list[dict]:
+def _leaves_below_the_root(schemas: list) -> list[dict]:
     """Corpus leaves (no child schema, plain scalar values), one per signature."""
     from wireschema.passes import UNREAD_TEXT
     from wireschema.positions import SLOT_KIND
