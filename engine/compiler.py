@@ -50,6 +50,7 @@ _PLACEHOLDER = re.compile(r"\{([a-z_]+)\}")
 _QUIET_MAX = 4096  # leaf signatures a walk's variant remembers (see `_emit_variant`)
 _MEMO_FROM = 11  # what testing a leaf costs (see `_leaf_cost`) from which a variant remembers quiet ones
 _SCALARS = frozenset({str, int, float, bool, type(None)})
+_KEY_TUPLES_MAX = 4096  # leaves' key tuples whose value readers are kept (see `_LeafValues`)
 
 
 class _LeafValues(dict):
@@ -59,7 +60,7 @@ class _LeafValues(dict):
     def __missing__(self, keys: tuple) -> Callable[[dict], Any]:
         read = [k for k in keys if k not in UNREAD_TEXT]
         getter = itemgetter(*read) if read else _no_values
-        if len(self) < _QUIET_MAX:
+        if len(self) < _KEY_TUPLES_MAX:
             self[keys] = getter
         return getter
 
