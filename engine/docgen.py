@@ -348,6 +348,8 @@ def _contract_text(k: Kind) -> str:
         f"may add {adds} (and `description`)",
         "may find the schema unrepresentable" if k.fails else "never fails",
     ]
+    if not k.mutates:
+        parts[2:4] = ["changes nothing"]
     if k.adds != () and k.writes_bools is not True:
         held = "puts no boolean schema under a keyword that held none"
         if isinstance(k.writes_bools, dict):

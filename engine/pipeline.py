@@ -49,15 +49,26 @@ def _run_stage(stage: Stage, run: Run) -> None:
 ENGINE = "planned"
 
 
-def run_target(value: Any, target: Target, options: Options, *, _hop: int = 0) -> Result:
-    """Normalize an already-parsed JSON value for one target."""
-    if ENGINE == "planned":
-        result = _planned(value, target, options)
+def run_target(value: Any, target: Target, options: Options, *, _hop: int = 0, _given: Run | None = None) -> Result:
+    """Normalize an already-parsed JSON value for one target (`_given`: see `_copy`)."""
+    if ENGINE == "planned" and options.max_depth <= RECURSION_SAFE:  # deep trees take the iterative walks
+        result = _planned(value, target, options, _given)
         if result is not None:
             return _settled(result, target, options)
+        _given = None  # the planned run may have changed it: the staged run copies anew
     run = Run(target, options)
     run.iterative = ENGINE == "iterative" or options.max_depth > RECURSION_SAFE
-    return _settled(_staged(value, target, options, run, _hop), target, options)
+    return _settled(_staged(value, target, options, run, _hop, _given), target, options)
+
+
+def _copy(value: Any, run: Run, given: Run | None) -> Any:
+    """The copy of the input `run` works on: a new one, or the one `given` made, a strict
+    run refused before any rule could change it (`Planner.refuses_untouched`), taken
+    over with what copying it counted: its census holds the sibling's keywords too."""
+    if given is None:
+        return copy_input(value, run)
+    run.origins, run.census, run.nodes, run.literal = given.origins, given.census, given.nodes, given.literal
+    return given.root
 
 
 # the changes that may add nodes, depth or characters (a drop never does)
@@ -98,16 +109,14 @@ def _surely_within(schema: Any, options: Any) -> bool:
     )
 
 
-def _planned(value: Any, target: Target, options: Options) -> Result | None:
+def _planned(value: Any, target: Target, options: Options, given: Run | None = None) -> Result | None:
     """The run by the target's plan for this input (see `plans`), or None where it
     did not go as planned: then the staged run decides, from the start."""
-    if options.max_depth > RECURSION_SAFE:
-        return None  # deep trees take the iterative walks
     run = Run(target, options)
     plan = None
     at = 0
     try:
-        root = copy_input(value, run)
+        root = _copy(value, run, given)
         if not isinstance(root, (dict, bool)):
             return None
         run.holder[0] = root
@@ -141,10 +150,10 @@ def _planned(value: Any, target: Target, options: Options) -> Result | None:
     return _finished(run, target)
 
 
-def _staged(value: Any, target: Target, options: Options, run: Run, _hop: int) -> Result:
+def _staged(value: Any, target: Target, options: Options, run: Run, _hop: int, given: Run | None = None) -> Result:
     """The reference run: every stage in order, each its own walk."""
     try:
-        root = copy_input(value, run)
+        root = _copy(value, run, given)
         run.holder[0] = root
         if not isinstance(root, (dict, bool)):
             raise Unrepresentable("input/not-a-schema", "", f"{_json_kind(root)} is not a JSON Schema")
@@ -197,7 +206,8 @@ def _recover(value: Any, target: Target, options: Options, run: Run, exc: Unrepr
     change = Change(exc.rule, exc.pointer, "fallback", exc.reason)
     if _opens_to_sibling(target, exc, hop):
         other = target.related(target.fail_open)
-        res = run_target(value, other, options, _hop=1)
+        untouched = exc.rule in target.planner().refuses_untouched
+        res = run_target(value, other, options, _hop=1, _given=run if untouched else None)
         return Result(
             # the strict target's own fallback, which the sibling's wire takes too: normalized
             # again for either target, it stays what it is

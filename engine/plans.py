@@ -92,14 +92,25 @@ class Planner:
         # rules whose boolean markers depend on the keys before them (see `_reachable`)
         self._moving = frozenset(r.id for info in self.infos for r, _t, _a in info.rules if r.spec.bools_moved(r.options))
         # all a census must hold for the plans and the facts: of a wide object, only
-        # these keys are taken (see `prepare.copy_input`)
-        self.watched = self._relevant | REFERENCE_KEYS
-        self.watched_bools = frozenset(m[len("<bool>:"):] for m in self._relevant if m.startswith("<bool>:"))
+        # these keys are taken (see `prepare.copy_input`); a strict target's census holds
+        # its sibling's too, so that a copy it refuses untouched serves the sibling's run
+        sibling = target.related(target.fail_open) if target.strict else None
+        watched = self._relevant | REFERENCE_KEYS
+        self.watched = watched | sibling.planner().watched if sibling is not None and not sibling.strict else watched
+        self.watched_bools = frozenset(m[len("<bool>:"):] for m in self.watched if m.startswith("<bool>:"))
         order = {}
         for i, stage in enumerate(target.stages):
             for r in stage.rules:
                 order[r.id] = i
         self.stage_of = order  # rule id -> stage index: changes are put in stage order
+        # the rules that can refuse an input while its copy is still untouched: those of
+        # the stages before the first that holds a rule which may change the tree
+        untouched: set[str] = set()
+        for stage in target.stages:
+            if any(r.spec.mutates for r in stage.rules):
+                break
+            untouched.update(r.id for r in stage.rules)
+        self.refuses_untouched = frozenset(untouched)
         self._every = frozenset(order) | frozenset(r.id for info in self.check_infos for r, _t, _a in info.rules)
 
     @staticmethod

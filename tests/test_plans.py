@@ -63,8 +63,8 @@ def test_the_plan_gives_the_staged_result_over_the_corpus(target, corpus, monkey
     planned = []
     real = pipeline._planned
 
-    def counting(value, t, options):
-        result = real(value, t, options)
+    def counting(value, t, options, given=None):
+        result = real(value, t, options, given)
         planned.append(result is not None)
         return result
 
@@ -320,3 +320,44 @@ def test_a_selector_picks_one_leaf_among_alike_ones(tmp_path):
     for _ in range(2):
         result = _run(schema, target, "planned")
         assert [n for n, p in result.schema["properties"].items() if "title" in p] == ["a", "c"]
+
+
+def _copies(monkeypatch) -> list:
+    made = []
+    real = pipeline.copy_input
+    monkeypatch.setattr(pipeline, "copy_input", lambda value, run: made.append(run.target.name) or real(value, run))
+    return made
+
+
+def _many_properties(n: int) -> dict:
+    return {f"p{i}": {"type": "string"} for i in range(n)}
+
+
+@pytest.mark.parametrize("engine", ["planned", "staged"])
+def test_a_strict_target_refused_before_any_change_hands_its_copy_to_its_sibling(engine, monkeypatch):
+    # openai-strict's property limit changes nothing: past it, openai-chat rewrites the
+    # very copy the strict run refused, and the result is openai-chat's
+    made = _copies(monkeypatch)
+    schema = {"type": "object", "properties": _many_properties(5001)}
+    result = _run(schema, "openai-strict", engine)
+    assert result.strict_reason.startswith("openai-strict/property-limit")
+    assert made == ["openai-strict"]
+    assert result.schema == _run(schema, "openai-chat", engine).schema
+
+
+def test_a_strict_target_refused_after_a_rule_that_may_change_the_tree_copies_anew(monkeypatch):
+    made = _copies(monkeypatch)
+    schema = {"type": "object", "properties": {"tags": {"type": "object", "additionalProperties": {"type": "string"}}}}
+    result = _run(schema, "anthropic-strict", "planned")
+    assert result.strict_reason.startswith("anthropic-strict/close-objects")
+    assert made == ["anthropic-strict", "anthropic"]
+
+
+def test_a_handed_over_copy_holds_what_the_sibling_reads_of_a_wide_object():
+    # of an object of more than 64 keys the census takes only the keywords some plan
+    # reads; no openai-strict rule reads `$dynamicAnchor`, which openai-chat drops
+    schema = {"type": "object", "$dynamicAnchor": "node", **{f"x-{i}": i for i in range(70)}, "properties": _many_properties(5001)}
+    result = _run(schema, "openai-strict", "planned")
+    assert result.strict_reason.startswith("openai-strict/property-limit")
+    assert "$dynamicAnchor" not in result.schema
+    assert _outcome(result)[:2] == _outcome(_run(schema, "openai-strict", "staged"))[:2]

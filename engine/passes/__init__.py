@@ -83,6 +83,10 @@ class Kind:
     fails: bool = True
     """It may find a schema unrepresentable (raise, through `Run.fail`); a kind that
     only rewrites never does."""
+    mutates: bool = True
+    """It may change the tree; a kind that only counts, and may refuse, does not. A
+    strict target refused by such a rule before any rule that may change it has run hands its
+    copy of the input to the sibling it fails open to (see `pipeline`)."""
     needs: Any = ()
     """Facts (see `facts.FACTS`) an earlier rule must have made: names, or a function of the options."""
     makes: Any = ()
@@ -172,7 +176,7 @@ def test_helper(name: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]
     return deco
 
 
-_CONTRACT = ("phase", "reads", "scope", "reads_via", "creates", "adds", "writes_bools", "census", "fails", "needs", "makes")
+_CONTRACT = ("phase", "reads", "scope", "reads_via", "creates", "adds", "writes_bools", "census", "fails", "mutates", "needs", "makes")
 _READS = ("node", "children", "subtree", "tree")
 
 
@@ -180,6 +184,8 @@ def _register(table: dict[str, Kind], name: str, order: str, bools: bool, trigge
     reads = contract.get("reads", "tree")
     if not callable(reads) and reads not in _READS:
         raise ValueError(f"kind {name}: reads must be one of {_READS}")
+    if contract.get("mutates") is False and (contract.get("creates", True) or contract.get("adds") != ()):
+        raise ValueError(f"kind {name}: a kind that mutates nothing creates nothing and adds nothing")
 
     def deco(fn: Callable[..., Any]) -> Callable[..., Any]:
         table[name] = Kind(name, fn, order, dict(options), bools, (fn.__doc__ or "").strip(), triggers, acts_if, **contract)

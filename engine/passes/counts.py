@@ -30,7 +30,7 @@ def reachable_min_properties(rule, node, run):
 
 
 @kind(
-    "property-limit", phase="prepare", reads="tree", creates=False, adds=(), order="tree",
+    "property-limit", phase="prepare", reads="tree", creates=False, adds=(), mutates=False, order="tree",
     triggers={"properties"},
     max_properties=Opt("int", 0, required=True, doc="the object properties the wire takes, over the whole schema"),
 )
@@ -48,7 +48,7 @@ def property_limit(rule, run):
 
 
 @kind(
-    "optional-limit", phase="prepare", reads="tree", creates=False, adds=(), order="tree",
+    "optional-limit", phase="prepare", reads="tree", creates=False, adds=(), mutates=False, order="tree",
     triggers={"properties"},
     max_optional=Opt("int", 0, required=True, doc="the optional properties the wire takes, over the whole schema"),
 )
