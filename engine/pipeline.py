@@ -91,22 +91,41 @@ def _settled(result: Result, target: Target, options: Options) -> Result:
 def _surely_within(schema: Any, options: Any) -> bool:
     """Whether the output is within every budget by bounds read off its marshal bytes
     (format 2: no back-references), which C writes three times faster than JSON text and
-    far faster than `measure` walks: each container is at least one byte (a `{` or `[`
-    type code), each boolean one, each character of a key or string at least one byte
-    and each array item at least one; an item of a long list priced by its text prints
-    as at most six times its bytes (`false,` is one byte; a float's 9 bytes print as up
-    to 25 characters). So the bytes bound nodes and characters; the `{` and `[` bytes
-    (some may be data) bound the containers, and nesting is no deeper than they are
-    many. Small outputs, the common case, skip the walk."""
+    far faster than `measure` walks: each container is one `{` or `[` type code, each
+    boolean one `T` or `F`, each character of a key or string at least one byte and
+    each array item at least one; an item of a long list priced by its text prints as
+    at most six times its bytes (`false,` is one byte; a float's 9 bytes print as up to
+    25 characters). So the bytes bound the characters, and the four type codes (some
+    may be data) the nodes; nesting is no deeper than the containers are many, and
+    where they are more than the depth budget (a wide output), the levels are counted.
+    Most outputs skip the walk."""
     try:
         blob = marshal.dumps(schema, 2)
     except (ValueError, TypeError):
         return False
-    return (
-        6 * len(blob) <= options.max_literal_bytes
-        and len(blob) <= options.max_nodes
-        and blob.count(b"{") + blob.count(b"[") <= options.max_depth
-    )
+    if 6 * len(blob) > options.max_literal_bytes:
+        return False
+    containers = blob.count(b"{") + blob.count(b"[")
+    if containers + blob.count(b"T") + blob.count(b"F") > options.max_nodes:
+        return False
+    return containers <= options.max_depth or _levels_within(schema, options.max_depth)
+
+
+def _levels_within(schema: Any, max_depth: int) -> bool:
+    """Whether no container nests deeper than `max_depth` (the root is at 1): a list of
+    each level's containers, each made by one comprehension. An output within the node
+    budget has no more containers than that, shared ones counted each time."""
+    level = [schema]
+    for _ in range(max_depth):
+        level = [
+            v
+            for node in level
+            for v in (node.values() if node.__class__ is dict else node)
+            if v.__class__ is dict or v.__class__ is list
+        ]
+        if not level:
+            return True
+    return False
 
 
 def _planned(value: Any, target: Target, options: Options, given: Run | None = None) -> Result | None:

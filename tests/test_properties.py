@@ -28,7 +28,10 @@ from hypothesis import strategies as st
 
 import wireschema
 from conftest import targets_with_kind
+from wireschema import pipeline
 from wireschema.errors import SchemaInputError
+from wireschema.model import Options
+from wireschema.prepare import measure
 
 settings.register_profile(
     "wireschema-default",
@@ -480,6 +483,35 @@ schema_documents = st.tuples(
 
 
 @PROFILE
+@given(
+    st.one_of(json_values, schema_documents),
+    st.integers(min_value=1, max_value=6),
+    st.integers(min_value=1, max_value=30),
+    st.integers(min_value=1, max_value=400),
+)
+def test_the_quick_budget_bound_never_passes_what_measure_refuses(value, depth, nodes, chars):
+    """An output is walked against the budgets only where a bound read off its bytes
+    (`pipeline._surely_within`) cannot pass it: that bound passes no output `measure`
+    finds past a budget."""
+    options = Options(max_depth=depth, max_nodes=nodes, max_literal_bytes=chars)
+    if pipeline._surely_within(value, options):
+        assert measure(value, options) is None
+
+
+def test_the_quick_budget_bound_counts_levels_and_boolean_schemas():
+    # more containers than the depth budget: the bound counts the levels
+    wide = {"type": "object", "properties": {f"p{i}": {"type": "string"} for i in range(200)}}
+    assert pipeline._surely_within(wide, Options(max_depth=3))
+    wide["properties"]["p7"] = {"type": "array", "items": {"type": "string"}}
+    assert not pipeline._surely_within(wide, Options(max_depth=3))
+    assert pipeline._surely_within(wide, Options(max_depth=4))
+    assert not pipeline._surely_within(wide, Options(max_nodes=200))  # 203 objects
+    # two containers, and 40 boolean subschemas, each a node
+    booleans = {"anyOf": [True] * 40}
+    assert measure(booleans, Options(max_nodes=30)) is not None
+    assert not pipeline._surely_within(booleans, Options(max_nodes=30))
+
+
 @given(json_values)
 def test_any_json_value_gives_a_result(value):
     """(1) Any JSON value: a Result for every target (a str is JSON *text*, so a str that
