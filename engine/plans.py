@@ -9,6 +9,11 @@ is skipped. Consecutive walks fuse into one where the kinds' contracts (`Kind.re
 
 - the earlier walks have only pre visitors, so at every node they have all run when
   a later walk's visitors come;
+- or the earlier walks' post visitors read nothing but their own node, and the later
+  walk has only post visitors that read nothing but their own node and make no
+  subschema: at each node they run after the earlier ones, and neither reads what the
+  other changes below or above it (the subschemas the earlier post visitors make are
+  walked by every visitor from their stage on, as the staged walks would);
 - a later walk's pre visitors read nothing but their own node and make no subschema
   (what they read is then already final, and every node the earlier walks would visit
   is one they do visit);
@@ -179,7 +184,8 @@ class Planner:
         Within a stage the rules' visits interleave, node by node, in any order; across
         stages a rule never meets what a later stage writes: a later stage walks after
         it, or, fused into its walk, comes to each node after it and writes only there
-        (its post visitors' new subschemas are walked by its visitors alone). So a
+        (the subschemas a post visitor makes are walked by its stage's visitors and
+        those of the stages after it alone). So a
         visitor left out is one whose cheap test could not pass on any node; the staged
         run holds every visitor of its stages.
 
@@ -302,8 +308,6 @@ class Planner:
     def _fuses(self, group: list, info: _StageInfo, active: frozenset, reads: dict) -> bool:
         """May `info`'s walk join the walks of `group` (stage indexes; see the module docstring)?"""
         earlier = [self.infos[j] for j in group if j >= 0]
-        if any(self._active_visitors(g.stage.post, active) for g in earlier):
-            return False
         rules = [r for r, _t, _a in info.rules if r.id in active]
         before = [r for g in earlier for r, _t, _a in g.rules if r.id in active]
         if any(r._where_expr is not None for r in rules):
@@ -311,7 +315,17 @@ class Planner:
         if any(reads[r.id] == "tree" for r in rules + before):
             return False
         pre = {v[0].id for v in info.stage.pre}
-        return not any(r.id in pre and (reads[r.id] != "node" or r.spec.creates) for r in rules)
+        if any(r.id in pre and (reads[r.id] != "node" or r.spec.creates) for r in rules):
+            return False
+        earlier_post = [v[0] for g in earlier for v in self._active_visitors(g.stage.post, active)]
+        if not earlier_post:
+            return True
+        made = {f for r in before for f in r.spec.facts_made(r.options)}
+        return (
+            all(reads[r.id] == "node" for r in earlier_post)
+            and all(r.id not in pre and not r.spec.creates for r in rules)
+            and not any(made.intersection(r.spec.facts_needed(r.options)) for r in rules)
+        )
 
     @staticmethod
     def _active_visitors(visitors: tuple, active: frozenset) -> tuple:
@@ -368,14 +382,18 @@ class Planner:
             for v in ((None,) if g.tree else g.stage.pre)
             if g.tree or v[0].id in kept
         )
-        last = group[-1].stage
-        last_pre = tuple(_visitor(v, selectors=selectors) for v in last.pre if v[0].id in kept)
-        post = tuple(_visitor(v, selectors=selectors) for v in last.post if v[0].id in kept) + checks
+        walks = [g for g in group if not g.tree]
+        # the first stage with post visitors (only its visitors may make subschemas
+        # after the node's children are walked, see `_fuses`), or the last stage
+        first = next((i for i, g in enumerate(walks) if any(v[0].id in kept for v in g.stage.post)), len(walks) - 1)
+        post = tuple(_visitor(v, selectors=selectors) for g in walks[first:] for v in g.stage.post if v[0].id in kept) + checks
         if len(group) == 1:
             variants = (Variant("a", pre_all, post, "a", "a"),)
         else:
-            # the subschemas the last walk's post visitors make are walked by it alone
-            variants = (Variant("a", pre_all, post, "a", "b"), Variant("b", last_pre, post, "b", "b"))
+            # the subschemas the post visitors make are walked by their own stage and
+            # the stages after it alone
+            from_first = tuple(_visitor(v, selectors=selectors) for g in walks[first:] for v in g.stage.pre if v[0].id in kept)
+            variants = (Variant("a", pre_all, post, "a", "b"), Variant("b", from_first, post, "b", "b"))
         fn = compile_variants(variants, "+".join(str(self.infos.index(g)) for g in group))
 
         if not selectors:

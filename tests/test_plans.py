@@ -99,6 +99,55 @@ def test_a_walk_holds_only_the_visitors_its_input_can_need(monkeypatch):
 
 
 
+def _walked_stages(target, schema: dict, monkeypatch) -> list:
+    planner = (wireschema._target(target) if isinstance(target, str) else target).planner()
+    for memo in ("_plans", "_by_census", "_walks", "_variety"):
+        monkeypatch.setattr(planner, memo, {})
+    assert _outcome(_run(schema, target, "planned")) == _outcome(_run(schema, target, "staged"))
+    return [[planner.infos[i].stage.rules[0].id for i in key[0]] for key in planner._walks]
+
+
+def test_post_visitors_reading_their_node_alone_fuse_after_such_post_visitors(monkeypatch):
+    # xai: openai-chat's object-properties and array-items (post, each reads its node
+    # alone; the second makes `items: {}` after the array's children were walked) and
+    # then xai's close-objects (post, its node alone, makes nothing): one walk, where
+    # the staged run takes two
+    schema = {"type": "object", "properties": {"tags": {"type": "array"}, "n": {"type": "object", "properties": {"a": {"type": "string"}}}}}
+    walks = _walked_stages("xai", schema, monkeypatch)
+    assert len(walks) == 1
+    assert {"openai-chat/drop-identifiers", "openai-chat/ecma-patterns"} <= set(walks[0])
+
+
+def test_a_subschema_an_earlier_post_visitor_makes_is_walked_from_its_stage_on(tmp_path, monkeypatch):
+    # made/items (post) makes an items schema after the array's children were walked:
+    # its own stage's pre visitor (made/drop-title) and the later stage's post visitor
+    # (made/close, fused) visit it, as their staged walks do; the stages before them not
+    from conftest import write_rules
+
+    write_rules(tmp_path, "made.yaml", """
+        extends: mcp
+        rules:
+          - {id: made/drop-title, kind: drop, keys: [title], why: a pre visitor}
+          - {id: made/items, kind: ensure-items, schema: {type: object, title: made}, why: a post visitor that makes a subschema}
+          - {id: made/drop-never, kind: drop, keys: [x-never], why: a pre visitor after it starts a new stage}
+          - {id: made/close, kind: close-objects, open: close, why: a post visitor of the new stage}
+        """)
+    target = wireschema.load_rules(tmp_path)["made"]
+    schema = {"type": "object", "properties": {"tags": {"type": "array", "title": "Tags"}}}
+    walks = _walked_stages(target, schema, monkeypatch)
+    assert ["made/drop-title", "made/drop-never"] in [[w for w in walk if w.startswith("made/")] for walk in walks]
+    made = _run(schema, target, "planned").schema["properties"]["tags"]["items"]
+    assert "title" not in made and made["additionalProperties"] is False
+
+
+def test_post_visitors_reading_a_subtree_keep_a_later_walk_apart(monkeypatch):
+    # openai-strict-compat: require-all (post) reads its subtree, which keep-only (post,
+    # a later stage) would change below it first in a fused walk
+    schema = {"type": "object", "properties": {"a": {"type": "string"}}}
+    walks = _walked_stages("openai-strict-compat", schema, monkeypatch)
+    assert len(walks) == 2
+
+
 def test_a_rule_moving_booleans_wakes_the_boolean_check_only_where_there_are_some():
     # require-all moves an optional property, a boolean one too, into `anyOf`: the
     # boolean check can have work in `anyOf` only where `properties` held a boolean
