@@ -11,8 +11,8 @@ takes the iterative walk instead (see `pipeline`).
 
 A walk has one or more variants (see `Variant`): the walk of one stage has one; a walk
 that fuses several stages (see `plans`) has the full one, which applies every fused
-stage to the nodes it finds, and one for the subschemas that the last stage's post
-visitors make, which only that stage would have walked.
+stage to the nodes it finds, and one for the subschemas that post visitors make, which
+only their own stage and the fused stages after it would have walked.
 
 Semantics are the generic walk's, visitor for visitor: pre visitors top-down, post
 visitors bottom-up, a replacement node seen by the visitors after it, booleans only for

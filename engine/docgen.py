@@ -207,7 +207,9 @@ are the staged run's in every case.
 4. A failed check, or a rule that finds the schema unrepresentable, stops the run. A
    `strict: true` file with `fail_open` normalizes the original input again with that
    non-strict target (`Result.strict` false, `strict_reason` says why, the first change
-   is the failure); budget and input failures skip this step. Otherwise the result is
+   is the failure; where only rules that change nothing had run, such as the limits,
+   the sibling takes over the strict run's copy of the input instead of copying it
+   again); budget and input failures skip this step. Otherwise the result is
    the file's `fallback` schema with `used_fallback` true and `fallback_reason` naming
    the rule.
 """
