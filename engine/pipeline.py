@@ -95,18 +95,21 @@ def _surely_within(schema: Any, options: Any) -> bool:
     boolean one `T` or `F`, each character of a key or string at least one byte and
     each array item at least one; an item of a long list priced by its text prints as
     at most six times its bytes (`false,` is one byte; a float's 9 bytes print as up to
-    25 characters). So the bytes bound the characters, and the four type codes (some
-    may be data) the nodes; nesting is no deeper than the containers are many, and
-    where they are more than the depth budget (a wide output), the levels are counted.
-    Most outputs skip the walk."""
+    25 characters). So the bytes bound the characters and the nodes, and where they
+    are many the four type codes (some may be data) bound the nodes; nesting is no
+    deeper than the containers are many, and where they are more than the depth budget
+    (a wide output), the levels are counted. Most outputs skip the walk."""
     try:
         blob = marshal.dumps(schema, 2)
     except (ValueError, TypeError):
         return False
-    if 6 * len(blob) > options.max_literal_bytes:
+    size = len(blob)
+    if 6 * size > options.max_literal_bytes:
         return False
     containers = blob.count(b"{") + blob.count(b"[")
-    if containers + blob.count(b"T") + blob.count(b"F") > options.max_nodes:
+    # each count reads every byte: the type codes of nodes are counted only where the
+    # bytes are more than the nodes the budget takes
+    if size > options.max_nodes and containers + blob.count(b"T") + blob.count(b"F") > options.max_nodes:
         return False
     return containers <= options.max_depth or _levels_within(schema, options.max_depth)
 
