@@ -185,9 +185,9 @@ class Planner:
         stages a rule never meets what a later stage writes: a later stage walks after
         it, or, fused into its walk, comes to each node after it and writes only there
         (the subschemas a post visitor makes are walked by its stage's visitors and
-        those of the stages after it alone). So a
-        visitor left out is one whose cheap test could not pass on any node; the staged
-        run holds every visitor of its stages.
+        those of the stages after it alone). So a visitor left out is one whose cheap
+        test could not pass on any node; the staged run holds every visitor of its
+        stages.
 
         A rule that moves booleans (`Kind.writes_bools`) adds their markers where the
         keys so far hold them where they come from: it is asked again as keys grow.

@@ -85,8 +85,8 @@ class Kind:
     only rewrites never does."""
     mutates: bool = True
     """It may change the tree; a kind that only counts, and may refuse, does not. A
-    strict target refused by such a rule before any rule that may change it has run hands its
-    copy of the input to the sibling it fails open to (see `pipeline`)."""
+    strict target refused by such a rule before any rule that may change the tree has
+    run hands its copy of the input to the sibling it fails open to (see `pipeline`)."""
     needs: Any = ()
     """Facts (see `facts.FACTS`) an earlier rule must have made: names, or a function of the options."""
     makes: Any = ()
