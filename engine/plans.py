@@ -323,7 +323,7 @@ class Planner:
         made = {f for r in before for f in r.spec.facts_made(r.options)}
         return (
             all(reads[r.id] == "node" for r in earlier_post)
-            and all(r.id not in pre and not r.spec.creates for r in rules)
+            and all(r.id not in pre and reads[r.id] == "node" and not r.spec.creates for r in rules)
             and not any(made.intersection(r.spec.facts_needed(r.options)) for r in rules)
         )
 
