@@ -131,6 +131,21 @@ def subschemas(node: dict) -> list[Any]:
     return out
 
 
+def keys_within(value: Any) -> set[str]:
+    """Every key of every object within a JSON value, at any depth: the keywords its copy
+    brings into a census (`prepare.copy_input` takes an object's keys wherever it is)."""
+    keys: set[str] = set()
+    stack = [value]
+    while stack:
+        v = stack.pop()
+        if v.__class__ is dict:
+            keys.update(v)
+            stack.extend(v.values())
+        elif v.__class__ is list:
+            stack.extend(v)
+    return keys
+
+
 def bool_census(keep: Any = ()) -> frozenset:
     """The census markers (see `prepare.copy_input`) of a boolean subschema anywhere but
     under the keywords in `keep`."""

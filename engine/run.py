@@ -151,6 +151,16 @@ class Run:
             self.origins[id(new)] = (new, self.chain_of(old))
         return new
 
+    def made(self, value: Any, chain: Any = None) -> Any:
+        """A copy of `value`, JSON of the rule's own (an option), to put in the tree: each
+        place gets its own containers, so an edit there, by a later rule or by the caller
+        holding the output, never reaches the option or another place. Placed at `chain`
+        where given (see `placed`)."""
+        from .prepare import json_copy
+
+        new = json_copy(value)
+        return new if chain is None else self.placed(new, chain)
+
     def placed(self, new: Any, chain: Any) -> Any:
         """`new` is a node made at the position `chain` (a kind that knows no node it stands for)."""
         self.origins[id(new)] = (new, chain)

@@ -118,6 +118,18 @@ def dumps(value) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
 
 
+def containers(value) -> list[int]:
+    """The id of every dict and list within a JSON value, once per place it stands."""
+    out = []
+    stack = [value]
+    while stack:
+        v = stack.pop()
+        if isinstance(v, (dict, list)):
+            out.append(id(v))
+            stack.extend(v.values() if isinstance(v, dict) else v)
+    return out
+
+
 def effective(target: str, result: wireschema.Result) -> str:
     """The target whose wire the output is for (a strict target that failed open
     produced its non-strict sibling's output)."""
@@ -163,6 +175,11 @@ def assert_guarantees(schema, target: str) -> wireschema.Result:
     hit = wireschema.normalize(schema, target)  # a hit
     assert fingerprint(schema) == before, f"{target}: the input was mutated (cache path)"
     text = dumps(first.schema)  # (5) serializable as strict JSON
+    # (3) the output is the caller's own: no container of it stands in two places, nor
+    # is one of the input's (an edit to one place changes nothing else)
+    held = containers(first.schema)
+    assert len(held) == len(set(held)), f"{target}: a container stands twice in the output"
+    assert set(held).isdisjoint(containers(schema)), f"{target}: the output holds a container of the input"
     # (4) same input, same bytes: uncached, first cached, cache hit
     assert outcome(cached) == outcome(first), f"{target}: cached result differs"
     assert outcome(hit) == outcome(first), f"{target}: cache hit differs"
@@ -278,7 +295,19 @@ GUARANTEE_REPRODUCERS = [
     ("D4-dangling-ref", "anthropic", {"$ref": "#/definitions/B", "definitions": {"B": {"$ref": "#"}}}),
     ("D4-dangling-ref", "openai-strict", {"$ref": "#/$defs/A", "definitions": {"A": {"$ref": "#/$defs/A"}}}),
     ("D4-dangling-ref", "openai-chat", {"$ref": "#/properties/a", "type": "object", "properties": {"a": {"$ref": "#"}}}),
+    # D33: each `false` became `{not: {}}` around one `{}`, the rule's own option's
+    ("D33-one-option-in-two-places", "generic", {"type": "object", "properties": {"a": False, "b": False}}),
+    ("D33-one-option-in-two-places", "deepseek-strict", {"type": "object", "properties": {"a": False, "b": False}}),
 ]
+
+
+def test_an_edit_to_one_result_reaches_no_later_result():
+    # D33: the caller's edit went into the rule's option, and so into every later output
+    with no_cache():
+        first = wireschema.normalize({"type": "object", "properties": {"a": False}}, "generic")
+        first.schema["properties"]["a"]["not"]["type"] = "string"
+        later = wireschema.normalize({"type": "object", "properties": {"b": False}}, "generic")
+    assert later.schema["properties"]["b"] == {"not": {}}
 
 
 @pytest.mark.parametrize("defect,target,schema", GUARANTEE_REPRODUCERS, ids=[f"{d}-{t}" for d, t, _ in GUARANTEE_REPRODUCERS])

@@ -216,7 +216,7 @@ def _unroll(rule, run, graph: _Graph, originals: dict, source: Any, opts) -> Non
 
 def _cut(rule, run, node: dict, opts) -> dict:
     levels = opts["max_unroll"] + 1
-    new = dict(opts["cut"] or {})
+    new = run.made(opts["cut"] or {})
     note = opts["cut_note"].format(name=node["$ref"], depth=levels)
     desc = node.get("description")
     new["description"] = (desc + note) if isinstance(desc, str) else note.strip()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..positions import escape
+from ..positions import escape, keys_within
 from . import Opt, kind, test_helper
 from .types import types_of
 
@@ -39,7 +39,7 @@ def ensure_properties(rule, node, run):
 
 
 @kind(
-    "ensure-items", fails=False, reads="node", creates=True, adds=lambda o: {"items", *(o["schema"] or {})},
+    "ensure-items", fails=False, reads="node", creates=True, adds=lambda o: {"items", *keys_within(o["schema"])},
     writes_bools=lambda o: bool(o["schema"]),  # `items: {}` holds no boolean; a schema of the rule's own may
     triggers={"type"}, acts_if="'items' not in node and " + _IS_ARRAY,
     schema=Opt("json", {}, doc="the items schema an array gets when it has none"),
@@ -51,7 +51,7 @@ def ensure_items(rule, node, run):
     schema already means "anything": `{}` there says the same thing out loud.
     """
     if _is_array(node) and "items" not in node:
-        node["items"] = run.replace(dict(rule.options["schema"] or {}), node)
+        node["items"] = run.made(rule.options["schema"] or {}, (run.chain_of(node), "items"))
         run.report(rule, node, "rewritten", "items added", "items")
 
 

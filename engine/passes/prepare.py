@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ..positions import SLOT_SINGLE, SUBSCHEMA_MAP, bool_census, child_slots, markers
+from ..positions import SLOT_SINGLE, SUBSCHEMA_MAP, bool_census, child_slots, keys_within, markers
 from . import Opt, kind, test_helper
 
 _JSON_TYPES = frozenset({"object", "array", "string", "number", "integer", "boolean", "null"})
@@ -98,7 +98,7 @@ def _listed(values: list) -> str:
 
 
 @kind(
-    "boolean-schemas", fails=False, reads="node", creates=True, adds=lambda o: {*o["true_as"], *o["false_as"]},
+    "boolean-schemas", fails=False, reads="node", creates=True, adds=lambda o: keys_within([o["true_as"], o["false_as"]]),
     census=lambda o: bool_census(o["keep_in"]) | {"<bool>:"},
     order="pre",
     bools=True,
@@ -151,9 +151,7 @@ def _drop_false_branches(rule, node: dict, kw: str, run) -> None:
 
 
 def _spelled(rule, value: bool, run, chain: Any) -> dict:
-    new = dict(rule.options["true_as" if value else "false_as"])
-    if chain is not None:
-        run.placed(new, chain)
+    new = run.made(rule.options["true_as" if value else "false_as"], chain)
     run.report(rule, new, "rewritten", f"boolean schema {str(value).lower()} -> {_short(new)}")
     return new
 

@@ -527,7 +527,7 @@ class _Expander:
         if opts["recursion"] != "unroll":
             raise Unrepresentable(self.rule.id, self.run.pointer(node, "$ref"), f"recursive $ref {node['$ref']!r}")
         levels = opts["max_unroll"] + 1
-        new = dict(opts["cut"] or {})
+        new = self.run.made(opts["cut"] or {})
         note = opts["cut_note"].format(name=node["$ref"], depth=levels)
         desc = node.get("description")
         new["description"] = (desc + note) if isinstance(desc, str) else note.strip()
