@@ -306,7 +306,7 @@ class _ToolLosses:
     """A tool list's losses, spelled out only when a handler formats the record: a
     gateway's repeated request logs one record, and names nobody unless it is shown."""
 
-    def __init__(self, out: Any, lost: list[int]):
+    def __init__(self, out: Any, lost: tuple[int, ...]):
         self._out, self._lost = out, lost
 
     def __str__(self) -> str:
@@ -318,7 +318,7 @@ class _ToolLosses:
 
 def _log_tools(out: Any) -> None:
     """One WARNING for a tool list of which some tools lost their schema or strictness."""
-    lost = [i for i, result in enumerate(out._outcomes()) if result is not None and _lost(result)]
+    lost = out._losing()
     if lost:
         logs.warning("%s", _ToolLosses(out, lost))
 

@@ -67,10 +67,10 @@ class _Bounded:
 _kept = threading.local()
 
 
-def key_of(value: Any, size: int) -> bytes | None:
-    """Bytes equal only for equal JSON values, or None where the value holds a non-JSON
-    object or a subclass of a JSON type, a cycle, nests beyond the pickler's recursion
-    limit, or where its bytes would pass `size`."""
+def key_of(value: Any, size: int) -> bytes | _Key | None:
+    """Bytes equal only for equal JSON values (held by a `_Key` where they are many), or
+    None where the value holds a non-JSON object or a subclass of a JSON type, a cycle,
+    nests beyond the pickler's recursion limit, or where its bytes would pass `size`."""
     kept = getattr(_kept, "picklers", None)
     if kept is None:
         kept = _kept.picklers = (_pickler(fast=True), _pickler(fast=False))
@@ -91,7 +91,7 @@ def _pickler(fast: bool) -> tuple[Any, _Bounded]:
     return pickler, sink
 
 
-def _written(kept: tuple[Any, _Bounded], value: Any, size: int) -> bytes:
+def _written(kept: tuple[Any, _Bounded], value: Any, size: int) -> bytes | _Key:
     pickler, sink = kept
     sink.parts, sink.size, sink.limit = [], 0, size
     try:
@@ -99,7 +99,37 @@ def _written(kept: tuple[Any, _Bounded], value: Any, size: int) -> bytes:
     finally:
         parts, sink.parts = sink.parts, []  # nothing of the caller's kept past the call
         pickler.clear_memo()
-    return parts[0] if len(parts) == 1 else b"".join(parts)
+    blob = parts[0] if len(parts) == 1 else b"".join(parts)
+    return _Key(blob) if len(blob) > _SAMPLED_PAST else blob
+
+
+_SAMPLED_PAST = 4096  # key bytes past which their hash reads a sample (see `_Key`)
+
+
+class _Key:
+    """Key bytes of more than `_SAMPLED_PAST`, hashed by their length and an even sample
+    of at most 256 of them.
+
+    A dict compares the keys of one hash whole (at memory speed), so the hash need not
+    read every byte: hashing a 100-tool list's 100 kB would cost its hit a tenth of its
+    time. Keys that differ only outside the sample share a hash, and each lookup then
+    compares them (the memo holds at most `max_entries`)."""
+
+    __slots__ = ("blob", "_hash")
+
+    def __init__(self, blob: bytes):
+        self.blob = blob
+        n = len(blob)
+        self._hash = hash((n, blob[:: (n >> 8) + 1]))
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __eq__(self, other: object) -> bool:
+        return other.__class__ is _Key and self.blob == other.blob  # type: ignore[attr-defined]
+
+    def __len__(self) -> int:
+        return len(self.blob)
 
 
 def freeze(value: Any) -> bytes | None:
@@ -113,6 +143,49 @@ def freeze(value: Any) -> bytes | None:
         return marshal.dumps(json.loads(json.dumps(value, allow_nan=True)), _FORMAT)
     except (ValueError, TypeError, RecursionError):
         return None
+
+
+def freeze_entry(value: Any) -> bytes | None:
+    """As `freeze`, for what a cache hit thaws every time: equal strings are first made
+    one object, which marshal writes once and then as a back-reference, so a thaw makes
+    each distinct string once (a tool list repeats its type names, keys and enum values:
+    about a fifth less time to thaw)."""
+    return freeze(_one_of_each_string(value))
+
+
+def _one_of_each_string(value: Any) -> Any:
+    """A copy of a JSON tree (containers new, iteratively) in which equal strings, keys
+    and values alike, are one object."""
+    one = {}.setdefault
+    holder: list[Any] = [None]
+    stack: list[tuple[Any, Any, Any]] = [(value, holder, 0)]
+    while stack:
+        src, dst, key = stack.pop()
+        cls = src.__class__
+        if cls is dict:
+            out: Any = {}
+            for k, v in src.items():
+                k = one(k, k)
+                vcls = v.__class__
+                if vcls is str:
+                    out[k] = one(v, v)
+                elif vcls is dict or vcls is list:
+                    out[k] = None  # filled when taken from the stack: key order is kept
+                    stack.append((v, out, k))
+                else:
+                    out[k] = v
+        elif cls is list:
+            out = list(src)
+            for i, v in enumerate(src):
+                vcls = v.__class__
+                if vcls is str:
+                    out[i] = one(v, v)
+                elif vcls is dict or vcls is list:
+                    stack.append((v, out, i))
+        else:
+            out = one(src, src) if cls is str else src
+        dst[key] = out
+    return holder[0]
 
 
 def thaw(blob: bytes) -> Any:

@@ -24,7 +24,7 @@ from typing import Any, Callable, TypeVar
 import attrs
 from cachetools import LRUCache
 
-from .blobs import freeze, key_of, thaw
+from .blobs import freeze_entry, key_of, thaw
 from .model import Result
 
 _T = TypeVar("_T")
@@ -146,7 +146,7 @@ def collector_paused(fn: Callable[[], _T]) -> _T:
 
 
 def _freeze_result(result: Result) -> tuple[Result, Any, int]:
-    schema_blob = freeze(result.schema)
+    schema_blob = freeze_entry(result.schema)
     if schema_blob is None:
         return result, None, 0
     return result, (schema_blob, result.with_schema(None)), len(schema_blob)

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, Iterable, Iterator, Mapping, Sequence, Un
 
 import attrs
 
-from .blobs import freeze, thaw
+from .blobs import freeze_entry, thaw
 from .cache import collector_paused
 from .errors import RequestLimitError, SchemaInputError, ToolShapeError, UnknownToolNameError
 from .model import Change, Options, Result, options_key, options_of
@@ -73,6 +73,7 @@ class _Unmade:
     bare: tuple[Result | None, ...]
     tools: tuple[dict[str, Any], ...]
     paths: tuple[Any, ...]
+    losing: tuple[int, ...]  # the tools that lost something (see `ToolsResult._losing`)
 
     def make(self) -> tuple[Result | None, ...]:
         return tuple(r if r is None else r.with_schema(_get(t, p)) for r, t, p in zip(self.bare, self.tools, self.paths))
@@ -117,6 +118,16 @@ class ToolsResult:
         """What each tool lost, without making a hit's results: their bare forms say it."""
         made = self._results
         return made.bare if isinstance(made, _Unmade) else made
+
+    def _losing(self) -> tuple[int, ...]:
+        """The indexes of the tools that lost their schema or strictness: a hit's were
+        found when its entry was stored, and every hit logs them."""
+        made = self._results
+        if isinstance(made, _Unmade):
+            return made.losing
+        from . import _lost
+
+        return tuple(i for i, result in enumerate(made) if result is not None and _lost(result))
 
     def __repr__(self) -> str:
         return f"ToolsResult(tools={self.tools!r}, results={self.results!r}, names={self.names!r}, wire_names={self.wire_names!r})"
@@ -473,18 +484,18 @@ def _normalize_tools_quiet(
 
 
 def _freeze_tools(out: ToolsResult) -> tuple[ToolsResult, Any, int]:
-    tools_blob = freeze(list(out.tools))
+    tools_blob = freeze_entry(list(out.tools))
     if tools_blob is None:
         return out, None, 0
     bare = tuple(r if r is None else r.with_schema(None) for r in out.results)
-    return out, (tools_blob, bare, out.names, out.wire_names, out._schema_paths), len(tools_blob)
+    return out, (tools_blob, bare, out.names, out.wire_names, out._schema_paths, out._losing()), len(tools_blob)
 
 
 def _thaw_tools(stored: Any) -> ToolsResult:
-    tools_blob, bare, names, wires, paths = stored
+    tools_blob, bare, names, wires, paths, losing = stored
     tools = tuple(thaw(tools_blob))
     # each result will hold its tool's schema, as on the first call
-    return ToolsResult(tools, _Unmade(bare, tools, paths), names, wires, paths)
+    return ToolsResult(tools, _Unmade(bare, tools, paths, losing), names, wires, paths)
 
 
 def _normalize_tools(

@@ -69,6 +69,41 @@ def test_a_hit_hands_out_an_independent_copy():
     assert "injected" not in hit.schema
 
 
+def test_large_inputs_that_hash_alike_are_still_two_entries():
+    # a key of many bytes is hashed by a sample of them: two inputs differing only
+    # between the sampled bytes share a hash, and each still gets its own result
+    from wireschema.blobs import key_of
+
+    text = "x" * 8000
+    first = {"type": "object", "description": text}
+    second = next(
+        s for i in range(len(text))
+        if hash(key_of(s := {"type": "object", "description": text[:i] + "y" + text[i + 1:]}, 1 << 20)) == hash(key_of(first, 1 << 20))
+    )
+    assert key_of(second, 1 << 20) != key_of(first, 1 << 20)
+    for _ in range(3):
+        for schema in (first, second):
+            assert wireschema.normalize(schema, "gemini").schema["description"] == schema["description"]
+    # the doorkeeper remembers hashes: the second input, met after its twin, is stored
+    # at once (one call early), so three of the six calls hit
+    assert wireschema.cache_info().entries == 2 and wireschema.cache_info().hits == 3
+
+
+def test_a_hit_makes_each_distinct_string_once():
+    # an entry writes equal strings once, so a hit makes one object of them (most of a
+    # thaw's cost is the objects it makes); its containers are new on every hit
+    schema = json.loads('{"type": "object", "properties": {"a": {"type": "string", "description": "same text"},'
+                        ' "b": {"type": "string", "description": "same text"}}}')
+    assert schema["properties"]["a"]["type"] is not schema["properties"]["b"]["type"]
+    for _ in range(2):
+        wireschema.normalize(schema, "gemini")  # met, then stored
+    hit, again = (wireschema.normalize(schema, "gemini") for _ in range(2))
+    assert wireschema.cache_info().hits == 2
+    a, b = hit.schema["properties"]["a"], hit.schema["properties"]["b"]
+    assert a["type"] is b["type"] and a["description"] is b["description"]
+    assert a is not b and again.schema["properties"]["a"] is not a
+
+
 @pytest.mark.parametrize(
     "a,b",
     [
