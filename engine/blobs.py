@@ -165,7 +165,8 @@ def _one_of_each_string(value: Any) -> Any:
         if cls is dict:
             out: Any = {}
             for k, v in src.items():
-                k = one(k, k)
+                if k.__class__ is str:  # only strings: `one` would take 1 for an equal True
+                    k = one(k, k)
                 vcls = v.__class__
                 if vcls is str:
                     out[k] = one(v, v)
