@@ -25,6 +25,21 @@ def targets_with_kind(kind: str) -> tuple[str, ...]:
     return tuple(t.name for t in wireschema.targets() if any(r.kind == kind for r in wireschema._target(t.name).rules))
 
 
+def rule_ids_of_kind(kind: str) -> frozenset[str]:
+    """The ids of the shipped targets' rules of `kind`."""
+    return frozenset(r.id for name in targets_with_kind(kind) for r in wireschema._target(name).rules if r.kind == kind)
+
+
+def targets_without_kind(kind: str, directory: Path) -> dict[str, wireschema.Target]:
+    """Each shipped target that has a rule of `kind`, loaded again from `directory` with
+    those rules disabled (what the target's other rules make of an input)."""
+    for name in targets_with_kind(kind):
+        disabled = "".join(f"  - id: {r.id}\n    disabled: true\n" for r in wireschema._target(name).rules if r.kind == kind)
+        (directory / f"{name}-without.yaml").write_text(f"extends: {name}\nrules:\n{disabled}", encoding="utf-8")
+    loaded = wireschema.load_rules(directory)
+    return {name: loaded[f"{name}-without"] for name in targets_with_kind(kind)}
+
+
 class WireSnapshot(SingleFileSnapshotExtension):
     """One readable JSON file per case, key order kept (order is part of the output)."""
 

@@ -8,7 +8,7 @@ import json
 import pytest
 
 import wireschema
-from conftest import CORPUS, targets_with_kind
+from conftest import CORPUS, rule_ids_of_kind, targets_with_kind, targets_without_kind
 
 
 def _corpus():
@@ -126,6 +126,92 @@ def test_the_optional_limit_counts_nothing_below_an_object_a_rule_may_merge_into
     assert trunk_counts(schema) == (2, 0)
     result = wireschema.normalize(schema, target)
     assert result.strict and result.schema["properties"]["a"]["required"] == ["x"]
+
+
+# the strict targets that fail an input open on an object open on purpose before rewriting it
+OPEN_REFUSED = targets_with_kind("refuse-open")
+
+
+@pytest.fixture(scope="module")
+def unrefused(tmp_path_factory):
+    """Those targets without their `refuse-open` rule: what their other rules make of an input."""
+    return targets_without_kind("refuse-open", tmp_path_factory.mktemp("unrefused"))
+
+
+_REFUSE_OPEN_IDS = rule_ids_of_kind("refuse-open")
+
+
+def _refused(result: wireschema.Result) -> bool:
+    return bool(result.changes) and result.changes[0].rule in _REFUSE_OPEN_IDS
+
+
+@pytest.mark.skipif(not RECORDS, reason="the shared corpus is not beside the repository")
+@pytest.mark.parametrize("target", OPEN_REFUSED)
+def test_an_input_refused_as_open_has_no_strict_form_by_the_other_rules_either(target, unrefused):
+    """Over the corpus, every input `refuse-open` refuses fails open on the target
+    without that rule too (see test_properties for generated schemas)."""
+    refused = strict_after_all = 0
+    for record in RECORDS:
+        if _refused(wireschema.normalize(record["schema"], target)):
+            refused += 1
+            strict_after_all += wireschema.normalize(record["schema"], unrefused[target]).strict
+    assert refused and not strict_after_all
+
+
+_CLOSED_BY_A_RULE = {
+    # an object naming no properties, beside what brings them: no longer free-form
+    "ref-with-siblings": {"$ref": "#/$defs/c", "type": "object"},
+    "all-of": {"type": "object", "allOf": [{"properties": {"x": {"type": "string"}}, "additionalProperties": False}]},
+    # annotations and a literal: typed by infer-type
+    "enum": {"description": "d", "enum": ["x"]},
+    "any-type-and-const": {"type": "any", "const": 3},
+}
+
+
+@pytest.mark.parametrize("target", OPEN_REFUSED)
+@pytest.mark.parametrize("case", sorted(_CLOSED_BY_A_RULE))
+def test_the_open_refusal_reads_no_object_a_rule_may_close(target, case):
+    schema = {
+        "type": "object",
+        "properties": {"a": _CLOSED_BY_A_RULE[case]},
+        "$defs": {"c": {"type": "object", "properties": {"x": {"type": "string"}}, "additionalProperties": False}},
+    }
+    assert wireschema.normalize(schema, target).strict
+
+
+def test_a_free_form_object_beside_a_conditional_is_read_as_the_lifted_properties_leave_it():
+    # anthropic-strict lifts `b` out of the conditional: the object names it and is closed
+    schema = {"type": "object", "properties": {"a": {"type": "object", "if": {"required": ["b"]}, "then": {"properties": {"b": {"type": "string"}}}}}}
+    result = wireschema.normalize(schema, "anthropic-strict")
+    assert result.strict and result.schema["properties"]["a"]["additionalProperties"] is False
+
+
+@pytest.mark.parametrize("target", OPEN_REFUSED)
+@pytest.mark.parametrize(
+    "inner, pointer",
+    [
+        ({"type": "object", "additionalProperties": True}, "/properties/a/additionalProperties"),
+        ({"type": "dict", "additionalProperties": {"type": "string"}}, "/properties/a/additionalProperties"),
+        ({"type": "array", "items": {"type": "object", "description": "any mapping"}}, "/properties/a/items/additionalProperties"),
+        ({"anyOf": [{"type": "object", "additionalProperties": True}, {"type": "null"}]}, "/properties/a/anyOf/0/additionalProperties"),
+    ],
+)
+def test_an_object_open_on_purpose_fails_open_before_it_is_rewritten(target, inner, pointer):
+    schema = {"type": "object", "properties": {"a": inner, "b": {"type": "string", "default": "x"}}}
+    result = wireschema.normalize(schema, target)
+    assert not result.strict and _refused(result)
+    assert result.changes[0].pointer == pointer
+    # nothing of the strict rewrite (which spills the default) is left
+    assert result.schema["properties"]["b"]["default"] == "x"
+
+
+def test_a_schema_that_accepts_any_value_fails_open_before_it_is_rewritten_where_infer_type_is_strict():
+    schema = {"type": "object", "properties": {"a": {"description": "anything"}, "b": {"type": "any"}}}
+    result = wireschema.normalize(schema, "openai-strict")
+    assert not result.strict and result.changes[0].rule == "openai-strict/open-objects"
+    assert result.changes[0].pointer == "/properties/a"
+    # anthropic-strict takes such a schema: it is not refused there
+    assert wireschema.normalize(schema, "anthropic-strict").strict
 
 
 def test_an_input_past_the_optional_limit_fails_open_before_it_is_rewritten():

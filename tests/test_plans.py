@@ -302,7 +302,8 @@ def test_a_failure_after_a_root_scoped_stage_is_the_plans_own_finding(monkeypatc
     staged = []
     real = pipeline._staged
     monkeypatch.setattr(pipeline, "_staged", lambda *a: staged.append(1) or real(*a))
-    schema = {"type": "object", "properties": {"tags": {"type": "object", "additionalProperties": {"type": "string"}}}}
+    # (beside propertyNames, which a rule spills first: refuse-open leaves it to close-objects)
+    schema = {"type": "object", "properties": {"tags": {"type": "object", "additionalProperties": {"type": "string"}, "propertyNames": {"minLength": 1}}}}
     planned = _run(schema, "anthropic-strict", "planned")
     assert planned.strict_reason.startswith("anthropic-strict/close-objects")
     assert staged == []
@@ -444,6 +445,19 @@ def _many_properties(n: int) -> dict:
 
 
 @pytest.mark.parametrize("engine", ["planned", "staged"])
+@pytest.mark.parametrize("target, sibling", [("openai-strict", "openai-chat"), ("anthropic-strict", "anthropic")])
+def test_an_input_refused_as_open_hands_its_copy_to_the_sibling(engine, target, sibling, monkeypatch):
+    # refuse-open changes nothing either: the object open on purpose is found before
+    # the first rewrite, and the sibling rewrites the copy the strict run made
+    made = _copies(monkeypatch)
+    schema = {"type": "object", "properties": {"tags": {"type": "object", "additionalProperties": {"type": "string"}}}}
+    result = _run(schema, target, engine)
+    assert result.strict_reason.startswith(f"{target}/open-objects")
+    assert made == [target]
+    assert result.schema == _run(schema, sibling, engine).schema
+
+
+@pytest.mark.parametrize("engine", ["planned", "staged"])
 def test_a_strict_target_refused_before_any_change_hands_its_copy_to_its_sibling(engine, monkeypatch):
     # openai-strict's property limit changes nothing: past it, openai-chat rewrites the
     # very copy the strict run refused, and the result is openai-chat's
@@ -457,7 +471,8 @@ def test_a_strict_target_refused_before_any_change_hands_its_copy_to_its_sibling
 
 def test_a_strict_target_refused_after_a_rule_that_may_change_the_tree_copies_anew(monkeypatch):
     made = _copies(monkeypatch)
-    schema = {"type": "object", "properties": {"tags": {"type": "object", "additionalProperties": {"type": "string"}}}}
+    # (beside propertyNames, which a rule spills first: refuse-open leaves it to close-objects)
+    schema = {"type": "object", "properties": {"tags": {"type": "object", "additionalProperties": {"type": "string"}, "propertyNames": {"minLength": 1}}}}
     result = _run(schema, "anthropic-strict", "planned")
     assert result.strict_reason.startswith("anthropic-strict/close-objects")
     assert made == ["anthropic-strict", "anthropic"]

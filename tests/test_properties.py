@@ -27,7 +27,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import wireschema
-from conftest import targets_with_kind
+from conftest import rule_ids_of_kind, targets_with_kind, targets_without_kind
 from wireschema import pipeline
 from wireschema.errors import SchemaInputError
 from wireschema.model import Options
@@ -597,6 +597,27 @@ def test_no_rule_of_an_optional_limited_target_requires_or_removes_a_counted_pro
             result = wireschema.normalize(schema, target)
         if result.strict:
             assert trunk_counts(schema)[1] <= count_properties(result.schema)[0], target
+
+
+# the strict targets that fail an input open on an object open on purpose before rewriting it
+OPEN_REFUSED = targets_with_kind("refuse-open")
+_REFUSE_OPEN_IDS = rule_ids_of_kind("refuse-open")
+
+
+@pytest.fixture(scope="module")
+def unrefused(tmp_path_factory):
+    return targets_without_kind("refuse-open", tmp_path_factory.mktemp("unrefused"))
+
+
+@PROFILE
+@given(schema=schema_documents)
+def test_an_input_refused_as_open_has_no_strict_form_by_the_other_rules_either(unrefused, schema):
+    """`refuse-open` refuses only what the target's other rules fail open on too."""
+    for target in OPEN_REFUSED:
+        with no_cache():
+            result = wireschema.normalize(schema, target)
+            if result.changes and result.changes[0].rule in _REFUSE_OPEN_IDS:
+                assert not wireschema.normalize(schema, unrefused[target]).strict, target
 
 
 @PROFILE

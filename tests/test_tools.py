@@ -370,7 +370,7 @@ def test_a_fallback_a_failed_strict_tool_and_a_spent_budget_are_one_warning_per_
         each = told.split("; tool ")
         assert len(each) == 3, each
         assert each[0].startswith("tool 'remote' fell back on anthropic-strict: prepare/resolve-refs")
-        assert each[1].startswith("'open' sent non-strict on anthropic-strict: anthropic-strict/close-objects")
+        assert each[1].startswith("'open' sent non-strict on anthropic-strict: anthropic-strict/open-objects")
         assert each[2].startswith("'bigger' sent non-strict: the request's strict budget")
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..positions import escape, keys_within
+from ..positions import escape, keys_within, pointer_of
 from . import Opt, kind, test_helper
 from .types import types_of
 
@@ -112,6 +112,94 @@ def _fail_unlisted_required(rule, node, run) -> None:
     missing = [n for n in req if isinstance(n, str) and n not in listed] if isinstance(req, list) else []
     if missing:
         run.fail(rule, node, f"required {', '.join(missing)} without a property: the closed object could never hold it", "required")
+
+
+@kind(
+    "refuse-open", phase="prepare", reads="tree", creates=False, adds=(), mutates=False, order="tree",
+    aliases=Opt("map", {}, doc="type names read as another JSON type, or null for any (the target's type-alias map)"),
+    any_value=Opt("bool", False, doc="also refuse a schema that accepts any value (where infer-type is strict)"),
+)
+def refuse_open(rule, run):
+    """An input holding an object open on purpose (`additionalProperties` true or a
+    schema; below the root, an object naming no properties), which `close-objects` with
+    `open: fail` refuses, fails before anything is rewritten.
+
+    Read only where the target's rules leave an object as written: the root, the
+    `properties` of its objects and the `items` of its arrays, and below the root the
+    branches of an `anyOf` beside annotations alone, through nodes of plain keywords
+    (types, properties, required, items, annotations, counts): a rule may rewrite what
+    stands beside any other (a merged `allOf`, an inlined `$ref`, a conditional, a type
+    list, an enum). So the rewrite would fail on the same object; refused first, it is
+    skipped, and the sibling takes the untouched copy. With `any_value`, a schema of
+    annotations alone (any value) is refused too, as a strict `infer-type` refuses it.
+    """
+    found = open_in_trunk(run.root, rule.options["aliases"], rule.options["any_value"])
+    if found is not None:
+        from ..run import Unrepresentable
+
+        raise Unrepresentable(rule.id, *found)
+
+
+# the keywords beside which no rule of a strict target closes an object, opens one,
+# types a schema or drops the subschemas below it: `open_in_trunk` reads no node
+# holding another (a merged allOf, an inlined $ref, a conditional, a type list or
+# nullable split into branches, an enum that may drop the properties, an extension)
+_PLAIN = frozenset({
+    "type", "properties", "required", "additionalProperties", "items", "description", "title", "default",
+    "examples", "$comment", "$schema", "$defs", "definitions", "minProperties", "maxProperties", "minItems", "maxItems",
+})
+_ANNOTATIONS = frozenset({"description", "title", "default", "examples", "$comment"})
+_ANY_OF_BESIDE = _ANNOTATIONS | {"anyOf"}  # an anyOf whose branches the trunk takes
+_ANY_VALUE = _ANNOTATIONS | {"type"}  # beside a type that means any value, or none
+_SCALAR_TYPES = frozenset({"string", "integer", "number", "boolean", "null"})
+
+
+def open_in_trunk(schema: Any, aliases: dict, any_value: bool) -> tuple[str, str] | None:
+    """(pointer, reason) of the first object open on purpose (`additionalProperties`
+    true or a schema, or, below the root, an object naming no properties), or with
+    `any_value` of a schema of annotations alone, that the trunk holds; None if none.
+
+    The trunk: the root, the `properties` of its objects and the `items` of its
+    arrays (each where the node's type, read through `aliases`, says it is one), and
+    below the root the branches of an `anyOf` beside annotations alone; only through
+    nodes of `_PLAIN` keywords, since a rule may rewrite below any other."""
+    if schema.__class__ is not dict:
+        return None
+    plain = _PLAIN
+    # (node, its chain: (parent chain, token) links, None at the root), turned into a
+    # pointer only where something is found: every strict run reads the trunk
+    todo: list[tuple[dict, Any]] = [(schema, None)]
+    while todo:
+        node, chain = todo.pop()
+        if not plain.issuperset(node):
+            branches = node.get("anyOf")
+            if chain is not None and branches.__class__ is list and _ANY_OF_BESIDE.issuperset(node):
+                at = (chain, "anyOf")
+                todo.extend((b, (at, i)) for i, b in reversed(list(enumerate(branches))) if b.__class__ is dict)
+            continue
+        t = node.get("type")
+        if t is not None:
+            if t.__class__ is not str:
+                continue
+            t = aliases.get(t, t)
+        if t == "object" or (t is None and "properties" in node and "items" not in node):
+            ap = node.get("additionalProperties")
+            props = node.get("properties")
+            if ap is True or (ap is None and not props and chain is not None) or (ap.__class__ is dict and plain.issuperset(ap)):
+                return pointer_of((chain, "additionalProperties")), "an open object (additionalProperties) cannot be closed"
+            if props.__class__ is dict:
+                at = (chain, "properties")
+                for name, sub in reversed(props.items()):
+                    # a property of one scalar type (most are) holds nothing to find
+                    if sub.__class__ is dict and ((st := sub.get("type")) is None or st.__class__ is str and st not in _SCALAR_TYPES):
+                        todo.append((sub, (at, name)))
+        elif t == "array" or (t is None and "items" in node and "properties" not in node):
+            items = node.get("items")
+            if items.__class__ is dict:
+                todo.append((items, (chain, "items")))
+        elif t is None and chain is not None and any_value and _ANY_VALUE.issuperset(node):
+            return pointer_of(chain), "a schema that accepts any value has no strict form"
+    return None
 
 
 _NULL_CARRIERS = frozenset({"enum", "const", "anyOf", "oneOf"})
