@@ -48,3 +48,33 @@ def test_the_library_configures_no_log_output_of_its_own():
     logger = logging.getLogger("wireschema")
     assert wireschema.logger is logger
     assert any(isinstance(h, logging.NullHandler) for h in logger.handlers)
+
+
+def test_a_loss_makes_no_log_record_where_only_null_handlers_would_get_it(monkeypatch):
+    import logging
+
+    class _Kept(logging.Handler):
+        def emit(self, record):
+            pass
+
+    made = []
+    real = logging.Logger.makeRecord
+    monkeypatch.setattr(logging.Logger, "makeRecord", lambda self, *a, **k: made.append(1) or real(self, *a, **k))
+    lost = {"type": "object", "properties": {"d": {"type": "object", "additionalProperties": True}}}
+    root = logging.getLogger()
+    monkeypatch.setattr(root, "handlers", [])  # pytest's own capture handler, for this test
+    wireschema.normalize(lost, "openai-strict")
+    assert made == []
+    # a handler anywhere up the chain, a filter on the way, or no handler at all (logging's
+    # last resort then prints it) each gets the record
+    monkeypatch.setattr(root, "handlers", [_Kept()])
+    wireschema.normalize(lost, "openai-strict")
+    assert made == [1]
+    monkeypatch.setattr(root, "handlers", [])
+    monkeypatch.setattr(wireschema.logger, "filters", [lambda record: False])
+    wireschema.normalize(lost, "openai-strict")
+    assert made == [1, 1]
+    monkeypatch.setattr(wireschema.logger, "filters", [])
+    monkeypatch.setattr(wireschema.logger, "handlers", [])
+    wireschema.normalize(lost, "openai-strict")
+    assert made == [1, 1, 1]
