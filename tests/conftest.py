@@ -33,11 +33,17 @@ def rule_ids_of_kind(kind: str) -> frozenset[str]:
 def targets_without_kind(kind: str, directory: Path) -> dict[str, wireschema.Target]:
     """Each shipped target that has a rule of `kind`, loaded again from `directory` with
     those rules disabled (what the target's other rules make of an input)."""
-    for name in targets_with_kind(kind):
+    names = targets_with_kind(kind)
+    for name in names:
         disabled = "".join(f"  - id: {r.id}\n    disabled: true\n" for r in wireschema._target(name).rules if r.kind == kind)
         (directory / f"{name}-without.yaml").write_text(f"extends: {name}\nrules:\n{disabled}", encoding="utf-8")
     loaded = wireschema.load_rules(directory)
-    return {name: loaded[f"{name}-without"] for name in targets_with_kind(kind)}
+    return {name: loaded[f"{name}-without"] for name in names}
+
+
+def refused_by(result: wireschema.Result, ids: frozenset[str]) -> bool:
+    """Whether a rule of `ids` refused the input (a refusal is the result's first change)."""
+    return bool(result.changes) and result.changes[0].rule in ids
 
 
 class WireSnapshot(SingleFileSnapshotExtension):

@@ -8,7 +8,7 @@ import json
 import pytest
 
 import wireschema
-from conftest import CORPUS, rule_ids_of_kind, targets_with_kind, targets_without_kind
+from conftest import CORPUS, refused_by, rule_ids_of_kind, targets_with_kind, targets_without_kind
 
 
 def _corpus():
@@ -142,7 +142,7 @@ _REFUSE_OPEN_IDS = rule_ids_of_kind("refuse-open")
 
 
 def _refused(result: wireschema.Result) -> bool:
-    return bool(result.changes) and result.changes[0].rule in _REFUSE_OPEN_IDS
+    return refused_by(result, _REFUSE_OPEN_IDS)
 
 
 @pytest.mark.skipif(not RECORDS, reason="the shared corpus is not beside the repository")
