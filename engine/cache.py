@@ -24,7 +24,7 @@ from typing import Any, Callable, TypeVar
 import attrs
 from cachetools import LRUCache
 
-from .blobs import freeze_entry, key_of, thaw
+from .blobs import freeze_entry, key_of
 from .model import Result
 
 _T = TypeVar("_T")
@@ -146,12 +146,12 @@ def collector_paused(fn: Callable[[], _T]) -> _T:
 
 
 def _freeze_result(result: Result) -> tuple[Result, Any, int]:
-    schema_blob = freeze_entry(result.schema)
-    if schema_blob is None:
+    schema = freeze_entry(result.schema)
+    if schema is None:
         return result, None, 0
-    return result, (schema_blob, result.with_schema(None)), len(schema_blob)
+    return result, (schema, result.with_schema(None)), len(schema)
 
 
 def _thaw_result(stored: Any) -> Result:
-    schema_blob, bare = stored
-    return bare.with_schema(thaw(schema_blob))
+    schema, bare = stored
+    return bare.with_schema(schema.thaw())

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, Iterable, Iterator, Mapping, Sequence, Un
 
 import attrs
 
-from .blobs import freeze_entry, thaw
+from .blobs import freeze_entry
 from .cache import collector_paused
 from .errors import RequestLimitError, SchemaInputError, ToolShapeError, UnknownToolNameError
 from .model import Change, Options, Result, options_key, options_of
@@ -467,7 +467,9 @@ def _normalize_tools_quiet(
     t = _target(target)
     _need_shape(t)
     registry = t.registry if t.registry is not None else _registry()
-    given = [_tool_dict(item, i, t) for i, item in enumerate(_tool_list(tools))]
+    items = _tool_list(tools)
+    # a list of dicts, the common case, is taken as it is, without a call per tool
+    given = items if all(item.__class__ is dict for item in items) else [_tool_dict(item, i, t) for i, item in enumerate(items)]
     if _uncached():
         return _normalize_tools(given, t, registry, strict, options, reserved)
     opts = options_of(options)
@@ -484,16 +486,16 @@ def _normalize_tools_quiet(
 
 
 def _freeze_tools(out: ToolsResult) -> tuple[ToolsResult, Any, int]:
-    tools_blob = freeze_entry(list(out.tools))
-    if tools_blob is None:
+    frozen = freeze_entry(list(out.tools))
+    if frozen is None:
         return out, None, 0
     bare = tuple(r if r is None else r.with_schema(None) for r in out.results)
-    return out, (tools_blob, bare, out.names, out.wire_names, out._schema_paths, out._losing()), len(tools_blob)
+    return out, (frozen, bare, out.names, out.wire_names, out._schema_paths, out._losing()), len(frozen)
 
 
 def _thaw_tools(stored: Any) -> ToolsResult:
-    tools_blob, bare, names, wires, paths, losing = stored
-    tools = tuple(thaw(tools_blob))
+    frozen, bare, names, wires, paths, losing = stored
+    tools = tuple(frozen.thaw())
     # each result will hold its tool's schema, as on the first call
     return ToolsResult(tools, _Unmade(bare, tools, paths, losing), names, wires, paths)
 

@@ -322,3 +322,63 @@ def test_a_hit_copy_keeps_every_field_but_the_schema():
         if field.name != "schema":
             assert getattr(copy, field.name) == getattr(result, field.name), field.name
     assert copy.schema == {"x": 1} and copy.notes is not result.notes
+
+
+def _exact(value):
+    # marshal's format 2 writes no back-references: equal bytes mean equal JSON, with
+    # key order, 1, 1.0, true and -0.0 kept apart
+    import marshal
+
+    return marshal.dumps(value, 2)
+
+
+def _containers(value):
+    stack, seen = [value], []
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (dict, list)):
+            seen.append(id(node))
+            stack.extend(node.values() if isinstance(node, dict) else node)
+    return seen
+
+
+def test_an_often_hit_tool_list_is_made_by_its_compiled_entry_exactly_and_afresh():
+    from wireschema.blobs import Entry
+
+    tools = [*TOOLS, {"type": "function", "function": {"name": "odd", "parameters": {
+        "type": "object", "description": "keys\u00e9 \"quoted\" \\ and \n lines",
+        "properties": {"z": {"type": "number", "minimum": -0.0, "maximum": 1.0, "default": 1},
+                       "a": {"enum": [True, 1, 1.5, None, "x"]}}}}}]
+    wireschema.normalize_tools(tools, "openai-strict")
+    first = wireschema.normalize_tools(tools, "openai-strict")  # stored
+    held = [wireschema.normalize_tools(tools, "openai-strict").tools for _ in range(Entry.COMPILE_AFTER + 3)]
+    assert wireschema.cache_info().hits == Entry.COMPILE_AFTER + 3
+    for made in held:  # the marshal thaws and the compiled ones alike
+        assert _exact(list(made)) == _exact(list(first.tools))
+    later = [set(_containers(list(made))) for made in held[-4:]]  # alive together: ids are not reused
+    assert all(not (a & b) for i, a in enumerate(later) for b in later[i + 1:])
+    held[-1][3]["function"]["parameters"]["properties"]["z"]["injected"] = True
+    assert "injected" not in wireschema.normalize_tools(tools, "openai-strict").tools[3]["function"]["parameters"]["properties"]["z"]
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        {"n": float("inf"), "m": float("nan")},
+        {"n": 10**5000},
+        json.loads("[" * 150 + "]" * 150),
+    ],
+    ids=["non-finite", "too-many-digits", "deep"],
+)
+def test_a_value_with_no_literal_stays_on_marshal_and_thaws_exactly(value):
+    import marshal
+
+    from wireschema.blobs import Entry, _literal_function
+
+    plain = {"plain": [1, 1.0, True, None, -0.0, "\u00e9"]}
+    assert _exact(_literal_function(plain)()) == _exact(plain)
+    assert _literal_function(value) is None
+    entry = Entry(marshal.dumps(value, 4))
+    for _ in range(Entry.COMPILE_AFTER + 2):
+        made = entry.thaw()
+        assert made is not value and _exact(made) == _exact(value)
