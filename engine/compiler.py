@@ -103,6 +103,9 @@ class _Source:
     def __init__(self) -> None:
         self.lines: list[str] = []
         self.consts: dict[str, Any] = {}
+        # per variant that remembers quiet leaves: its set's name, and whether a quiet
+        # leaf is marked finished (see `_emit_variant`)
+        self.quiet: dict[str, tuple[str, bool]] = {}
 
     def const(self, prefix: str, value: Any) -> str:
         name = f"{prefix}{len(self.consts)}"
@@ -198,7 +201,7 @@ def _emit_post(src: _Source, indent: int, var: Variant, bools: bool, memo: bool)
 
 def _emit_variant(src: _Source, var: Variant, bools: bool) -> None:
     n, pre, post = var.name, var.pre, var.post
-    src.emit(2, f"def visit_{n}(container, key, chain, depth, kw):")
+    src.emit(2, f"def visit_{n}(container, key, chain, depth, kw, sig):")
     src.emit(3, "node = container[key]")
     src.emit(3, "cls = node.__class__")
     src.emit(3, "if cls is not _dict and cls is not _bool:" if bools else "if cls is not _dict:")
@@ -210,20 +213,13 @@ def _emit_variant(src: _Source, var: Variant, bools: bool) -> None:
     # below the root (`Kind.acts_if`), so they would not hold on it either. The set is
     # the walk's, shared by the threads that run it: only what holds in any run is
     # added. Where a variant has few visitors, testing them costs no more than the
-    # signature.
+    # signature. The signature is made where the leaf is met, in its parent's loop (see
+    # `_emit_visit`): a quiet leaf then costs no call, and a new one comes in as `sig`.
     memo = sum(_leaf_cost(v) for v in pre + post if not v.root_only) >= _MEMO_FROM
     remember = None
     if memo:
         quiet = src.const("Q", set())
-        src.emit(3, "sig = None")
-        src.emit(3, "if cls is _dict and kw is not None and _child_keys.isdisjoint(node):")
-        src.emit(4, "classes = tuple(map(_type, node.values()))")
-        src.emit(4, "if _scalars.issuperset(classes):")
-        src.emit(5, "sig = ((keys := tuple(node)), classes, _leaf_values[keys](node))")
-        src.emit(5, f"if sig in {quiet}:")
-        if var.children is not None:
-            src.emit(6, "done[_id(node)] = node")
-        src.emit(6, "return")
+        src.quiet[n] = (quiet, var.children is not None)
         src.emit(3, "fired = False")
         remember = (f"if sig is not None and not fired and len({quiet}) < {_QUIET_MAX}:", f"{quiet}.add(sig)")
     if pre:
@@ -283,29 +279,46 @@ def _emit_children(src: _Source, name: str, bools: bool) -> None:
     src.emit(5, "continue")
     src.emit(4, "vcls = value.__class__")
     src.emit(4, f"if slot == {SLOT_SINGLE}:")
-    _emit_visit(src, 5, "vcls", "value", f"{visit}(node, ckw, (chain, ckw), depth + 1, ckw)", bools)
+    quiet = src.quiet.get(name)
+    _emit_visit(src, 5, "vcls", "value", f"{visit}(node, ckw, (chain, ckw), depth + 1, ckw, {{sig}})", bools, quiet)
     src.emit(5, "elif ckw == 'items' and vcls is _list:")
     src.emit(6, f"items_{name}(value, (chain, ckw), depth, ckw)")
     src.emit(4, f"elif slot == {SLOT_MAP}:")
     src.emit(5, "if vcls is _dict:")
     src.emit(6, "here = (chain, ckw)")
     src.emit(6, "for name, sub in list(value.items()):")
-    _emit_visit(src, 7, "sub.__class__", "sub", f"{visit}(value, name, (here, name), depth + 2, ckw)", bools)
+    _emit_visit(src, 7, "sub.__class__", "sub", f"{visit}(value, name, (here, name), depth + 2, ckw, {{sig}})", bools, quiet)
     src.emit(4, "elif vcls is _list:")
     src.emit(5, f"items_{name}(value, (chain, ckw), depth, ckw)")
     src.emit(2, f"def items_{name}(value, here, depth, ckw):")
     src.emit(3, "for i, sub in enumerate(list(value)):")
-    _emit_visit(src, 4, "sub.__class__", "sub", f"{visit}(value, i, (here, i), depth + 2, ckw)", bools)
+    _emit_visit(src, 4, "sub.__class__", "sub", f"{visit}(value, i, (here, i), depth + 2, ckw, {{sig}})", bools, quiet)
 
 
-def _emit_visit(src: _Source, level: int, cls: str, child: str, call: str, bools: bool) -> None:
-    """Visit one child: a schema object not finished yet, or a boolean schema."""
+def _emit_visit(src: _Source, level: int, cls: str, child: str, call: str, bools: bool,
+                quiet: tuple[str, bool] | None) -> None:
+    """Visit one child: a schema object not finished yet, or a boolean schema; where the
+    variant remembers quiet leaves, a leaf of a remembered signature is finished here,
+    without a call (`call` has a `{sig}` for the signature made)."""
     src.emit(level, f"if {cls} is _dict:")
     src.emit(level + 1, f"if _id({child}) not in done:")
-    src.emit(level + 2, call)
+    if quiet is None:
+        src.emit(level + 2, call.format(sig="None"))
+    else:
+        at = level + 2
+        src.emit(at, "sig = None")
+        src.emit(at, f"if _child_keys.isdisjoint({child}):")
+        src.emit(at + 1, f"classes = tuple(map(_type, {child}.values()))")
+        src.emit(at + 1, "if _scalars.issuperset(classes):")
+        src.emit(at + 2, f"sig = ((keys := tuple({child})), classes, _leaf_values[keys]({child}))")
+        src.emit(at, f"if sig is None or sig not in {quiet[0]}:")
+        src.emit(at + 1, call.format(sig="sig"))
+        if quiet[1]:
+            src.emit(at, "else:")
+            src.emit(at + 1, f"done[_id({child})] = {child}")
     if bools:
         src.emit(level, f"elif {cls} is _bool:")
-        src.emit(level + 1, call)
+        src.emit(level + 1, call.format(sig="None"))
 
 
 def root_test(rule: Any) -> Callable[[Any], bool] | None:
@@ -341,7 +354,7 @@ def compile_variants(variants: tuple[Variant, ...], label: str) -> Callable[[Any
     inner = "    " * 2 + "def "  # the functions `walk` defines
     closures = [line[len(inner):].split("(", 1)[0] for line in src.lines if line.startswith(inner)]
     src.emit(2, "try:")
-    src.emit(3, f"visit_{variants[0].name}(run.holder, 0, None, 0, None)")
+    src.emit(3, f"visit_{variants[0].name}(run.holder, 0, None, 0, None, None)")
     src.emit(2, "finally:")
     src.emit(3, " = ".join(closures) + " = None")
     src.emit(1, "return walk")
