@@ -3,7 +3,8 @@ the cache's keys.
 
 `marshal` writes a JSON tree about ten times faster than `json.dumps` and reads it
 back about twice as fast as `json.loads`, and the bytes stay immutable: frozen copies
-use its format 4, which writes an object met twice once.
+use its format 4, which writes an object met twice once. A cache entry hit often is
+made by compiled code instead (see `Entry`).
 
 A key is the value's pickle (never unpickled: only compared). Bytes decode to exactly
 one value, so equal key bytes always mean equal inputs, with key order, `1`, `1.0`,
@@ -162,7 +163,7 @@ class Entry:
     function compiled from the value's literal source instead: the interpreter's own
     literal opcodes build each container, with its keys and strings taken from the
     code's constants, in about half of `marshal.loads`'s time. Compiling costs about
-    as much as 40 thaws, so it waits for the 32nd (as in renting skis before buying): an
+    as much as 35 to 40 thaws, so it waits for the 32nd (as in renting skis before buying): an
     entry hit fewer times never pays for it, one hit more often pays at most about twice
     what marshal alone would have cost. A value the compiler cannot take (nested past
     `_LITERAL_DEPTH`, a non-finite float, an int too long to print) stays on marshal.
