@@ -41,6 +41,18 @@ def targets_without_kind(kind: str, directory: Path) -> dict[str, wireschema.Tar
     return {name: loaded[f"{name}-without"] for name in names}
 
 
+def containers(value) -> list[int]:
+    """The id of every dict and list within a JSON value, once per place it stands."""
+    out = []
+    stack = [value]
+    while stack:
+        v = stack.pop()
+        if isinstance(v, (dict, list)):
+            out.append(id(v))
+            stack.extend(v.values() if isinstance(v, dict) else v)
+    return out
+
+
 def refused_by(result: wireschema.Result, ids: frozenset[str]) -> bool:
     """Whether a rule of `ids` refused the input (a refusal is the result's first change)."""
     return bool(result.changes) and result.changes[0].rule in ids

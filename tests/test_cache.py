@@ -9,6 +9,7 @@ import threading
 import pytest
 
 import wireschema
+from conftest import containers
 
 SCHEMA = {"type": "object", "properties": {"n": {"type": "number", "default": 1}, "s": {"type": ["string", "null"]}}}
 
@@ -332,16 +333,6 @@ def _exact(value):
     return marshal.dumps(value, 2)
 
 
-def _containers(value):
-    stack, seen = [value], []
-    while stack:
-        node = stack.pop()
-        if isinstance(node, (dict, list)):
-            seen.append(id(node))
-            stack.extend(node.values() if isinstance(node, dict) else node)
-    return seen
-
-
 def test_an_often_hit_tool_list_is_made_by_its_compiled_entry_exactly_and_afresh():
     from wireschema.blobs import Entry
 
@@ -355,7 +346,7 @@ def test_an_often_hit_tool_list_is_made_by_its_compiled_entry_exactly_and_afresh
     assert wireschema.cache_info().hits == Entry.COMPILE_AFTER + 3
     for made in held:  # the marshal thaws and the compiled ones alike
         assert _exact(list(made)) == _exact(list(first.tools))
-    later = [set(_containers(list(made))) for made in held[-4:]]  # alive together: ids are not reused
+    later = [set(containers(list(made))) for made in held[-4:]]  # alive together: ids are not reused
     assert all(not (a & b) for i, a in enumerate(later) for b in later[i + 1:])
     held[-1][3]["function"]["parameters"]["properties"]["z"]["injected"] = True
     assert "injected" not in wireschema.normalize_tools(tools, "openai-strict").tools[3]["function"]["parameters"]["properties"]["z"]

@@ -27,7 +27,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import wireschema
-from conftest import refused_by, rule_ids_of_kind, targets_with_kind, targets_without_kind
+from conftest import containers, refused_by, rule_ids_of_kind, targets_with_kind, targets_without_kind
 from wireschema import pipeline
 from wireschema.errors import SchemaInputError
 from wireschema.model import Options
@@ -116,18 +116,6 @@ class _Key:
 def dumps(value) -> str:
     """The wire bytes: strict JSON (no NaN), key order kept."""
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
-
-
-def containers(value) -> list[int]:
-    """The id of every dict and list within a JSON value, once per place it stands."""
-    out = []
-    stack = [value]
-    while stack:
-        v = stack.pop()
-        if isinstance(v, (dict, list)):
-            out.append(id(v))
-            stack.extend(v.values() if isinstance(v, dict) else v)
-    return out
 
 
 def effective(target: str, result: wireschema.Result) -> str:
