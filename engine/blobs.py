@@ -165,8 +165,9 @@ class Entry:
     code's constants, in about half of `marshal.loads`'s time. Compiling costs about
     as much as 35 to 40 thaws, so it waits for the 32nd (as in renting skis before buying): an
     entry hit fewer times never pays for it, one hit more often pays at most about twice
-    what marshal alone would have cost. A value the compiler cannot take (nested past
-    `_LITERAL_DEPTH`, a non-finite float, an int too long to print) stays on marshal.
+    what marshal alone would have cost. A value larger than `_LITERAL_BYTES`, or one the
+    compiler cannot take (nested past `_LITERAL_DEPTH`, a non-finite float, an int too
+    long to print), stays on marshal.
     """
 
     __slots__ = ("_blob", "_make", "_thaws", "_size")
@@ -193,7 +194,7 @@ class Entry:
         # two threads may both count or both compile: either function makes equal values
         self._thaws += 1
         value = marshal.loads(blob)
-        if self._thaws == self.COMPILE_AFTER:
+        if self._thaws == self.COMPILE_AFTER and len(blob) <= _LITERAL_BYTES:
             self._make = _literal_function(value)
             if self._make is not None:
                 self._blob = b""
@@ -237,6 +238,11 @@ def _one_of_each_string(value: Any) -> Any:
 
 
 _LITERAL_DEPTH = 100  # containers; the parser refuses 200 nested brackets
+# the compiler's syntax tree takes up to about 200 bytes of memory a byte of marshal (a
+# wide object's; a tool list's about 75): values up to this size (a 100-tool request's
+# tools are about 95 KiB) take at most some 25 MB while compiling; larger ones stay on
+# marshal
+_LITERAL_BYTES = 128 * 1024
 
 
 class _NoLiteral(Exception):

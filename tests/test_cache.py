@@ -373,3 +373,22 @@ def test_a_value_with_no_literal_stays_on_marshal_and_thaws_exactly(value):
     for _ in range(Entry.COMPILE_AFTER + 2):
         made = entry.thaw()
         assert made is not value and _exact(made) == _exact(value)
+
+
+def test_only_an_entry_small_enough_to_compile_cheaply_is_compiled(monkeypatch):
+    # compiling takes memory in proportion to the value (its syntax tree): a large
+    # entry is thawed by marshal however often it is hit
+    import marshal
+
+    from wireschema import blobs
+
+    compiled = []
+    real = blobs._literal_function
+    monkeypatch.setattr(blobs, "_literal_function", lambda value: compiled.append(len(value)) or real(value))
+    small = ["x" * 10] * 10
+    large = ["x" * 10] * (blobs._LITERAL_BYTES // 4)
+    for value in (small, large):
+        entry = blobs.Entry(marshal.dumps(value, 2))
+        for _ in range(blobs.Entry.COMPILE_AFTER + 2):
+            assert entry.thaw() == value
+    assert compiled == [len(small)]
