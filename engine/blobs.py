@@ -163,9 +163,9 @@ class Entry:
     function compiled from the value's literal source instead: the interpreter's own
     literal opcodes build each container, with its keys and strings taken from the
     code's constants, in about half of `marshal.loads`'s time. Compiling costs about
-    as much as 35 to 40 thaws, so it waits for the 32nd (as in renting skis before buying): an
-    entry hit fewer times never pays for it, one hit more often pays at most about twice
-    what marshal alone would have cost. A value larger than `_LITERAL_BYTES`, or one the
+    as much as 35 to 40 thaws, so it waits for the 32nd (as in renting skis before
+    buying): an entry hit fewer times never pays for it, one hit more often pays at
+    most about twice what marshal alone would have cost. A value larger than `_LITERAL_BYTES`, or one the
     compiler cannot take (nested past `_LITERAL_DEPTH`, a non-finite float, an int too
     long to print), stays on marshal.
     """
@@ -260,7 +260,7 @@ def _literal_function(value: Any) -> Callable[[], Any] | None:
     except (_NoLiteral, ValueError, SyntaxError, RecursionError, MemoryError, OverflowError):
         return None
     scope: dict[str, Any] = {"__builtins__": {}}
-    exec(code, scope)
+    exec(code, scope)  # noqa: S102 - literals of plain JSON scalars, written above
     made: Callable[[], Any] = scope["make"]
     return made
 
