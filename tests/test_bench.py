@@ -45,6 +45,8 @@ def test_quick_run_prints_every_table():
     for header in HEADERS:
         assert header in proc.stdout, header
     assert "- machine: " in proc.stdout and "- date: " in proc.stdout
+    # the wide object's milliseconds beside a copy's, the host's pace that hour
+    assert "| `copy.deepcopy` of the 10,000-property object |" in proc.stdout
     # one row per (target, peer) whether the peer is installed or not
     for peer in bench.PEERS:
         assert peer.label in proc.stdout
