@@ -1,6 +1,7 @@
 """Speed benchmark: wireschema against the cost of a copy and against its peers.
 
     python -m wireschema.bench [--quick] [--corpus DIR] [--repeat N] [--markdown] [--against CHECKOUT [--only-against]]
+    python -m wireschema.bench --profile TARGET[,TARGET...] [--corpus DIR]
 
 Reads the real schemas of `mcp.jsonl` and `bfcl.jsonl` (JSON Lines records with a
 `schema` field) from `../shared/corpus` relative to the current directory, or `--corpus`,
@@ -18,7 +19,9 @@ and prints Markdown tables:
 (e) a summary against the speed targets: uncached schemas/s per target ÷ deepcopy and ÷
     the fastest peer, a 10,000-property object, a fresh process, the cache's cost and worth;
 (f) with `--against CHECKOUT`: this version beside another (say, a `git worktree` of an
-    older commit), uncached, per target, in fresh processes taking turns.
+    older commit), uncached, per target, in fresh processes taking turns;
+(g) with `--profile TARGET[,TARGET...]` (alone): where each target's time goes, as the
+    bytecodes the interpreter runs per schema, by function (the same on any host).
 
 Every time is the median of `--repeat` samples (default 5) after a warm-up call, each
 sample long enough for `time.perf_counter_ns` to resolve it; gc stays enabled, as in a
@@ -44,6 +47,7 @@ import subprocess
 import sys
 import time
 import tracemalloc
+from collections import Counter
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -607,6 +611,26 @@ def measure_wide_deepcopy(cfg: Config) -> float:
     return _median_ns(lambda: copy.deepcopy(wide), cfg) / 1e6
 
 
+def _plain_copy(value: Any) -> Any:
+    """The JSON containers rebuilt, nothing else (the corpus's schemas are shallow)."""
+    cls = value.__class__
+    if cls is dict:
+        return {k: _plain_copy(v) for k, v in value.items()}
+    if cls is list:
+        return [_plain_copy(v) for v in value]
+    return value
+
+
+def measure_least(tools: Sequence[Tool], cfg: Config) -> float:
+    """Schemas per second of the least a `normalize` can do under its contract, on the
+    schemas the summary times: a plain copy (the caller's schema is never changed) and
+    a Result holding it (no rule, no check, no report). No version of wireschema can be
+    faster than this; a peer that rewrites in place pays neither."""
+    schemas = [t.schema for t in tools[: cfg.peer_schemas]]
+    timings = _time_each(lambda s: wireschema.Result(schema=_plain_copy(s), target="least", strict=False), schemas, cfg)
+    return len(schemas) / timings.total() * 1e9
+
+
 def _is_strict(target: str) -> bool:
     return any(t.strict for t in wireschema.targets() if t.name == target)
 
@@ -817,7 +841,8 @@ def table_against(source: Path, rows: Sequence[AgainstRow], n_schemas: int) -> s
     )
 
 
-def table_summary(rows: Sequence[SummaryRow], cache: CacheRow, fresh: Fresh, lists: Sequence[ListRow], wide_deepcopy_ms: float) -> str:
+def table_summary(rows: Sequence[SummaryRow], cache: CacheRow, fresh: Fresh, lists: Sequence[ListRow], wide_deepcopy_ms: float,
+                  least: float) -> str:
     out = []
     for r in rows:
         vs_peer = r.ours / r.peer_rate if r.peer_rate else None
@@ -825,7 +850,8 @@ def table_summary(rows: Sequence[SummaryRow], cache: CacheRow, fresh: Fresh, lis
         out.append([
             f"`{r.target}`", _rate(r.ours), _ratio(r.ours / r.deepcopy) + "x",
             (r.peer or "-"), _rate(r.peer_rate) if r.peer_rate else "-",
-            (_ratio(vs_peer) + "x") if vs_peer else "-", (_ratio(vs_pyd) + "x") if vs_pyd else "-",
+            (_ratio(vs_peer) + "x") if vs_peer else "-", (_ratio(least / r.peer_rate) + "x") if r.peer_rate else "-",
+            (_ratio(vs_pyd) + "x") if vs_pyd else "-",
             f"{r.wide_ms:.3g}",
         ])
     warm = [r for r in lists if r.count == 100 and r.tools_warm_ns is not None]
@@ -835,7 +861,8 @@ def table_summary(rows: Sequence[SummaryRow], cache: CacheRow, fresh: Fresh, lis
         "### (e) Summary: against the speed issue's targets\n\n"
         + _table(
             ["target", "schemas/s (uncached)", "÷ deepcopy (target 1x+)", "fastest peer", "peer schemas/s",
-             "÷ fastest peer (target 1x+)", "÷ pydantic-ai (target 2x+)", "10,000 properties ms (target < 50)"],
+             "÷ fastest peer (target 1x+)", "least possible ÷ fastest peer", "÷ pydantic-ai (target 2x+)",
+             "10,000 properties ms (target < 50)"],
             out,
         )
         + "\n\n"
@@ -847,12 +874,71 @@ def table_summary(rows: Sequence[SummaryRow], cache: CacheRow, fresh: Fresh, lis
                 ["`wireschema --help`, whole process (wall)", f"{fresh.help_ms:.3g} ms", "compiles nothing"],
                 ["`python -c pass` (the interpreter alone)", f"{fresh.bare_ms:.3g} ms", ""],
                 ["`copy.deepcopy` of the 10,000-property object", f"{wide_deepcopy_ms:.3g} ms", ""],
+                ["least possible: a plain copy of each schema and a Result of it (no rule, no check, no report)",
+                 f"{_rate(least)} schemas/s" + (f", {_ratio(least / rows[0].deepcopy)}x a deepcopy" if rows else ""), ""],
                 ["cache on, nothing repeats ÷ cache off", f"{overhead:+.1%}", "within +5%"],
                 ["a cache hit ÷ the run it saves", f"{_ms(cache.hit_ns)} ms ÷ {_ms(cache.run_ns)} ms = {cache.hit_ns / cache.run_ns:.2g}", "far below 1"],
                 ["warm 100-tool `normalize_tools`, ms", warm_ms, "< 0.5 ms"],
             ],
         )
-        + "\n\nRatios above 1x mean wireschema is faster. Every figure comes from this one run."
+        + "\n\nRatios above 1x mean wireschema is faster. Every figure comes from this one run. \"Least"
+        " possible\" is what no version of wireschema can beat: the input is never changed, so a call"
+        " copies it at least, and returns a Result."
+    )
+
+
+# --------------------------------------------------------------------------- (g) profile
+
+_PROFILE_EVERY = 8  # every 8th schema of the corpus: a few seconds of tracing per target
+
+
+def measure_profile(tools: Sequence[Tool], target: str, cfg: Config) -> tuple[int, Counter]:
+    """The bytecodes the interpreter runs per `normalize` (cache off), by function, over
+    every 8th schema of the corpus (`--quick`: the first 40 of them), after one pass
+    that compiles the walks.
+
+    Counted, not timed: a bytecode is no fixed time (a call, or a set made from a list,
+    costs more than a comparison), but the counts are the same on any host and in any
+    hour, where a profiler's times swing with the host's pace and its own overhead."""
+    schemas = [t.schema for t in tools[::_PROFILE_EVERY]][: cfg.peer_schemas]
+    by_code: Counter = Counter()
+
+    def count(frame: Any, event: str, arg: Any) -> Any:
+        if event == "opcode":
+            by_code[frame.f_code] += 1
+        return count
+
+    def enter(frame: Any, event: str, arg: Any) -> Any:
+        frame.f_trace_opcodes = True
+        frame.f_trace_lines = False
+        return count
+
+    with _cache(False):
+        for schema in schemas:
+            wireschema.normalize(schema, target)
+        sys.settrace(enter)
+        try:
+            for schema in schemas:
+                wireschema.normalize(schema, target)
+        finally:
+            sys.settrace(None)
+    counts: Counter = Counter()
+    for code, n in by_code.items():
+        counts[(code.co_name, Path(code.co_filename).name)] += n
+    return len(schemas), counts
+
+
+def table_profile(target: str, n: int, counts: Counter, top: int = 25) -> str:
+    total = sum(counts.values())
+    rows = [
+        [f"`{name}` ({where})", f"{c / n:,.0f}", f"{c / total:.1%}"]
+        for (name, where), c in counts.most_common(top)
+    ]
+    return (
+        f"### (g) Where `{target}` spends its time: bytecodes per schema, by function\n\n"
+        f"{total / n:,.0f} bytecodes per schema over {n:,} schemas of the corpus (every {_PROFILE_EVERY}th), cache off; "
+        f"the {top} functions that run the most:\n\n"
+        + _table(["function (file)", "bytecodes per schema", "share"], rows)
     )
 
 
@@ -1056,6 +1142,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--against", type=Path, default=None, metavar="CHECKOUT",
                         help="also time another version (a checkout's folder) beside this one, uncached, per target; with --only-against, only that")
     parser.add_argument("--only-against", action="store_true", help="with --against: skip (a) to (e)")
+    parser.add_argument("--profile", default=None, metavar="TARGET[,TARGET...]",
+                        help="only (g): the bytecodes each target runs per schema, by function")
     args = parser.parse_args(argv)
     if args.only_against and args.against is None:
         parser.error("--only-against needs --against")
@@ -1063,6 +1151,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error(f"{args.against} is no wireschema checkout (no engine/__init__.py)")
     if args.repeat is not None and args.repeat < 1:
         parser.error("--repeat must be at least 1")
+    profiled = [t.strip() for t in (args.profile or "").split(",") if t.strip()]
+    if args.profile is not None and (not profiled or not set(profiled) <= {t.name for t in wireschema.targets()}):
+        parser.error(f"--profile takes target names ({', '.join(t.name for t in wireschema.targets())}), got {args.profile!r}")
     missing = [f for f in CORPUS_FILES if not (args.corpus / f).is_file()]
     if missing:
         parser.error(f"no {', '.join(missing)} in {args.corpus} (use --corpus DIR)")
@@ -1073,6 +1164,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     header = machine_lines(cfg, args.corpus, len(tools))  # date and load as the run starts
     if args.only_against:
         print("\n\n".join(["\n".join(header), _against(args.against, tools, cfg)]))
+        return 0
+    if args.profile is not None:
+        parts = ["\n".join(header)]
+        for target in profiled:
+            _progress(f"profile: {target}")
+            parts.append(table_profile(target, *measure_profile(tools, target, cfg)))
+        print("\n\n".join(parts))
         return 0
 
     _progress("floor")
@@ -1090,6 +1188,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     _progress("summary")
     summary = measure_summary(tools, peer_rows, cfg)
     wide_deepcopy_ms = measure_wide_deepcopy(cfg)
+    least = measure_least(tools, cfg)
     cache_row = measure_cache(tools, cfg)
     fresh = measure_fresh(cfg)
 
@@ -1100,7 +1199,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.markdown:
         parts.append(peer_versions(peer_rows))
     parts += [
-        table_summary(summary, cache_row, fresh, list_rows, wide_deepcopy_ms),
+        table_summary(summary, cache_row, fresh, list_rows, wide_deepcopy_ms, least),
         table_lists(floor, list_rows),
         table_peers(peer_rows),
         table_startup(startup),

@@ -47,6 +47,9 @@ def test_quick_run_prints_every_table():
     assert "- machine: " in proc.stdout and "- date: " in proc.stdout
     # the wide object's milliseconds beside a copy's, the host's pace that hour
     assert "| `copy.deepcopy` of the 10,000-property object |" in proc.stdout
+    # what no version could beat (a copy and a Result), as a rate and against each fastest peer
+    assert "| least possible: a plain copy of each schema and a Result of it (no rule, no check, no report) |" in proc.stdout
+    assert "| least possible ÷ fastest peer |" in proc.stdout
     # one row per (target, peer) whether the peer is installed or not
     for peer in bench.PEERS:
         assert peer.label in proc.stdout
@@ -70,6 +73,29 @@ def test_against_another_checkout_times_both_per_target(tmp_path):
     for info in bench.wireschema.targets():
         assert f"| `{info.name}` | " in proc.stdout
     assert "All targets together: " in proc.stdout
+
+
+@pytest.mark.skipif(not (CORPUS / "mcp.jsonl").is_file(), reason="no shared corpus beside the repository")
+def test_profile_counts_each_targets_bytecodes_by_function():
+    proc = subprocess.run(
+        [sys.executable, "-m", "wireschema.bench", "--quick", "--corpus", str(CORPUS), "--profile", "mcp,gemini"],
+        capture_output=True, text=True, cwd=ROOT, timeout=120, stdin=subprocess.DEVNULL,
+    )
+    assert proc.returncode == 0, proc.stderr
+    for target in ("mcp", "gemini"):
+        table = proc.stdout.split(f"### (g) Where `{target}` spends its time: bytecodes per schema, by function")[1]
+        assert " bytecodes per schema over 40 schemas of the corpus (every 8th), cache off" in table
+        # every run copies its input: the copy is among the functions counted
+        assert "| `copy_input` (prepare.py) | " in table
+    assert "### (a) Tool lists" not in proc.stdout  # the profile alone
+
+
+def test_profile_of_no_such_target_is_a_usage_error():
+    proc = subprocess.run(
+        [sys.executable, "-m", "wireschema.bench", "--quick", "--profile", "mcp,nope"],
+        capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL,
+    )
+    assert proc.returncode == 2 and "--profile takes target names" in proc.stderr
 
 
 def test_against_what_is_no_checkout_is_a_usage_error(tmp_path):
