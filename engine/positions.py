@@ -122,13 +122,24 @@ def subschemas(node: dict) -> list[Any]:
             if cls is dict or cls is bool:
                 out.append(value)
             elif cls is list and kw == "items":
-                out.extend(v for v in value if v.__class__ is dict or v.__class__ is bool)
+                out += _schemas_in(value)
         elif slot == SLOT_MAP:
             if cls is dict:
-                out.extend(v for v in value.values() if v.__class__ is dict or v.__class__ is bool)
+                out += _schemas_in(value.values())
         elif cls is list:
-            out.extend(v for v in value if v.__class__ is dict or v.__class__ is bool)
+            out += _schemas_in(value)
     return out
+
+
+_SCHEMA_CLASSES = frozenset({dict, bool})
+
+
+def _schemas_in(values: Any) -> Any:
+    """The schemas (dicts and booleans) among `values`: where all are (nearly always),
+    `values` itself, found so by a test that runs in C."""
+    if _SCHEMA_CLASSES.issuperset(map(type, values)):
+        return values
+    return [v for v in values if v.__class__ is dict or v.__class__ is bool]
 
 
 def keys_within(value: Any) -> set[str]:
@@ -175,10 +186,11 @@ def has_bool_child(node: dict, keep: Any = ()) -> bool:
         if cls is bool:
             if slot == SLOT_SINGLE:
                 return True
+        # the members' classes are compared in C (`in` over a map of them)
         elif cls is dict:
-            if slot == SLOT_MAP and any(v.__class__ is bool for v in value.values()):
+            if slot == SLOT_MAP and bool in map(type, value.values()):
                 return True
-        elif cls is list and any(v.__class__ is bool for v in value):
+        elif cls is list and bool in map(type, value):
             return True
     return False
 

@@ -50,6 +50,7 @@ def test_quick_run_prints_every_table():
     # what no version could beat (a copy and a Result), as a rate and against each fastest peer
     assert "| least possible: a plain copy of each schema and a Result of it (no rule, no check, no report) |" in proc.stdout
     assert "| least possible ÷ fastest peer |" in proc.stdout
+    assert "| wireschema ÷ peer (peer-accepted) | least possible ÷ peer |" in proc.stdout
     # one row per (target, peer) whether the peer is installed or not
     for peer in bench.PEERS:
         assert peer.label in proc.stdout
