@@ -1160,16 +1160,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error(f"{args.against} is no wireschema checkout (no engine/__init__.py)")
     if args.repeat is not None and args.repeat < 1:
         parser.error("--repeat must be at least 1")
+    names = [t.name for t in wireschema.targets()]
     profiled = [t.strip() for t in (args.profile or "").split(",") if t.strip()]
-    if args.profile is not None and (not profiled or not set(profiled) <= {t.name for t in wireschema.targets()}):
-        parser.error(f"--profile takes target names ({', '.join(t.name for t in wireschema.targets())}), got {args.profile!r}")
+    if args.profile is not None and (not profiled or not set(profiled) <= set(names)):
+        parser.error(f"--profile takes target names ({', '.join(names)}), got {args.profile!r}")
     missing = [f for f in CORPUS_FILES if not (args.corpus / f).is_file()]
     if missing:
         parser.error(f"no {', '.join(missing)} in {args.corpus} (use --corpus DIR)")
 
     cfg = _config(args.quick, args.repeat)
     tools = _load_corpus(args.corpus)
-    names = [t.name for t in wireschema.targets()]
     header = machine_lines(cfg, args.corpus, len(tools))  # date and load as the run starts
     if args.only_against:
         print("\n\n".join(["\n".join(header), _against(args.against, tools, cfg)]))

@@ -131,13 +131,14 @@ def subschemas(node: dict) -> list[Any]:
     return out
 
 
-_SCHEMA_CLASSES = frozenset({dict, bool})
+# the classes of a schema's Python value: an object or a boolean schema
+SCHEMA_CLASSES = frozenset({dict, bool})
 
 
 def _schemas_in(values: Any) -> Any:
     """The schemas (dicts and booleans) among `values`: where all are (nearly always),
     `values` itself, found so by a test that runs in C."""
-    if _SCHEMA_CLASSES.issuperset(map(type, values)):
+    if SCHEMA_CLASSES.issuperset(map(type, values)):
         return values
     return [v for v in values if v.__class__ is dict or v.__class__ is bool]
 

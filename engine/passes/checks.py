@@ -10,7 +10,7 @@ from __future__ import annotations
 import fnmatch
 import re
 
-from ..positions import SLOT_KIND, SLOT_MAP, SLOT_SINGLE, SUBSCHEMA, SUBSCHEMA_ARRAY, SUBSCHEMA_KEYS, SUBSCHEMA_MAP
+from ..positions import SCHEMA_CLASSES, SLOT_KIND, SLOT_MAP, SLOT_SINGLE, SUBSCHEMA, SUBSCHEMA_ARRAY, SUBSCHEMA_KEYS, SUBSCHEMA_MAP
 from . import Opt, check, test_helper
 from .literals import _allowed, dedupe
 from .objects import _IS_OBJECT, is_object
@@ -266,7 +266,6 @@ _HOW: dict = {
 }
 _HOW.update({k: 0 for k in _SHAPES if k not in _HOW})
 _TYPE_NAMES = frozenset(_JSON_TYPES)
-_SCHEMA_CLASSES = frozenset({dict, bool})
 _NAME_CLASSES = frozenset({str})
 
 
@@ -285,7 +284,7 @@ def _shapes_differ(node: dict) -> bool:
         elif how == 3:
             ok = v in _TYPE_NAMES if cls is str else _type_name(v)
         elif how == 4:
-            ok = cls is dict and set(map(type, v.values())) <= _SCHEMA_CLASSES
+            ok = cls is dict and set(map(type, v.values())) <= SCHEMA_CLASSES
         elif how == 5:
             ok = cls is dict or cls is bool
         elif how == 8:
@@ -295,7 +294,7 @@ def _shapes_differ(node: dict) -> bool:
         elif how == 7:
             ok = cls is list
         elif how == 6:
-            ok = cls is list and bool(v) and set(map(type, v)) <= _SCHEMA_CLASSES
+            ok = cls is list and bool(v) and set(map(type, v)) <= SCHEMA_CLASSES
         else:
             ok = _SHAPES[k][0](v)
         if not ok:

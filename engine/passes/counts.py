@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..positions import SUBSCHEMA_KEYS, subschemas
+from ..positions import SCHEMA_CLASSES, SUBSCHEMA_KEYS, subschemas
 from . import Opt, check, kind
 
 
@@ -131,14 +131,11 @@ def trunk_counts(schema) -> tuple[int, int]:
             if own:
                 req = node.get("required")
                 named = {n for n in req if n.__class__ is str} if req.__class__ is list else ()
-                optional += count - counted - sum(1 for n in named if n in props and props[n].__class__ in _SCHEMA)
+                optional += count - counted - sum(1 for n in named if n in props and props[n].__class__ in SCHEMA_CLASSES)
         items = node.get("items") if arr else None
         if items.__class__ is dict:
             todo.append((items, own))
     return count, optional
-
-
-_SCHEMA = frozenset({dict, bool})
 
 
 @check(
