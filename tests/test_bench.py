@@ -51,6 +51,8 @@ def test_quick_run_prints_every_table():
     assert "| least possible: a plain copy of each schema and a Result of it (no rule, no check, no report) |" in proc.stdout
     assert "| least possible ÷ fastest peer |" in proc.stdout
     assert "| wireschema ÷ peer (peer-accepted) | least possible ÷ peer |" in proc.stdout
+    # the cache's cost where nothing repeats: paired rounds' median, with their spread
+    assert "| cache on, nothing repeats ÷ cache off (CPU time, the median of 5 pairs; the middle half " in proc.stdout
     # one row per (target, peer) whether the peer is installed or not
     for peer in bench.PEERS:
         assert peer.label in proc.stdout
