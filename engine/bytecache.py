@@ -11,12 +11,13 @@ again.
 
 from __future__ import annotations
 
-import hashlib
 import marshal
 import os
 import sys
 import threading
 from typing import Any, Callable
+
+from .digests import sha256
 
 DIGEST = 32  # sha256
 
@@ -49,7 +50,7 @@ def read(where: str, header: bytes, digest: bytes) -> bytes | None:
     if data[: len(header)] != header or data[len(header) : len(header) + DIGEST] != digest:
         return None
     payload = data[start:]
-    if data[start - DIGEST : start] != hashlib.sha256(payload).digest():
+    if data[start - DIGEST : start] != sha256(payload).digest():
         return None  # truncated or damaged
     return payload
 
@@ -74,7 +75,7 @@ def write(where: str, header: bytes, digest: bytes, payload: Callable[[], bytes]
         return
     try:
         blob = payload()
-        data = header + digest + hashlib.sha256(blob).digest() + blob
+        data = header + digest + sha256(blob).digest() + blob
         os.makedirs(os.path.dirname(where), exist_ok=True)
         tmp = f"{where}.{os.getpid()}.{threading.get_ident()}.tmp"
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o666)

@@ -26,7 +26,6 @@ few shapes, a type and a description, and each shape is tested once per process.
 
 from __future__ import annotations
 
-import hashlib
 import marshal
 import re
 from importlib.util import MAGIC_NUMBER
@@ -38,6 +37,7 @@ from typing import Any, Callable
 import attrs
 
 from . import bytecache
+from .digests import sha256
 from .passes import TEST_HELPERS, UNREAD_TEXT
 from .positions import SLOT_KIND, SLOT_MAP, SLOT_SINGLE
 
@@ -389,7 +389,7 @@ _WALKS_DIR = Path(__file__).parent
 def _code(text: str, filename: str) -> Any:
     """The code object of a walk's source, from its cache if one was made from this very
     source (and file name, which tracebacks show), else compiled and cached."""
-    digest = hashlib.sha256(f"{filename}\0{text}".encode()).digest()
+    digest = sha256(f"{filename}\0{text}".encode()).digest()
     where = bytecache.cache_path(_WALKS_DIR / f"walk-{digest.hex()}", "walk")
     if where is not None:
         code = bytecache.load(where, _WALK_HEADER, digest)

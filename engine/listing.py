@@ -11,13 +11,13 @@ out is not kept: the next listing reads the files again, and logs that file agai
 
 from __future__ import annotations
 
-import hashlib
 import marshal
 import os
 from pathlib import Path
 from typing import Any, Callable
 
 from . import bytecache
+from .digests import sha256
 
 # the shared keyword groups and maps: read as the vocabulary, never as a rule file
 VOCABULARY = "_vocabulary"
@@ -69,4 +69,4 @@ def _stamp(folder: Path) -> bytes | None:
                     entries.append((entry.name, st.st_size, st.st_mtime_ns))
     except OSError:
         return None
-    return hashlib.sha256(repr(sorted(entries)).encode()).digest()
+    return sha256(repr(sorted(entries)).encode()).digest()

@@ -13,13 +13,13 @@ tool call coming back from the model into the tool to dispatch.
 
 from __future__ import annotations
 
-import hashlib
 import itertools
 import re
 from typing import Any, Iterable, Iterator, Mapping, Sequence
 
 import attrs
 
+from .digests import sha256
 from .errors import ToolNameError, UnknownToolNameError
 
 __all__ = [
@@ -182,7 +182,7 @@ def wire_name(name: str, rule: NameRule) -> str:
 
 def _suffixes(original: str, rule: NameRule) -> Iterator[str]:
     """Collision suffixes for `original`, shortest first; stable across runs and machines."""
-    digest = hashlib.sha256(original.encode("utf-8", "surrogatepass")).hexdigest()
+    digest = sha256(original.encode("utf-8", "surrogatepass")).hexdigest()
     budget = rule.max_bytes - _CHAR_BYTES - _utf8_len(rule._sep)
     for n in (*_SUFFIX_HEX, *range(max(_SUFFIX_HEX) + 2, len(digest) + 1, 2)):
         if n > budget:
@@ -190,7 +190,7 @@ def _suffixes(original: str, rule: NameRule) -> Iterator[str]:
         yield rule._sep + digest[:n]
     # only a caller who crafted names to collide with every prefix of this hash gets here
     for i in itertools.count(1):
-        salted = hashlib.sha256(original.encode("utf-8", "surrogatepass") + b"\0" + str(i).encode())
+        salted = sha256(original.encode("utf-8", "surrogatepass") + b"\0" + str(i).encode())
         yield rule._sep + salted.hexdigest()[: max(_SUFFIX_HEX)]
 
 

@@ -7,7 +7,6 @@ rule file is a `RuleFileError` naming file, line and column.
 
 from __future__ import annotations
 
-import hashlib
 import os
 import re
 import threading
@@ -18,6 +17,7 @@ from typing import TYPE_CHECKING, Any, Iterable
 import attrs
 
 from . import logs
+from .digests import sha256
 from .errors import RuleFileError
 from .facts import ENGINE_FACTS, FACTS
 from .listing import VOCABULARY
@@ -441,7 +441,7 @@ class Registry:
         """A digest of `tool_shapes()`: how this registry reads tools, for cache keys."""
         if self._shapes_key is None:
             text = repr([dict(s) for s in self.tool_shapes()])
-            self._shapes_key = hashlib.sha256(text.encode()).hexdigest()
+            self._shapes_key = sha256(text.encode()).hexdigest()
         return self._shapes_key
 
     def file_for(self, name: str, near: Path | None = None, skip: Path | None = None) -> Path | None:
@@ -525,7 +525,7 @@ class Registry:
         if not ids:
             return target
         key = (target.path, tag, ids)
-        digest = hashlib.sha256(f"{tag}\0{target.digest}\0{sorted(ids)}".encode()).hexdigest()
+        digest = sha256(f"{tag}\0{target.digest}\0{sorted(ids)}".encode()).hexdigest()
         with self._lock:
             found = self._variants.get(key)
             if found is None or found.digest != digest:
@@ -898,7 +898,7 @@ def _compile(spec: dict[str, Any], path: Path, registry: Registry, *, variant: b
             fpath, raw = _flatten(item)[1]["id"]
             _err(fpath, raw, "id", f"duplicate rule id {rid!r}: used by a rule and a check")
         seen.add(rid)
-    digest = hashlib.sha256(
+    digest = sha256(
         "\0".join([vocab.text, *spec["texts"]]).encode("utf-8")
     ).hexdigest()
     return Target(

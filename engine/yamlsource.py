@@ -15,12 +15,12 @@ written, and either way the tree is the one `load_marked` gives.
 
 from __future__ import annotations
 
-import hashlib
 import marshal
 from pathlib import Path
 from typing import Any
 
 from . import bytecache
+from .digests import sha256
 
 
 class MarkedDict(dict):
@@ -81,7 +81,7 @@ def load_file(path: Path, raw: bytes, text: str) -> Any:
     """The tree of the rule file at `path`, whose bytes are `raw` and text `text`: from
     its cache when that was made from these very bytes, else parsed (and cached).
     Raises what `load_marked` raises; a cache problem never raises."""
-    digest = hashlib.sha256(raw).digest()
+    digest = sha256(raw).digest()
     where = bytecache.cache_path(path, "rules")
     if where is not None:
         found = _read_cache(where, digest)
