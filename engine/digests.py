@@ -1,7 +1,8 @@
 """SHA-256 without `import hashlib`, which loads OpenSSL's module on CPython: some 12
 million instructions, more than a tenth of what `wireschema targets` runs beyond the
 interpreter's start. The digests name caches and shortened tool names, a few kilobytes
-at a time, which the interpreter's own implementation hashes about as fast."""
+at a time: the interpreter's own implementation, slower per byte, costs a first
+`normalize` some 4 million of the 12 back."""
 
 from __future__ import annotations
 
