@@ -1016,14 +1016,17 @@ def _revision(here: Path | None = None) -> str:
     return rev.stdout.strip() + (" (with uncommitted changes)" if dirty.stdout.strip() else "")
 
 
-def machine_lines(cfg: Config, corpus: Path, n_schemas: int) -> list[str]:
-    return [
+def machine_lines(cfg: Config, corpus: Path, n_schemas: int, timed: bool = True) -> list[str]:
+    """The run's header; `timed=False` (a profile: counted, not timed) says nothing of samples."""
+    lines = [
         f"- date: {datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} UTC",
         f"- machine: {platform.platform()}, {_cpu_model()}, {os.cpu_count()} CPUs, load average {_load()} at start",
         f"- Python {platform.python_version()} ({platform.python_implementation()}), wireschema {wireschema.__version__} at {_revision()}",
         f"- corpus: {n_schemas:,} schemas of {', '.join(CORPUS_FILES)} in {corpus}",
-        f"- medians of {cfg.repeat} samples after a warm-up" + (" (--quick: not figures to quote)" if cfg.peer_schemas else ""),
     ]
+    if timed:
+        lines.append(f"- medians of {cfg.repeat} samples after a warm-up" + (" (--quick: not figures to quote)" if cfg.peer_schemas else ""))
+    return lines
 
 
 def table_lists(floor: dict[int, FloorRow], rows: Sequence[ListRow]) -> str:
@@ -1179,12 +1182,12 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     cfg = _config(args.quick, args.repeat)
     tools = _load_corpus(args.corpus)
-    header = machine_lines(cfg, args.corpus, len(tools))  # date and load as the run starts
+    header = machine_lines(cfg, args.corpus, len(tools), timed=args.profile is None or args.only_against)  # date and load as the run starts
     if args.only_against:
         print("\n\n".join(["\n".join(header), _against(args.against, tools, cfg)]))
         return 0
     if args.profile is not None:
-        parts = ["\n".join(header[:-1])]  # counted, not timed: no samples
+        parts = ["\n".join(header)]
         for target in profiled:
             _progress(f"profile: {target}")
             parts.append(table_profile(target, *measure_profile(tools, target, cfg)))

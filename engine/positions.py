@@ -75,6 +75,10 @@ SLOT_KIND: dict[str, int] = {
 }
 
 
+# the classes of a schema's Python value: an object or a boolean schema
+SCHEMA_CLASSES = frozenset({dict, bool})
+
+
 def is_schema(value: Any) -> bool:
     return isinstance(value, (dict, bool))
 
@@ -129,10 +133,6 @@ def subschemas(node: dict) -> list[Any]:
         elif cls is list:
             out += _schemas_in(value)
     return out
-
-
-# the classes of a schema's Python value: an object or a boolean schema
-SCHEMA_CLASSES = frozenset({dict, bool})
 
 
 def _schemas_in(values: Any) -> Any:
