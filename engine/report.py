@@ -30,7 +30,8 @@ from . import normalize, targets
 from .positions import unescape
 
 
-def _records(paths: Iterable[str]) -> list[Any]:
+def read_schemas(paths: Iterable[str]) -> list[Any]:
+    """The schemas of JSON Lines files: each line a schema, or a record with a `schema` field."""
     out = []
     for path in paths:
         with Path(path).open(encoding="utf-8") as f:
@@ -453,7 +454,7 @@ def main(argv: list[str] | None = None) -> int:
         return 1 if any(v.rejected for v in verdicts) else 0
     if not args.files:
         parser.error("give the corpus files to report on")
-    print(render(_records(args.files), names))
+    print(render(read_schemas(args.files), names))
     return 0
 
 

@@ -8,7 +8,8 @@ import json
 import pytest
 
 import wireschema
-from conftest import CORPUS, refused_by, rule_ids_of_kind, targets_with_kind, targets_without_kind
+from wireschema.report import read_schemas, render
+from conftest import CORPUS, ROOT, refused_by, rule_ids_of_kind, targets_with_kind, targets_without_kind
 
 
 def _corpus():
@@ -287,3 +288,19 @@ def test_a_run_leaves_nothing_to_the_garbage_collector(target, engine, monkeypat
         gc.set_debug(0)
         gc.garbage.clear()
     assert left == [], sorted({type(o).__name__ for o in left})
+
+
+_REPORTED = ("mcp.jsonl", "bfcl.jsonl", "pydantic.jsonl")
+
+
+@pytest.mark.skipif(
+    not all((CORPUS / name).is_file() for name in _REPORTED), reason="the shared corpus is not beside the repository"
+)
+@pytest.mark.parametrize("target", TARGETS)
+def test_the_corpus_figures_in_contributing_are_what_the_report_prints(target):
+    """CONTRIBUTING's corpus table is the report's output, row by row: a rule change that
+    moves a figure regenerates the table (the command is printed above it)."""
+    text = (ROOT / "CONTRIBUTING.md").read_text(encoding="utf-8")
+    header, *_, printed = render(read_schemas([str(CORPUS / name) for name in _REPORTED]), [target]).splitlines()
+    table = text[text.index(header) :].split("\n\n", 1)[0].splitlines()
+    assert [row for row in table if row.startswith(f"| `{target}` |")] == [printed]
