@@ -216,6 +216,17 @@ CASES = {
         open: fail
         why: test
     """, {"type": "object", "properties": {"dict": {"type": "object", "additionalProperties": {"type": "string"}}}}),
+    "say-open": ("""
+      - id: t/open
+        kind: say-open
+        why: test
+    """, {"type": "object", "properties": {
+        "dict": {"type": "object"},
+        "closed": {"type": "object", "properties": {"x": {"type": "string"}}, "additionalProperties": False},
+        "counted": {"type": "object", "properties": {"x": {"type": "string"}}, "allOf": [{"properties": {"y": {}}}],
+                    "unevaluatedProperties": False},
+        "free": {"properties": {"x": {"type": "string"}}, "unevaluatedProperties": True},
+        "text": {"type": "string"}}}),
     "require-all": ("""
       - id: t/required
         kind: require-all

@@ -103,6 +103,29 @@ def close_objects(rule, node, run):
     return None
 
 
+@kind(
+    "say-open", fails=False, reads="node", creates=False, adds={"additionalProperties"},
+    triggers={"type", "properties"},  # what is_object reads
+    acts_if="'additionalProperties' not in node and " + _IS_OBJECT,
+)
+def say_open(rule, node, run):
+    """An object that says nothing of `additionalProperties` says `true`.
+
+    For a wire that reads an absent `additionalProperties` as false: the object keeps
+    the meaning JSON Schema gives it (other members allowed), which the wire would
+    otherwise narrow to the listed properties, or to `{}` for a free-form dict, and an
+    `allOf` of objects stays satisfiable. An `unevaluatedProperties` other than `true`
+    beside it, which would then have nothing left to refuse, is spilled (the members
+    it allowed, from the object's subschemas, are not all listed in `properties`).
+    """
+    if "additionalProperties" in node or not is_object(node):
+        return
+    if "unevaluatedProperties" in node and node["unevaluatedProperties"] is not True:
+        run.spill(rule, node, "unevaluatedProperties", node["unevaluatedProperties"])
+    node["additionalProperties"] = True
+    run.report(rule, node, "rewritten", "additionalProperties: true (open, as written)", "additionalProperties")
+
+
 def _fail_unlisted_required(rule, node, run) -> None:
     """A required name no `properties` lists could only be met by an extra member, which
     the closed object refuses: no value would satisfy it (`open: close` spills instead)."""
