@@ -115,8 +115,7 @@ def say_open(rule, node, run):
     the meaning JSON Schema gives it (other members allowed), which the wire would
     otherwise narrow to the listed properties, or to `{}` for a free-form dict, and an
     `allOf` of objects stays satisfiable. An `unevaluatedProperties` other than `true`
-    beside it, which would then have nothing left to refuse, is spilled (the members
-    it allowed, from the object's subschemas, are not all listed in `properties`).
+    is spilled: beside `additionalProperties: true` it would have nothing left to refuse.
     """
     if "additionalProperties" in node or not is_object(node):
         return
