@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 
 import pytest
@@ -293,6 +294,12 @@ def test_a_run_leaves_nothing_to_the_garbage_collector(target, engine, monkeypat
 _REPORTED = ("mcp.jsonl", "bfcl.jsonl", "pydantic.jsonl")
 
 
+@functools.lru_cache(maxsize=1)
+def _reported_schemas():
+    """The schemas CONTRIBUTING's corpus table is printed from, read once for every target."""
+    return read_schemas([str(CORPUS / name) for name in _REPORTED])
+
+
 @pytest.mark.skipif(
     not all((CORPUS / name).is_file() for name in _REPORTED), reason="the shared corpus is not beside the repository"
 )
@@ -301,6 +308,6 @@ def test_the_corpus_figures_in_contributing_are_what_the_report_prints(target):
     """CONTRIBUTING's corpus table is the report's output, row by row: a rule change that
     moves a figure regenerates the table (the command is printed above it)."""
     text = (ROOT / "CONTRIBUTING.md").read_text(encoding="utf-8")
-    header, *_, printed = render(read_schemas([str(CORPUS / name) for name in _REPORTED]), [target]).splitlines()
+    header, *_, printed = render(_reported_schemas(), [target]).splitlines()
     table = text[text.index(header) :].split("\n\n", 1)[0].splitlines()
     assert [row for row in table if row.startswith(f"| `{target}` |")] == [printed]
