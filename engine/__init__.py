@@ -281,7 +281,7 @@ def _log_result(result: Result, what: str) -> None:
 
 def _lost(result: Result) -> bool:
     """Whether `result` lost its schema or its strictness (what `_loss` says)."""
-    return result.used_fallback or bool(result.strict_reason) or _budget_change(result) is not None
+    return result.used_fallback or bool(result.strict_reason) or _budget_change(result) is not None or _fields_change(result) is not None
 
 
 def _loss(result: Result) -> str | None:
@@ -293,6 +293,9 @@ def _loss(result: Result) -> str | None:
         return f"{budget.detail} on {result.target}"
     if result.strict_reason:
         return f"sent non-strict on {result.target}: {result.strict_reason}"
+    fields = _fields_change(result)
+    if fields is not None:
+        return f"lost fields on {result.target}: {fields.detail}"
     return None
 
 
@@ -300,6 +303,11 @@ def _budget_change(result: Result) -> Any:
     # a tool a request's strict budget sent non-strict says so first (see `tools`)
     changes = result.changes
     return changes[0] if changes and changes[0].rule == "request/strict-budget" else None
+
+
+def _fields_change(result: Result) -> Any:
+    # a tool whose fields beside its schema are not JSON is sent without them (see `tools.build_tool`)
+    return next((c for c in result.changes if c.rule == "tool/fields"), None)
 
 
 class _ToolLosses:

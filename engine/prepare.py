@@ -46,6 +46,37 @@ def parse_input(schema: Any, options: Any) -> Any:
     return schema
 
 
+def cycle_error(root: Any) -> SchemaInputError:
+    """The error for a value that holds one of its own containers inside itself, naming
+    the shortest way round the first cycle met: where the container is met again, and
+    where it first was. Depth-first and iterative; a container finished without a cycle
+    is not entered again, so a value sharing subtrees many times costs its distinct
+    containers, not its paths."""
+    on_path: dict[int, Any] = {}  # id of each container on the path -> its origin chain
+    finished: set[int] = set()
+    # (container, its chain, leaving): the container is on the path until it is left
+    stack: list[tuple[Any, Any, bool]] = [(root, None, False)]
+    while stack:
+        node, chain, leaving = stack.pop()
+        ident = id(node)
+        if leaving:
+            del on_path[ident]
+            finished.add(ident)
+            continue
+        if ident in on_path:
+            kind = "object" if node.__class__ is dict else "array"
+            here, first = pointer_of(chain) or "/", pointer_of(on_path[ident]) or "/"
+            return SchemaInputError(f"cyclic container: the {kind} at {here} is the {kind} at {first} again")
+        if ident in finished:
+            continue
+        on_path[ident] = chain
+        stack.append((node, chain, True))
+        items = list(node.items() if node.__class__ is dict else enumerate(node))
+        # the first child on top: the first cycle in document order is the one named
+        stack.extend((v, (chain, k), False) for k, v in reversed(items) if isinstance(v, (dict, list)))
+    return SchemaInputError("a cyclic container is not JSON")
+
+
 def _on_path(root: Any, chain: Any, obj: Any) -> bool:
     """Whether `obj`, reached through `chain` from `root`, is one of the containers on
     its own path: a cycle (only asked once nesting passed the depth budget)."""
@@ -97,7 +128,7 @@ def copy_input(value: Any, run: Run) -> Any:
             src, dst, key, chain, depth = stack.pop()
             if depth > max_depth:
                 if _on_path(value, chain, src):
-                    raise SchemaInputError(f"cyclic container at {pointer_of(chain) or '/'}")
+                    raise cycle_error(value)
                 raise BudgetExceeded("budget/depth", pointer_of(chain), f"nesting deeper than {max_depth}")
             nodes += 1
             if nodes > max_nodes:
@@ -434,7 +465,7 @@ def json_copy(value: Any, repeats: int = 32_768) -> Any:
             continue
         ident = id(src)
         if ident in open_ids:
-            raise SchemaInputError("a cyclic container is not JSON")
+            raise cycle_error(value)
         if ident in first:
             if repeats <= 0:
                 dst[key] = first[ident]

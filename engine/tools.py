@@ -279,18 +279,23 @@ def _layout(shape: Any) -> tuple[Any, ...]:
     return tuple(shape.get(k) for k in ("name", "description", "schema")) + (shape.get("fixed"),)
 
 
-def build_tool(parsed: _Parsed, target: Any, schema: Any, strict: bool, name: str, source: Any) -> dict[str, Any]:
+def build_tool(parsed: _Parsed, target: Any, schema: Any, strict: bool, name: str, source: Any) -> tuple[dict[str, Any], Change | None]:
+    """The tool as the target's wire takes it, and the change that dropped the caller's
+    other fields where they are not JSON (else None)."""
     shape = target.tool
     # the same shape in and out: start from the caller's tool so fields wireschema does
     # not know (cache_control, annotations, ...) travel along, at the caller's spelling
     same = parsed.shape is not None and _layout(parsed.shape) == _layout(shape)
     at: Mapping[str, tuple[str, ...]] = parsed.at if same else {}
     out = None
+    dropped = None
     if same:
         try:
             out = _copy_except(source, at.get("schema", shape["schema"]))
-        except SchemaInputError:
-            same, at = False, {}  # fields beside the schema are not JSON: rebuild the tool from its parts
+        except SchemaInputError as exc:
+            # fields beside the schema are not JSON: the tool is rebuilt from its parts
+            same, at = False, {}
+            dropped = Change("tool/fields", "", "dropped", f"the tool's fields beside its schema are not JSON ({exc}): it is sent with its name, description and schema alone")
     if out is None:
         out = json_copy(dict(shape.get("fixed", {})))
     _set(out, at.get("name", shape["name"]), name)
@@ -299,7 +304,7 @@ def build_tool(parsed: _Parsed, target: Any, schema: Any, strict: bool, name: st
     _set(out, at.get("schema", shape["schema"]), schema)
     if "strict" in shape:
         _set(out, at.get("strict", shape["strict"]), strict)
-    return out
+    return out, dropped
 
 
 def _copy_except(tool: dict[str, Any], path: Sequence[str]) -> dict[str, Any]:
@@ -549,9 +554,10 @@ def _normalize_tools(
             wire_list.append(None)
             paths.append(None)
             continue
-        result = _results_with(results[i], *([renames[i]] if i in renames else []))
-        p = parsed.get(i) or _Parsed(originals[i], None, result.schema, None, None)
-        built.append(build_tool(p, t, result.schema, result.strict, wires[i], tool if i in parsed else None))
+        p = parsed.get(i) or _Parsed(originals[i], None, results[i].schema, None, None)
+        made, dropped = build_tool(p, t, results[i].schema, results[i].strict, wires[i], tool if i in parsed else None)
+        result = _results_with(results[i], *([renames[i]] if i in renames else []), *([dropped] if dropped else []))
+        built.append(made)
         aligned.append(result)
         wire_list.append(wires[i])
         mine = p.at.get("schema")
@@ -641,8 +647,9 @@ def _normalize_tool_quiet(tool: Any, target: TargetLike, *, strict: bool | None,
     result = _normalize(p.schema, t, strict=want, options=options)
     wires, renames = _wire_names({0: p.name}, [0], t, ())
     name = wires[0]
-    result = _results_with(result, *renames.values())
-    return ToolResult(build_tool(p, t, result.schema, result.strict, name, item), result, name, p.name)
+    made, dropped = build_tool(p, t, result.schema, result.strict, name, item)
+    result = _results_with(result, *renames.values(), *([dropped] if dropped else []))
+    return ToolResult(made, result, name, p.name)
 
 
 def normalize_mcp_tool(tool: Any, *, options: Options | None = None) -> ToolResult:

@@ -1128,3 +1128,31 @@ def test_rule_file_floats_must_be_json(tmp_path, value):
     result = wireschema.normalize({"type": "object", "properties": {"a": {"$ref": "#/nowhere"}}}, rules["floaty"])
     assert result.used_fallback
     json.dumps(result.schema, allow_nan=False)
+
+
+@pytest.mark.parametrize(
+    "case,where",
+    [
+        ("cyclic-dict", "the object at /properties/self is the object at / again"),
+        ("cyclic-list", "the array at /properties/e/enum/1 is the array at /properties/e/enum again"),
+        ("cycle-through-dict-and-list", "the object at /properties/x/anyOf/0/not is the object at /properties/x again"),
+    ],
+)
+def test_a_cycle_is_named_by_where_it_closes(case, where):
+    """The error names the container met again and where it was first: the shortest way
+    round the cycle, not the path the copy took until its depth budget ran out."""
+    with pytest.raises(SchemaInputError) as caught:
+        wireschema.normalize(NOT_JSON[case](), "gemini")
+    assert str(caught.value) == f"cyclic container: {where}"
+
+
+def test_a_cycle_behind_a_shared_subtree_is_found_in_time_linear_in_the_containers():
+    """Each level holds the one below twice (2**40 paths); the ring is at the bottom."""
+    bottom: dict = {"type": "object", "properties": {}}
+    bottom["properties"]["back"] = bottom
+    node = bottom
+    for _ in range(40):
+        node = {"anyOf": [node, node]}
+    with bounded():
+        with pytest.raises(SchemaInputError, match="^cyclic container: the object at /properties/x(/anyOf/0){40}/properties/back is the object at /properties/x(/anyOf/0){40} again$"):
+            wireschema.normalize({"type": "object", "properties": {"x": node}}, "mcp")

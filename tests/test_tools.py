@@ -378,3 +378,24 @@ def test_one_tool_names_itself_in_its_warning(caplog):
     caplog.set_level(logging.WARNING, logger="wireschema")
     wireschema.normalize_tool({"name": "remote", "input_schema": {"$ref": "https://example.test/s.json"}}, "anthropic")
     assert [r.getMessage().split(":")[0] for r in caplog.records] == ["tool 'remote' fell back on anthropic"]
+
+
+def test_fields_beside_the_schema_that_are_not_json_are_dropped_reported_and_logged(caplog):
+    """The tool is rebuilt from its name, description and schema; what it lost is a
+    `tool/fields` change of its result and one warning, never a silent drop."""
+    caplog.set_level(logging.WARNING, logger="wireschema")
+    tool = {"name": "ring", "description": "Calls back", "inputSchema": WEATHER}
+    tool["annotations"] = {"self": tool}
+    out = normalize_tools([tool], "mcp")
+    assert out.tools[0] == {"name": "ring", "description": "Calls back", "inputSchema": WEATHER}
+    (dropped,) = [c for c in out.results[0].changes if c.rule == "tool/fields"]
+    assert (dropped.pointer, dropped.action) == ("", "dropped")
+    assert "the object at /annotations/self/annotations is the object at /annotations again" in dropped.detail
+    assert [r.getMessage().split(": ", 1)[0] for r in caplog.records] == ["1 of 1 tools lost something"]
+    assert normalize_tool(tool, "mcp").result.changes == out.results[0].changes
+
+
+def test_json_fields_beside_the_schema_travel_along_unreported():
+    out = normalize_tools([SHAPES["mcp"]], "mcp")
+    assert out.tools[0]["annotations"] == {"readOnlyHint": True}
+    assert not [c for c in out.results[0].changes if c.rule == "tool/fields"]
