@@ -136,6 +136,7 @@ TOOL_FIELDS: dict[str, Sub] = {
     "fixed": Sub(dict, "mapping", "Constant keys of every tool of this wire (`{type: function}`); a tool that says otherwise is not of this shape."),
     "kinds": Sub(dict, "mapping of key to list", "The values of a key (like `type`) that mark a function tool; an entry with another value (a server tool) passes through a tool list untouched."),
     "passthrough": Sub(list, "list of keys", "Keys that mark an entry of a tool list as no tool of the caller's (`cachePoint`, `custom`): it passes through untouched."),
+    "groups": Sub(list, "list of keys", "Keys under which one entry holds a list of this wire's tools (a Gemini `Tool`'s `functionDeclarations`): `normalize_tools` takes such an entry alone as its list of tools, and refuses one inside a list, naming it, where its tools would have no place of their own."),
 }
 
 LOCATE_FIELDS: dict[str, Sub] = {
@@ -486,7 +487,8 @@ def check_tool(value: Any) -> dict:
     such as `parameters_json_schema`) and written at the first; `aliases` keeps the
     others. `kinds` names the values of a key (`type`) that mark a function tool, and
     `passthrough` the keys of list entries that are no tool of the caller's (cache
-    points): entries of another kind pass through a tool list untouched.
+    points): entries of another kind pass through a tool list untouched. `groups`
+    names the keys under which one entry holds a list of tools (a Gemini `Tool`).
     """
     at, items = _mapping(value, "tool", "tool must be a mapping of name/description/schema/strict paths and fixed keys")
     out: dict[str, Any] = {}
@@ -512,9 +514,10 @@ def check_tool(value: Any) -> dict:
             if not isinstance(v, dict) or not all(isinstance(x, list) and all(isinstance(s, str) for s in x) for x in v.values()):
                 entry.err("tool.kinds must map a key (like type) to the list of its values a function tool has")
             out[k] = freeze_json(v)
-        elif k == "passthrough":
+        elif k in ("passthrough", "groups"):
             if not isinstance(v, list) or not all(isinstance(s, str) for s in v):
-                entry.err("tool.passthrough must be a list of keys (entries holding one are not tools)")
+                held = "entries holding one are not tools" if k == "passthrough" else "an entry holding one is a list of tools"
+                entry.err(f"tool.{k} must be a list of keys ({held})")
             out[k] = tuple(v)
         else:
             entry.err(unknown("tool field", k, TOOL_FIELDS), of_key=True)

@@ -200,6 +200,13 @@ class _Reading:
     shapes: tuple[Any, ...]
     kinds: Mapping[str, frozenset[str]]
     passthrough: frozenset[str]
+    groups: frozenset[str]
+
+    def group_of(self, entry: Any) -> str | None:
+        """The key under which `entry` holds a list of tools (`tool.groups`), or None."""
+        if isinstance(entry, dict) and not self.groups.isdisjoint(entry):
+            return next(k for k in entry if k in self.groups)
+        return None
 
     def is_function_tool(self, tool: Any) -> bool:
         if not isinstance(tool, dict) or not self.passthrough.isdisjoint(tool):
@@ -221,6 +228,7 @@ def _reading(registry: Any) -> _Reading:
         shapes.sort(key=lambda s: (-len(s["schema"]), -len(s.get("fixed", {})), -len(s)))
         kinds: dict[str, set[str]] = {}
         passthrough: set[str] = set()
+        groups: set[str] = set()
         for s in shapes:
             for key, value in s.get("fixed", {}).items():
                 if isinstance(value, str):
@@ -228,7 +236,8 @@ def _reading(registry: Any) -> _Reading:
             for key, values in s.get("kinds", {}).items():
                 kinds.setdefault(key, set()).update(values)
             passthrough.update(s.get("passthrough", ()))
-        found = _Reading(tuple(shapes), {k: frozenset(v) for k, v in kinds.items()}, frozenset(passthrough))
+            groups.update(s.get("groups", ()))
+        found = _Reading(tuple(shapes), {k: frozenset(v) for k, v in kinds.items()}, frozenset(passthrough), frozenset(groups))
         _READINGS[registry] = found
     return found
 
@@ -365,15 +374,18 @@ def _tool_dict(item: Any, index: int | None, target: Any) -> Any:
     )
 
 
-def _tool_list(tools: Any) -> list[Any]:
+def _tool_list(tools: Any, reading: _Reading) -> list[Any]:
     """What `normalize_tools` was given, as a list of items."""
     if _has_dump(tools) and not isinstance(tools, (list, tuple)):
-        tools = _dump(tools)  # an MCP ListToolsResult, say
+        tools = _dump(tools)  # an MCP ListToolsResult, or a Gemini Tool, say
     if isinstance(tools, dict):
         wrapped = tools.get("result")
         inner: dict[str, Any] = wrapped if isinstance(wrapped, dict) else tools
         if isinstance(inner.get("tools"), list):
             return list(inner["tools"])  # a tools/list result (or its JSON-RPC response)
+        key = reading.group_of(tools)
+        if key is not None:
+            return _group_tools(tools, key)
         raise ToolShapeError(
             "normalize_tools takes a list of tools or a tools/list result ({'tools': [...]}), "
             f"got a dict with keys {sorted(map(str, tools))[:8]}; use normalize_tool for one tool"
@@ -381,6 +393,27 @@ def _tool_list(tools: Any) -> list[Any]:
     if isinstance(tools, (str, bytes, bytearray)) or not isinstance(tools, Iterable):
         raise ToolShapeError(f"normalize_tools takes a list of tools, got {_what(tools)}")
     return list(tools)
+
+
+def _group_tools(entry: dict[str, Any], key: str) -> list[Any]:
+    """The tools one entry holds under `key`, where it holds nothing else (another tool
+    beside them would have no place in the list that comes back)."""
+    held = entry[key]
+    if not isinstance(held, list):
+        raise ToolShapeError(f"{key} must be a list of tools, got {_what(held)}")
+    others = sorted(str(k) for k, v in entry.items() if k != key and v is not None)
+    if others:
+        raise ToolShapeError(
+            f"this entry holds tools under {key!r} and {others[:8]} beside them: pass the list under "
+            f"{key!r} to normalize_tools, or the whole request to normalize_request"
+        )
+    return list(held)
+
+
+def _grouped(where: str, entry: dict[str, Any], key: str, remedy: str) -> ToolShapeError:
+    held = entry[key]
+    count = f" ({len(held)} of them)" if isinstance(held, list) else ""
+    return ToolShapeError(f"{where} holds a list of tools under {key!r}{count}, not one tool: {remedy}")
 
 
 def _need_shape(t: Any) -> None:
@@ -472,7 +505,7 @@ def _normalize_tools_quiet(
     t = _target(target)
     _need_shape(t)
     registry = t.registry if t.registry is not None else _registry()
-    items = _tool_list(tools)
+    items = _tool_list(tools, _reading(registry))
     # a list of dicts, the common case, is taken as it is, without a call per tool
     given = items if all(item.__class__ is dict for item in items) else [_tool_dict(item, i, t) for i, item in enumerate(items)]
     if _uncached():
@@ -515,6 +548,9 @@ def _normalize_tools(
     parsed: dict[int, _Parsed] = {}
     unreadable: dict[int, str] = {}
     for i, tool in enumerate(given):
+        key = reading.group_of(tool)
+        if key is not None:
+            raise _grouped(f"tool {i}", tool, key, "pass it alone to normalize_tools, or the whole request to normalize_request")
         if not reading.is_function_tool(tool):
             continue
         try:
@@ -640,6 +676,9 @@ def _normalize_tool_quiet(tool: Any, target: TargetLike, *, strict: bool | None,
     _need_shape(t)
     registry = t.registry if t.registry is not None else _registry()
     item = _tool_dict(tool, None, t)
+    key = _reading(registry).group_of(item)
+    if key is not None:
+        raise _grouped("this entry", item, key, "pass it to normalize_tools")
     if not _reading(registry).is_function_tool(item):
         raise ToolShapeError(f"this entry is no function tool (a server tool or cache point): keys {sorted(item)[:8]}")
     p = parse_tool(item, registry)

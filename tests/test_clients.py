@@ -76,6 +76,48 @@ def test_function_declarations_in_both_schema_fields_are_read():
     assert not any(r.used_fallback for r in out.results) and out.results[1].changes
 
 
+def test_a_gemini_tool_alone_is_the_list_of_its_function_declarations():
+    types = _genai()
+    tool = types.Tool(function_declarations=[
+        types.FunctionDeclaration(name="get_weather", description="Forecast", parameters_json_schema=WEATHER),
+        types.FunctionDeclaration(name="lookup", parameters=types.Schema(type="OBJECT", properties={"id": types.Schema(type="STRING")})),
+    ])
+    for given in (tool, {"function_declarations": [d.model_dump(exclude_none=True) for d in tool.function_declarations]}):
+        out = wireschema.normalize_tools(given, "openai-strict")
+        assert [t["function"]["name"] for t in out.tools] == ["get_weather", "lookup"]
+        assert out.tools[0]["function"]["parameters"]["properties"]["city"] == {"type": "string"}
+        assert not any(r.used_fallback for r in out.results)
+    gemini = wireschema.normalize_tools(tool, "gemini")
+    for declaration in gemini.tools:
+        types.FunctionDeclaration.model_validate(declaration)
+
+
+def test_a_gemini_tool_inside_a_list_is_refused_by_name_never_an_empty_tool():
+    """Its declarations would have no place of their own in the list that comes back
+    (before, it became a function `tool_0` with an empty schema)."""
+    types = _genai()
+    tool = types.Tool(function_declarations=[types.FunctionDeclaration(name="f", parameters_json_schema=WEATHER)] * 2)
+    with pytest.raises(wireschema.ToolShapeError, match=r"^tool 1 holds a list of tools under 'functionDeclarations' \(2 of them\), not one tool"):
+        wireschema.normalize_tools([{"name": "g", "parameters": WEATHER}, tool], "gemini")
+    with pytest.raises(wireschema.ToolShapeError, match="^this entry holds a list of tools under 'functionDeclarations'"):
+        wireschema.normalize_tool(tool, "openai-chat")
+    both = types.Tool(function_declarations=[types.FunctionDeclaration(name="f")], google_search=types.GoogleSearch())
+    with pytest.raises(wireschema.ToolShapeError, match=r"and \['googleSearch'\] beside them"):
+        wireschema.normalize_tools(both, "gemini")
+
+
+def test_googles_own_tools_pass_through_a_tool_list_untouched():
+    types = _genai()
+    given = [types.FunctionDeclaration(name="f", parameters_json_schema=WEATHER),
+             types.Tool(google_search=types.GoogleSearch()), {"code_execution": {}}, {"urlContext": {}}]
+    out = wireschema.normalize_tools(given, "gemini")
+    assert out.tools[1:] == ({"googleSearch": {}}, {"code_execution": {}}, {"urlContext": {}})
+    assert out.results[1:] == (None, None, None) and not out.results[0].used_fallback
+    # every field of the SDK's Tool but the declarations, in either spelling, is one of Google's own tools
+    spellings = [s for name, field in types.Tool.model_fields.items() if name != "function_declarations" for s in (name, field.alias)]
+    assert [s for s in spellings if wireschema.tools.is_function_tool({s: {}})] == []
+
+
 def test_the_callers_snake_spelling_is_kept_where_the_tool_keeps_its_shape():
     types = _genai()
     decl = types.FunctionDeclaration(name="lookup", behavior="NON_BLOCKING",
