@@ -316,6 +316,16 @@ def build_tool(parsed: _Parsed, target: Any, schema: Any, strict: bool, name: st
     return out, dropped
 
 
+def _shaped_by(target: Any, result: Result) -> Any:
+    """The target whose tool shape sends `result`: the one that ran (a strict variant)
+    where the target asked for has no strict flag to write, so that a tool run strict
+    says so on the wire (openai-chat asked for a strict tool runs openai-strict)."""
+    if "strict" in target.tool or result.target == target.name:
+        return target
+    ran = target.related(result.target)
+    return ran if ran is not None and "strict" in ran.tool and _layout(ran.tool) == _layout(target.tool) else target
+
+
 def _copy_except(tool: dict[str, Any], path: Sequence[str]) -> dict[str, Any]:
     # the schema is replaced anyway: copying it would cost a walk, and a cyclic schema
     # (already a fallback) must not make its tool fail
@@ -591,7 +601,7 @@ def _normalize_tools(
             paths.append(None)
             continue
         p = parsed.get(i) or _Parsed(originals[i], None, results[i].schema, None, None)
-        made, dropped = build_tool(p, t, results[i].schema, results[i].strict, wires[i], tool if i in parsed else None)
+        made, dropped = build_tool(p, _shaped_by(t, results[i]), results[i].schema, results[i].strict, wires[i], tool if i in parsed else None)
         result = _results_with(results[i], *([renames[i]] if i in renames else []), *([dropped] if dropped else []))
         built.append(made)
         aligned.append(result)
@@ -686,7 +696,7 @@ def _normalize_tool_quiet(tool: Any, target: TargetLike, *, strict: bool | None,
     result = _normalize(p.schema, t, strict=want, options=options)
     wires, renames = _wire_names({0: p.name}, [0], t, ())
     name = wires[0]
-    made, dropped = build_tool(p, t, result.schema, result.strict, name, item)
+    made, dropped = build_tool(p, _shaped_by(t, result), result.schema, result.strict, name, item)
     result = _results_with(result, *renames.values(), *([dropped] if dropped else []))
     return ToolResult(made, result, name, p.name)
 

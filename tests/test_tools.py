@@ -399,3 +399,29 @@ def test_json_fields_beside_the_schema_travel_along_unreported():
     out = normalize_tools([SHAPES["mcp"]], "mcp")
     assert out.tools[0]["annotations"] == {"readOnlyHint": True}
     assert not [c for c in out.results[0].changes if c.rule == "tool/fields"]
+
+
+def test_a_tool_run_strict_says_so_on_a_wire_whose_own_shape_has_no_strict_flag():
+    """openai-chat asked for a strict tool runs openai-strict: the tool it sends carries
+    `strict: true`, rebuilt from another shape too (a Responses tool), as the result says."""
+    responses_tool = {"type": "function", "name": "y", "parameters": WEATHER, "strict": True}
+    for tool in (responses_tool, {"type": "function", "function": {"name": "y", "parameters": WEATHER, "strict": True}}):
+        out = normalize_tools([tool], "openai-chat")
+        assert out.results[0].strict and out.results[0].target == "openai-strict"
+        assert out.tools[0]["function"]["strict"] is True
+        assert normalize_tool(tool, "openai-chat").tool == out.tools[0]
+
+
+def test_an_anthropic_tool_that_says_strict_is_sent_in_anthropic_strict_form():
+    """Before, its `strict: true` travelled along beside a schema normalized non-strict
+    (a numeric bound kept, objects left open), and the result said strict=False."""
+    tool = {"name": "q", "input_schema": WEATHER, "strict": True}
+    out = normalize_tools([tool], "anthropic")
+    assert out.results[0].strict and out.results[0].target == "anthropic-strict"
+    assert out.tools[0]["strict"] is True and out.tools[0]["input_schema"]["additionalProperties"] is False
+    assert out.tools[0]["input_schema"] == normalize_tools([tool], "anthropic-strict").tools[0]["input_schema"]
+    open_map = {"name": "m", "input_schema": {"type": "object", "additionalProperties": {"type": "string"}}, "strict": True}
+    opened = normalize_tools([open_map], "anthropic")
+    assert opened.tools[0]["strict"] is False and not opened.results[0].strict
+    assert opened.results[0].strict_reason.startswith("anthropic-strict/open-objects")
+    assert normalize_tools([{"name": "q", "input_schema": WEATHER}], "anthropic").tools[0] == {"name": "q", "input_schema": WEATHER}
