@@ -118,6 +118,29 @@ def test_googles_own_tools_pass_through_a_tool_list_untouched():
     assert [s for s in spellings if wireschema.tools.is_function_tool({s: {}})] == []
 
 
+@pytest.mark.parametrize("target", ["gemini", "vertex", "openai-strict", "anthropic"])
+def test_a_schema_read_back_from_the_gemini_proto_keeps_its_counts(target):
+    """proto3 JSON writes the Schema message's int64 counts as strings ("minItems": "1");
+    before, every target refused such a schema whole (its fallback, an empty tool)."""
+    gl = pytest.importorskip("google.ai.generativelanguage_v1beta")
+    json_format = pytest.importorskip("google.protobuf.json_format")
+    message = gl.Schema(type_=gl.Type.OBJECT, required=["tags"], properties={
+        "tags": gl.Schema(type_=gl.Type.ARRAY, items=gl.Schema(type_=gl.Type.STRING, max_length=10), min_items=1, max_items=5)})
+    read_back = json_format.MessageToDict(message._pb)
+    assert read_back["properties"]["tags"]["minItems"] == "1"
+    result = wireschema.normalize(read_back, target)
+    assert not result.used_fallback
+    tags = result.schema["properties"]["tags"]
+    assert (tags["minItems"], tags["maxItems"], tags["items"]["maxLength"]) == (1, 5, 10)
+    assert {(c.rule, c.pointer) for c in result.changes if c.rule == "draft/counts"} == {
+        ("draft/counts", "/properties/tags/minItems"), ("draft/counts", "/properties/tags/maxItems"),
+        ("draft/counts", "/properties/tags/items/maxLength")}
+    if target == "gemini":  # the proto takes what came out (its JSON spells type names upper case)
+        from wireschema import report
+
+        json_format.ParseDict(report._proto_types(result.schema), gl.Schema()._pb)
+
+
 def test_the_callers_snake_spelling_is_kept_where_the_tool_keeps_its_shape():
     types = _genai()
     decl = types.FunctionDeclaration(name="lookup", behavior="NON_BLOCKING",

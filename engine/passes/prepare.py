@@ -309,8 +309,9 @@ _COUNTS = ("minLength", "maxLength", "minItems", "maxItems", "minProperties", "m
 def _up_counts(rule, node, run):
     for k in _COUNTS:
         v = node.get(k)
-        # 1.0 is the integer 1 to JSON Schema, but grammar compilers read counts as JSON integers
-        if isinstance(v, float) and v.is_integer():
+        # 1.0 is the integer 1 to JSON Schema, but grammar compilers read counts as JSON
+        # integers; proto3 JSON writes an int64 as a string of digits ("1"), at most 19
+        if (isinstance(v, float) and v.is_integer()) or (v.__class__ is str and 0 < len(v) <= 19 and v.isascii() and v.isdigit()):
             node[k] = int(v)
             run.report(rule, node, "rewritten", f"{k} {v!r} -> {int(v)}", k)
 
