@@ -142,6 +142,7 @@ TOOL_FIELDS: dict[str, Sub] = {
 LOCATE_FIELDS: dict[str, Sub] = {
     "tools": Sub(str, "JSONPath or list", "The tool lists of a request body (`$.tools`, `$.tools[*].functionDeclarations`)."),
     "outputs": Sub(str, "JSONPath or list", "The structured-output schemas of a request body; a `strict` flag beside one asks for strict mode and is rewritten to what was reached."),
+    "strict_outputs": Sub(str, "JSONPath or list", "Output schemas the wire always enforces (Anthropic's `output_config.format`): read as `outputs` are, each asking for strict mode (the strict variant's form on a non-strict target)."),
 }
 
 NAME_FIELDS: dict[str, Sub] = {

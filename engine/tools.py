@@ -737,7 +737,8 @@ def normalize_request(body: Any, target: TargetLike, *, options: Options | None 
     `locate.tools` finds tool lists (normalized as `normalize_tools`, names made unique
     across the request), `locate.outputs` output schemas (normalized as
     `normalize_output`; a `strict` flag beside the schema asks for strict mode and is
-    rewritten to what was reached). Both SDK spellings a rule file lists are read and
+    rewritten to what was reached), `locate.strict_outputs` output schemas the wire
+    always enforces (each asking for strict mode). Both SDK spellings a rule file lists are read and
     kept where they are. The caller's body is not mutated.
     """
     from . import _log_result, _log_tools, _target
@@ -757,13 +758,15 @@ def normalize_request(body: Any, target: TargetLike, *, options: Options | None 
                 groups.append(group)
     _check_tool_count(t, sum(sum(r is not None for r in g.results) for g in groups))
     outputs = []
-    for path in t.locate.get("outputs", ()):
+    # where the wire always enforces an output schema, it asks for strict mode itself
+    located = [(path, None) for path in t.locate.get("outputs", ())] + [(path, True) for path in t.locate.get("strict_outputs", ())]
+    for path, enforced in located:
         for datum in jsonpath(path).find(out):
             parent = datum.context.value if datum.context is not None else None
             key = getattr(datum.path, "fields", (None,))[0]
             if not isinstance(parent, dict) or key not in parent:
                 continue
-            asked = parent.get("strict") if isinstance(parent.get("strict"), bool) else None
+            asked = parent.get("strict") if isinstance(parent.get("strict"), bool) else enforced
             result = _normalize_output_quiet(datum.value, t, strict=asked, options=options)
             parent[key] = result.schema
             if "strict" in parent:

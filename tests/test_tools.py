@@ -425,3 +425,26 @@ def test_an_anthropic_tool_that_says_strict_is_sent_in_anthropic_strict_form():
     assert opened.tools[0]["strict"] is False and not opened.results[0].strict
     assert opened.results[0].strict_reason.startswith("anthropic-strict/open-objects")
     assert normalize_tools([{"name": "q", "input_schema": WEATHER}], "anthropic").tools[0] == {"name": "q", "input_schema": WEATHER}
+
+
+@pytest.mark.parametrize("target", ["anthropic", "anthropic-strict"])
+@pytest.mark.parametrize("field", ["output_config", "output_format"])
+def test_an_anthropic_structured_output_is_sent_in_strict_form_on_either_anthropic_target(target, field):
+    """The wire always enforces a structured output (`output_config.format`, or the beta's
+    `output_format`): its schema asks for strict mode on `anthropic` too. Before, it was
+    left as written there, numeric bounds and open objects included, which the API refuses."""
+    schema = {"type": "object", "properties": {"n": {"type": "integer", "minimum": 1}}}
+    fmt = {"type": "json_schema", "schema": schema}
+    body = {"model": "m", "messages": [], field: {"format": fmt} if field == "output_config" else fmt}
+    out = normalize_request(body, target)
+    (result,) = out.outputs
+    assert result.strict and result.target == "anthropic-strict"
+    sent = out.body[field]["format"] if field == "output_config" else out.body[field]
+    assert sent["schema"] == result.schema == wireschema.normalize_output(schema, "anthropic-strict").schema
+    assert result.schema["additionalProperties"] is False and "minimum" not in result.schema["properties"]["n"]
+    assert fmt["schema"] == schema  # the caller's body is not changed
+
+
+def test_bedrock_reads_no_anthropic_structured_output():
+    body = {"toolConfig": {"tools": []}, "output_config": {"format": {"type": "json_schema", "schema": {"type": "object"}}}}
+    assert normalize_request(body, "bedrock").outputs == ()
