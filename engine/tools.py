@@ -686,10 +686,11 @@ def _normalize_tool_quiet(tool: Any, target: TargetLike, *, strict: bool | None,
     _need_shape(t)
     registry = t.registry if t.registry is not None else _registry()
     item = _tool_dict(tool, None, t)
-    key = _reading(registry).group_of(item)
+    reading = _reading(registry)
+    key = reading.group_of(item)
     if key is not None:
         raise _grouped("this entry", item, key, "pass it to normalize_tools")
-    if not _reading(registry).is_function_tool(item):
+    if not reading.is_function_tool(item):
         raise ToolShapeError(f"this entry is no function tool (a server tool or cache point): keys {sorted(item)[:8]}")
     p = parse_tool(item, registry)
     want = strict if strict is not None else p.strict
@@ -738,8 +739,8 @@ def normalize_request(body: Any, target: TargetLike, *, options: Options | None 
     across the request), `locate.outputs` output schemas (normalized as
     `normalize_output`; a `strict` flag beside the schema asks for strict mode and is
     rewritten to what was reached), `locate.strict_outputs` output schemas the wire
-    always enforces (each asking for strict mode). Both SDK spellings a rule file lists are read and
-    kept where they are. The caller's body is not mutated.
+    always enforces (each asking for strict mode). Both SDK spellings a rule file lists
+    are read and kept where they are. The caller's body is not mutated.
     """
     from . import _log_result, _log_tools, _target
     from .outputs import _normalize_output_quiet
