@@ -130,8 +130,10 @@ def _generate(value: Any) -> tuple[dict[str, Any], "_Doc"]:
 
 def _function_schema(fn: Any, pydantic: Any) -> dict[str, Any]:
     """A function's parameters as one object: each parameter a property, those without a
-    default required."""
+    default required, and `**kwargs` the schema of any other property (a call passes its
+    arguments by name, so they reach it). `*args` has no name a call could give: left out."""
     fields: dict[str, Any] = {}
+    base = pydantic.BaseModel
     try:
         # string annotations (`from __future__ import annotations`) resolve in the
         # function's own module
@@ -139,12 +141,19 @@ def _function_schema(fn: Any, pydantic: Any) -> dict[str, Any]:
     except (NameError, TypeError, SyntaxError):
         signature = inspect.signature(fn)
     for name, param in signature.parameters.items():
-        if param.kind in (param.VAR_POSITIONAL, param.VAR_KEYWORD) or name in ("self", "cls"):
-            continue
         annotation = Any if param.annotation is param.empty else param.annotation
+        if param.kind is param.VAR_KEYWORD:
+            # pydantic's typed extras: their schema is additionalProperties'
+            base = type("_Extras", (pydantic.BaseModel,), {
+                "__annotations__": {"__pydantic_extra__": dict[str, annotation]},  # type: ignore[valid-type]
+                "model_config": pydantic.ConfigDict(extra="allow"),
+            })
+            continue
+        if param.kind is param.VAR_POSITIONAL or name in ("self", "cls"):
+            continue
         default = ... if param.default is param.empty else param.default
         fields[name] = (annotation, default)
-    model = pydantic.create_model(getattr(fn, "__name__", "arguments"), **fields)
+    model = pydantic.create_model(getattr(fn, "__name__", "arguments"), __base__=base, **fields)
     schema: dict[str, Any] = model.model_json_schema()
     # the model is ours, named after the function: its title says nothing of the arguments
     schema.pop("title", None)

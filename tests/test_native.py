@@ -60,6 +60,21 @@ def test_a_typed_function_becomes_an_object_of_its_parameters():
     assert r.schema["properties"]["units"]["enum"] == ["metric", "imperial"]
 
 
+def test_keyword_arguments_are_the_schema_of_any_other_property_and_varargs_are_left_out():
+    """A call passes its arguments by name: **kwargs takes the names the function does not
+    list (so they are additionalProperties, of its annotation), *args none (so it has no
+    place). Before, **kwargs was left out too, and the tool refused every extra argument."""
+    def search(q: str, *terms: str, **filters: int) -> list[str]: ...
+
+    def anything(q: str, **rest): ...
+
+    assert wireschema.normalize(search, "anthropic").schema == {
+        "additionalProperties": {"type": "integer"}, "properties": {"q": {"title": "Q", "type": "string"}}, "required": ["q"], "type": "object"}
+    assert wireschema.normalize(anything, "anthropic").schema["additionalProperties"] is True
+    strict = wireschema.normalize(search, "openai-strict")  # an open object has no strict form: said, not hidden
+    assert not strict.strict and strict.strict_reason.startswith("openai-strict/open-objects")
+
+
 def test_tools_accept_native_schemas_too():
     out = wireschema.normalize_tool({"name": "get_weather", "inputSchema": get_weather}, "openai-strict")
     assert out.tool["function"]["parameters"]["additionalProperties"] is False
