@@ -136,6 +136,7 @@ TOOL_FIELDS: dict[str, Sub] = {
     "fixed": Sub(dict, "mapping", "Constant keys of every tool of this wire (`{type: function}`); a tool that says otherwise is not of this shape."),
     "kinds": Sub(dict, "mapping of key to list", "The values of a key (like `type`) that mark a function tool; an entry with another value (a server tool) passes through a tool list untouched."),
     "passthrough": Sub(list, "list of keys", "Keys that mark an entry of a tool list as no tool of the caller's (`cachePoint`, `custom`): it passes through untouched."),
+    "schema_required": Sub(bool, "bool", "Every tool of this wire carries its schema (Anthropic's `input_schema`): an entry of a kind this shape claims but without the schema is no tool of this shape (an OpenAI Responses `custom` tool beside Anthropic's `type: custom`)."),
     "groups": Sub(list, "list of keys", "Keys under which one entry holds a list of this wire's tools (a Gemini `Tool`'s `functionDeclarations`): `normalize_tools` takes such an entry alone as its list of tools, and refuses one inside a list, naming it, where its tools would have no place of their own."),
 }
 
@@ -515,6 +516,10 @@ def check_tool(value: Any) -> dict:
             if not isinstance(v, dict) or not all(isinstance(x, list) and all(isinstance(s, str) for s in x) for x in v.values()):
                 entry.err("tool.kinds must map a key (like type) to the list of its values a function tool has")
             out[k] = freeze_json(v)
+        elif k == "schema_required":
+            if not isinstance(v, bool):
+                entry.err("tool.schema_required must be true or false")
+            out[k] = v
         elif k in ("passthrough", "groups"):
             if not isinstance(v, list) or not all(isinstance(s, str) for s in v):
                 held = "entries holding one are not tools" if k == "passthrough" else "an entry holding one is a list of tools"

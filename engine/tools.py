@@ -198,7 +198,9 @@ class _Reading:
     of a tool list are no tools of the caller's."""
 
     shapes: tuple[Any, ...]
-    kinds: Mapping[str, frozenset[str]]
+    # key (`type`) -> a value a shape claims for its tools -> per claiming shape, the
+    # schema paths one of which the entry must hold (`tool.schema_required`), or None
+    kinds: Mapping[str, Mapping[str, tuple[Any, ...]]]
     passthrough: frozenset[str]
     groups: frozenset[str]
 
@@ -211,10 +213,12 @@ class _Reading:
     def is_function_tool(self, tool: Any) -> bool:
         if not isinstance(tool, dict) or not self.passthrough.isdisjoint(tool):
             return False
-        for key, values in self.kinds.items():
+        for key, claims in self.kinds.items():
             kind = tool.get(key)
-            if isinstance(kind, str) and kind not in values:
-                return False
+            if isinstance(kind, str) and not any(
+                need is None or any(_get(tool, path) is not _MISSING for path in need) for need in claims.get(kind, ())
+            ):
+                return False  # no shape takes an entry of this kind and of these fields
         return True
 
 
@@ -226,18 +230,23 @@ def _reading(registry: Any) -> _Reading:
     if found is None:
         shapes = list(registry.tool_shapes())
         shapes.sort(key=lambda s: (-len(s["schema"]), -len(s.get("fixed", {})), -len(s)))
-        kinds: dict[str, set[str]] = {}
+        kinds: dict[str, dict[str, list[Any]]] = {}
         passthrough: set[str] = set()
         groups: set[str] = set()
         for s in shapes:
-            for key, value in s.get("fixed", {}).items():
-                if isinstance(value, str):
-                    kinds.setdefault(key, set()).add(value)
-            for key, values in s.get("kinds", {}).items():
-                kinds.setdefault(key, set()).update(values)
+            need = _paths(s, "schema") if s.get("schema_required") else None
+            claimed = [(key, value) for key, value in s.get("fixed", {}).items() if isinstance(value, str)]
+            claimed += [(key, value) for key, values in s.get("kinds", {}).items() for value in values]
+            for key, value in claimed:
+                kinds.setdefault(key, {}).setdefault(value, []).append(need)
             passthrough.update(s.get("passthrough", ()))
             groups.update(s.get("groups", ()))
-        found = _Reading(tuple(shapes), {k: frozenset(v) for k, v in kinds.items()}, frozenset(passthrough), frozenset(groups))
+        found = _Reading(
+            tuple(shapes),
+            {key: {value: tuple(needs) for value, needs in claims.items()} for key, claims in kinds.items()},
+            frozenset(passthrough),
+            frozenset(groups),
+        )
         _READINGS[registry] = found
     return found
 

@@ -448,3 +448,17 @@ def test_an_anthropic_structured_output_is_sent_in_strict_form_on_either_anthrop
 def test_bedrock_reads_no_anthropic_structured_output():
     body = {"toolConfig": {"tools": []}, "output_config": {"format": {"type": "json_schema", "schema": {"type": "object"}}}}
     assert normalize_request(body, "bedrock").outputs == ()
+
+
+def test_an_openai_custom_tool_passes_through_never_a_function_without_arguments():
+    """A Responses custom tool ({type: custom, name, format}) has no JSON Schema; Anthropic's
+    function tools may say `type: custom` too, but always carry `input_schema`. Before, the
+    custom tool became a function taking no arguments, its grammar lost, with no word."""
+    custom = {"type": "custom", "name": "patch", "description": "Apply a patch",
+              "format": {"type": "grammar", "syntax": "lark", "definition": "start: /[a-z]+/"}}
+    anthropic_tool = {"type": "custom", "name": "q", "input_schema": WEATHER}
+    for target in ("openai-responses", "openai-chat", "anthropic", "gemini"):
+        out = normalize_tools([custom, {"type": "custom", "name": "text"}, anthropic_tool], target)
+        assert out.tools[:2] == (custom, {"type": "custom", "name": "text"}) and out.results[:2] == (None, None)
+        assert out.results[2] is not None and not out.results[2].used_fallback
+    assert normalize_tools([anthropic_tool], "anthropic").tools[0] == anthropic_tool
