@@ -281,6 +281,7 @@ def test_the_engine_names_no_provider():
         for key, values in shape.get("kinds", {}).items():
             words.update([key, *values])
         words.update(shape.get("passthrough", ()))
+        words.update(shape.get("groups", ()))
     for info in wireschema.targets():
         for paths in registry.get(info.name).locate.values():
             words.update(w for p in paths for w in re.findall(r"[A-Za-z_]+", p))
