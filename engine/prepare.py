@@ -291,7 +291,9 @@ def _scalar(value: Any, chain: Any, opts: Any) -> Any:
         return value
     if cls is float:
         if not opts.allow_nan and not math.isfinite(value):
-            raise SchemaInputError(f"{value!r} at {pointer_of(chain) or '/'} is not JSON")
+            # JSON text can say 1e400, which Python reads as infinity: say so, not only "inf"
+            past = "" if value != value else " (a number past a float's range, such as 1e400, reads as infinity)"
+            raise SchemaInputError(f"{value!r} at {pointer_of(chain) or '/'} is not JSON{past}")
         return value
     # subclasses of str/int/float (str enums, numpy-free int subclasses): keep the plain value
     if isinstance(value, bool):

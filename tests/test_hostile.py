@@ -1156,3 +1156,13 @@ def test_a_cycle_behind_a_shared_subtree_is_found_in_time_linear_in_the_containe
     with bounded():
         with pytest.raises(SchemaInputError, match="^cyclic container: the object at /properties/x(/anyOf/0){40}/properties/back is the object at /properties/x(/anyOf/0){40} again$"):
             wireschema.normalize({"type": "object", "properties": {"x": node}}, "mcp")
+
+
+def test_a_number_past_a_floats_range_says_why_it_is_refused():
+    """`1e400` is a JSON number, but Python reads it as infinity, which no wire's JSON carries."""
+    for text in ('{"type": "object", "properties": {"n": {"type": "number", "maximum": 1e400}}}',
+                 '{"type": "object", "properties": {"n": {"enum": [1, -1e400]}}}'):
+        with pytest.raises(SchemaInputError, match=r" at /properties/n/(maximum|enum/1) is not JSON \(a number past a float's range"):
+            wireschema.normalize(text, "openai-strict")
+    with pytest.raises(SchemaInputError, match=r"^nan at /properties/n/minimum is not JSON$"):
+        wireschema.normalize(NOT_JSON["nan"](), "openai-strict")
