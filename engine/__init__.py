@@ -280,34 +280,37 @@ def _log_result(result: Result, what: str) -> None:
 
 
 def _lost(result: Result) -> bool:
-    """Whether `result` lost its schema or its strictness (what `_loss` says)."""
-    return result.used_fallback or bool(result.strict_reason) or _budget_change(result) is not None or _fields_change(result) is not None
+    """Whether `result` lost its schema, its strictness or a tool's fields (what `_loss` says)."""
+    return result.used_fallback or bool(result.strict_reason) or _tool_losses(result.changes) != (None, None)
 
 
 def _loss(result: Result) -> str | None:
     """What `result` lost, said after its subject; None where it lost nothing."""
     if result.used_fallback:
         return f"fell back on {result.target}: {result.fallback_reason}"
-    budget = _budget_change(result)
+    budget, fields = _tool_losses(result.changes)
     if budget is not None:
         return f"{budget.detail} on {result.target}"
     if result.strict_reason:
         return f"sent non-strict on {result.target}: {result.strict_reason}"
-    fields = _fields_change(result)
     if fields is not None:
         return f"lost fields on {result.target}: {fields.detail}"
     return None
 
 
-def _budget_change(result: Result) -> Any:
-    # a tool a request's strict budget sent non-strict says so first (see `tools`)
-    changes = result.changes
-    return changes[0] if changes and changes[0].rule == "request/strict-budget" else None
-
-
-def _fields_change(result: Result) -> Any:
-    # a tool whose fields beside its schema are not JSON is sent without them (see `tools.build_tool`)
-    return next((c for c in result.changes if c.rule == "tool/fields"), None)
+def _tool_losses(changes: tuple[Change, ...]) -> tuple[Any, Any]:
+    """A tool's spent strict budget (`tools._strict_budget`) and dropped fields
+    (`tools.build_tool`), each None where absent. A tool list puts its own changes (these
+    and a rename) before the schema's, so a first change of the schema's own says none."""
+    if not changes or not changes[0].rule.startswith(("tool/", "request/")):
+        return None, None
+    budget = fields = None
+    for change in changes[:3]:
+        if change.rule == "request/strict-budget":
+            budget = change
+        elif change.rule == "tool/fields":
+            fields = change
+    return budget, fields
 
 
 class _ToolLosses:

@@ -463,3 +463,17 @@ def test_an_openai_custom_tool_passes_through_never_a_function_without_arguments
         assert out.tools[:2] == (custom, {"type": "custom", "name": "text"}) and out.results[:2] == (None, None)
         assert out.results[2] is not None and not out.results[2].used_fallback
     assert normalize_tools([anthropic_tool], "anthropic").tools[0] == anthropic_tool
+
+
+def test_a_renamed_tool_that_the_strict_budget_sent_non_strict_is_named_in_the_warning(caplog):
+    """A tool list's own changes come first (a rename before a spent budget): before, the
+    budget's change was looked for first of all, so a renamed tool's lost strictness went
+    unlogged and out of the losses."""
+    caplog.set_level(logging.WARNING, logger="wireschema")
+    many_optional = {"type": "object", "properties": {f"o{i}": {"type": "string"} for i in range(20)}}
+    out = normalize_tools([{"name": "big", "input_schema": many_optional, "strict": True},
+                           {"name": "big two!", "input_schema": many_optional, "strict": True}], "anthropic-strict")
+    assert [c.rule for c in out.results[1].changes[:2]] == ["tool/name", "request/strict-budget"]
+    assert out._losing() == (1,)
+    (record,) = caplog.records
+    assert record.getMessage().startswith("1 of 2 tools lost something: tool 'big two!' sent non-strict: the request's strict budget")
