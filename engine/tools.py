@@ -393,7 +393,7 @@ def _tool_dict(item: Any, index: int | None, target: Any) -> Any:
     )
 
 
-def _tool_list(tools: Any, reading: _Reading) -> list[Any]:
+def _tool_list(tools: Any, registry: Any) -> list[Any]:
     """What `normalize_tools` was given, as a list of items."""
     if _has_dump(tools) and not isinstance(tools, (list, tuple)):
         tools = _dump(tools)  # an MCP ListToolsResult, or a Gemini Tool, say
@@ -402,7 +402,7 @@ def _tool_list(tools: Any, reading: _Reading) -> list[Any]:
         inner: dict[str, Any] = wrapped if isinstance(wrapped, dict) else tools
         if isinstance(inner.get("tools"), list):
             return list(inner["tools"])  # a tools/list result (or its JSON-RPC response)
-        key = reading.group_of(tools)
+        key = _reading(registry).group_of(tools)
         if key is not None:
             return _group_tools(tools, key)
         raise ToolShapeError(
@@ -524,7 +524,7 @@ def _normalize_tools_quiet(
     t = _target(target)
     _need_shape(t)
     registry = t.registry if t.registry is not None else _registry()
-    items = _tool_list(tools, _reading(registry))
+    items = _tool_list(tools, registry)
     # a list of dicts, the common case, is taken as it is, without a call per tool
     given = items if all(item.__class__ is dict for item in items) else [_tool_dict(item, i, t) for i, item in enumerate(items)]
     if _uncached():
