@@ -302,15 +302,20 @@ def _tool_losses(changes: tuple[Change, ...]) -> tuple[Any, Any]:
     """A tool's spent strict budget (`tools._strict_budget`) and dropped fields
     (`tools.build_tool`), each None where absent. A tool list puts its own changes (these
     and a rename) before the schema's, so a first change of the schema's own says none."""
-    if not changes or not changes[0].rule.startswith(("tool/", "request/")):
+    if not changes or not changes[0].rule.startswith(_TOOLS_OWN):
         return None, None
     budget = fields = None
-    for change in changes[:3]:
+    for change in changes:
+        if not change.rule.startswith(_TOOLS_OWN):
+            break
         if change.rule == "request/strict-budget":
             budget = change
         elif change.rule == "tool/fields":
             fields = change
     return budget, fields
+
+
+_TOOLS_OWN = ("tool/", "request/")
 
 
 class _ToolLosses:
@@ -445,7 +450,8 @@ def _bypassed(value: Any, target: Any, opts: Options) -> Result:
         schema=schema,
         target=target.name,
         strict=False,
-        changes=(Change("bypass", "", "kept", "normalization bypassed: schema returned as given"),),
+        # strings no UTF-8 text holds are mended even here: no wire could carry them
+        changes=(Change("bypass", "", "kept", "normalization bypassed: schema returned as given"), *run.changes),
     )
 
 

@@ -61,6 +61,16 @@ ENGINE_IDS: tuple[tuple[str, str], ...] = (
         "Fallback, never fail-open. Input that is not JSON at all raises `SchemaInputError` instead.",
     ),
     (
+        "input/text",
+        "A string of the input (a value or an object key) holds a lone surrogate, half of a "
+        "character (JSON text's `\\ud83d`), which no UTF-8 text holds: it is written as that "
+        "escape, six characters of text, and a surrogate pair held as two characters as the one "
+        "it encodes. Action `rewritten`, at the string's pointer (a key at the key it becomes); a "
+        "tool's description is mended alike, reported as `tool/text`. Made while the input is "
+        "copied, so also under `bypass` and in `check`; a key that would then be another key of its "
+        "object is a `SchemaInputError`.",
+    ),
+    (
         "bypass",
         "`Options(bypass=True)` or the environment variable `WIRESCHEMA_NO_NORMALIZATION=1`: the "
         "input is returned as a validated copy, untouched, with `strict=False` and this one change "

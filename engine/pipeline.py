@@ -68,6 +68,7 @@ def _copy(value: Any, run: Run, given: Run | None) -> Any:
     if given is None:
         return copy_input(value, run)
     run.origins, run.census, run.nodes, run.literal = given.origins, given.census, given.nodes, given.literal
+    run.repairs = given.repairs
     return given.root
 
 
@@ -279,6 +280,8 @@ def residual_violations(value: Any, target: Target, options: Options) -> tuple[C
     except BudgetExceeded as exc:  # too big to judge: that is the finding
         return (Change(exc.rule, exc.pointer, "fallback", exc.reason),)
     run.holder[0] = root
+    # a string no UTF-8 text holds cannot be sent either (see `prepare._text`)
+    run.violations.extend(run.changes)
     for stage in target.check_stages:
         try:
             _run_stage(stage, run)

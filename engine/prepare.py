@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from typing import Any
 
 from .errors import SchemaInputError
@@ -134,6 +135,13 @@ def copy_input(value: Any, run: Run) -> Any:
             if nodes > max_nodes:
                 raise BudgetExceeded("budget/nodes", pointer_of(chain), f"more than {max_nodes} nodes")
             if isinstance(src, dict):
+                # every key at once, in C (a key that is no str at all raises TypeError)
+                try:
+                    plain_keys = all(map(_isascii, src))
+                except TypeError:
+                    plain_keys = False
+                if not plain_keys:
+                    src = _mended_keys(src, chain, run)
                 out: dict[str, Any] = {}
                 origins[id(out)] = (out, chain)
                 if len(src) <= _WIDE:
@@ -143,15 +151,11 @@ def copy_input(value: Any, run: Run) -> Any:
                     # costs a fifth of putting 100,000 new names in the census
                     census.update(watched.intersection(src))
                 for k, v in src.items():
-                    if not isinstance(k, str):
-                        raise SchemaInputError(
-                            f"object key {k!r} at {pointer_of(chain) or '/'} is not a string"
-                        )
                     cls = v.__class__
                     # the plain JSON scalars inline: most values are strings, ints or bools
                     if cls is str:
                         literal += len(k) + len(v)
-                        out[k] = v
+                        out[k] = v if v.isascii() else _text(v, (chain, k), run)
                         continue
                     literal += len(k)
                     if cls is int:
@@ -176,6 +180,8 @@ def copy_input(value: Any, run: Run) -> Any:
                         out[k] = plain = _scalar(v, (chain, k), opts)
                         if plain.__class__ is str:
                             literal += len(plain)
+                            if not plain.isascii():
+                                out[k] = _text(plain, (chain, k), run)
                     else:
                         out[k] = None
                         push((v, out, k, (chain, k), depth + 1))
@@ -198,6 +204,8 @@ def copy_input(value: Any, run: Run) -> Any:
                     out = list(src)
                     origins[id(out)] = (out, chain)
                     literal += sum(map(len, out))
+                    if not all(map(str.isascii, out)):
+                        _texts(out, chain, run)
                     if literal > max_literal:
                         raise BudgetExceeded("budget/literal", pointer_of(chain), f"more than {max_literal} characters")
                     dst[key] = out
@@ -217,6 +225,8 @@ def copy_input(value: Any, run: Run) -> Any:
                         raise BudgetExceeded("budget/literal", pointer_of(chain), f"more than {max_literal} characters")
                     # checked once priced within the budget: past it, a list costs what pricing it does
                     _bulk(out, kinds, chain, opts)
+                    if str in kinds:
+                        _texts(out, chain, run)
                     if bool in kinds and chain is not None:
                         add(f"<in>:{chain[1]}")  # a boolean branch (anyOf: [true]), or a literal
                     if branches and bool in kinds:
@@ -234,6 +244,8 @@ def copy_input(value: Any, run: Run) -> Any:
                         out[i] = plain = v if v.__class__ is str else _scalar(v, (chain, i), opts)
                         if plain.__class__ is str:
                             literal += len(plain)
+                            if not plain.isascii():
+                                out[i] = _text(plain, (chain, i), run)
                         if v.__class__ is bool and chain is not None:
                             add(f"<in>:{chain[1]}")  # a boolean branch (anyOf: [true]), or a literal
                         if branches and v.__class__ is bool:
@@ -258,6 +270,87 @@ def copy_input(value: Any, run: Run) -> Any:
 
 _WIDE = 64  # keys past which an object's census is only the keys some plan reads
 _TEXT = frozenset({str})
+_isascii = str.isascii
+
+# UTF-16 code units standing alone in a str: JSON text's "\ud83d" (half of a character a
+# JavaScript slice cut in two) reads as one, and a str may hold a pair as two. No UTF-8
+# text holds either, so the SDKs' HTTP clients fail to send them (httpx encodes the body
+# as UTF-8) with no word of where
+_SURROGATE = re.compile("[\ud800-\udfff]")
+TEXT_RULE = "input/text"
+
+
+def _text(value: str, chain: Any, run: Run) -> str:
+    """`value` (not all ASCII) as UTF-8 can carry it (see `_repaired`), reported."""
+    if _SURROGATE.search(value) is None:
+        return value
+    fixed, what = _repaired(value)
+    run.repairs.append((TEXT_RULE, chain, "rewritten", f"{_escaped(value)}: {what}"))
+    return fixed
+
+
+def _repaired(value: str) -> tuple[str, str]:
+    """A surrogate pair held as two characters becomes the one it encodes; a lone
+    surrogate becomes the six characters JSON text escapes it with (`\\ud83d`), so that
+    distinct names and enum values stay distinct. And what was done, said."""
+    joined = value.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "surrogatepass")
+    fixed = _SURROGATE.sub(_escape_unit, joined)
+    lone = len(_SURROGATE.findall(joined))
+    pairs = len(value) - len(joined)
+    said = []
+    if lone:
+        said.append(f"{lone} lone surrogate{'s' if lone != 1 else ''} (half of a character, which no UTF-8 text holds) written as {'its' if lone == 1 else 'their'} JSON escape")
+    if pairs:
+        said.append(f"{pairs} surrogate pair{'s' if pairs != 1 else ''} held as two characters joined into the character each encodes")
+    return fixed, "; ".join(said)
+
+
+def _escape_unit(match: re.Match) -> str:
+    return f"\\u{ord(match.group()):04x}"
+
+
+def mended_text(value: str, what: str) -> tuple[str, str | None]:
+    """A string outside a schema (a tool's description) as UTF-8 can carry it, and what
+    was done to it, said of `what` (None where nothing was)."""
+    if value.isascii() or _SURROGATE.search(value) is None:
+        return value, None
+    fixed, said = _repaired(value)
+    return fixed, f"{what} {_escaped(value)}: {said}"
+
+
+def _texts(values: list, chain: Any, run: Run) -> None:
+    """`_text` for the strings of a list copied in bulk, in place."""
+    for i, v in enumerate(values):
+        if v.__class__ is str and not v.isascii():
+            values[i] = _text(v, (chain, i), run)
+
+
+def _mended_keys(src: dict, chain: Any, run: Run) -> dict:
+    """`src`, or a copy of it whose keys UTF-8 can carry (`_repaired`), each mended one
+    reported at the key it becomes (a report is text too). A key that is no string, or
+    that would then stand twice, is refused."""
+    out = {}
+    mended = False
+    for key, value in src.items():
+        if not isinstance(key, str):
+            raise SchemaInputError(f"object key {key!r} at {pointer_of(chain) or '/'} is not a string")
+        if not key.isascii() and _SURROGATE.search(key) is not None:
+            fixed, what = _repaired(key)
+            if fixed in src:
+                raise SchemaInputError(
+                    f"object key {_escaped(key)} at {pointer_of(chain) or '/'} holds a surrogate, and written as UTF-8 "
+                    f"can carry it ({_escaped(fixed)}) it is another key of the same object"
+                )
+            run.repairs.append((TEXT_RULE, (chain, fixed), "rewritten", f"object key {_escaped(key)}: {what}"))
+            key, mended = fixed, True
+        out[key] = value
+    return out if mended else src
+
+
+def _escaped(value: str, width: int = 60) -> str:
+    """`value` quoted for a report, its surrogates written as escapes (the report is text too)."""
+    cut = value if len(value) <= width else value[: width - 3] + "..."
+    return '"' + cut.encode("utf-8", "backslashreplace").decode("utf-8") + '"'
 
 
 def _bulk(values: list, kinds: set, chain: Any, opts: Any) -> None:

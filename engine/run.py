@@ -99,12 +99,14 @@ class Run:
         "census",
         "edits",
         "order",
+        "repairs",
     )
 
     def __init__(self, target: Any, options: Options):
         self.target = target
         self.options = options
         self._records: list[tuple] = []  # (rule id, origin chain, action, detail), see `report`
+        self.repairs: list[tuple] = []  # the copy's own, as `_records` (see `prepare._text`)
         # id(node) -> (node, origin chain); the node is kept so its id cannot be reused
         self.origins: dict[int, tuple[Any, Any]] = {}
         self.at: Any = None
@@ -229,6 +231,8 @@ class Run:
         order = self.order
         if order is not None:
             records = sorted(records, key=lambda r: order.get(r[0], 0))
+        if self.repairs:
+            records = self.repairs + records  # made by the copy, before any rule
         seen: set[tuple] = set()
         out = []
         for rid, chain, action, detail in records:

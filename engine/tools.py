@@ -27,7 +27,7 @@ from .names import NameMap, NameRule, assign_wire_names, wire_name
 from .native import dump as _dump
 from .native import has_dump as _has_dump
 from .native import is_python_tool, python_tool
-from .prepare import json_copy
+from .prepare import json_copy, mended_text
 
 if TYPE_CHECKING:
     from .ruletable import Target
@@ -297,32 +297,37 @@ def _layout(shape: Any) -> tuple[Any, ...]:
     return tuple(shape.get(k) for k in ("name", "description", "schema")) + (shape.get("fixed"),)
 
 
-def build_tool(parsed: _Parsed, target: Any, schema: Any, strict: bool, name: str, source: Any) -> tuple[dict[str, Any], Change | None]:
-    """The tool as the target's wire takes it, and the change that dropped the caller's
-    other fields where they are not JSON (else None)."""
+def build_tool(parsed: _Parsed, target: Any, schema: Any, strict: bool, name: str, source: Any) -> tuple[dict[str, Any], tuple[Change, ...]]:
+    """The tool as the target's wire takes it, and the changes made beside its schema:
+    the caller's other fields dropped where they are not JSON, a description mended
+    where no UTF-8 text holds it (see `prepare.mended_text`)."""
     shape = target.tool
     # the same shape in and out: start from the caller's tool so fields wireschema does
     # not know (cache_control, annotations, ...) travel along, at the caller's spelling
     same = parsed.shape is not None and _layout(parsed.shape) == _layout(shape)
     at: Mapping[str, tuple[str, ...]] = parsed.at if same else {}
     out = None
-    dropped = None
+    changes: list[Change] = []
     if same:
         try:
             out = _copy_except(source, at.get("schema", shape["schema"]))
         except SchemaInputError as exc:
             # fields beside the schema are not JSON: the tool is rebuilt from its parts
             same, at = False, {}
-            dropped = Change("tool/fields", "", "dropped", f"the tool's fields beside its schema are not JSON ({exc}): it is sent with its name, description and schema alone")
+            changes.append(Change("tool/fields", "", "dropped", f"the tool's fields beside its schema are not JSON ({exc}): it is sent with its name, description and schema alone"))
     if out is None:
         out = json_copy(dict(shape.get("fixed", {})))
     _set(out, at.get("name", shape["name"]), name)
-    if "description" in shape and parsed.description is not None and not same:
-        _set(out, shape["description"], parsed.description)
+    if "description" in shape and parsed.description is not None:
+        text, mended = mended_text(parsed.description, "the tool's description")
+        if mended is not None:
+            changes.append(Change("tool/text", "", "rewritten", mended))
+        if mended is not None or not same:
+            _set(out, at.get("description", shape["description"]), text)
     _set(out, at.get("schema", shape["schema"]), schema)
     if "strict" in shape:
         _set(out, at.get("strict", shape["strict"]), strict)
-    return out, dropped
+    return out, tuple(changes)
 
 
 def _shaped_by(target: Any, result: Result) -> Any:
@@ -610,8 +615,8 @@ def _normalize_tools(
             paths.append(None)
             continue
         p = parsed.get(i) or _Parsed(originals[i], None, results[i].schema, None, None)
-        made, dropped = build_tool(p, _shaped_by(t, results[i]), results[i].schema, results[i].strict, wires[i], tool if i in parsed else None)
-        result = _results_with(results[i], *([renames[i]] if i in renames else []), *([dropped] if dropped else []))
+        made, beside = build_tool(p, _shaped_by(t, results[i]), results[i].schema, results[i].strict, wires[i], tool if i in parsed else None)
+        result = _results_with(results[i], *([renames[i]] if i in renames else []), *beside)
         built.append(made)
         aligned.append(result)
         wire_list.append(wires[i])
@@ -706,8 +711,8 @@ def _normalize_tool_quiet(tool: Any, target: TargetLike, *, strict: bool | None,
     result = _normalize(p.schema, t, strict=want, options=options)
     wires, renames = _wire_names({0: p.name}, [0], t, ())
     name = wires[0]
-    made, dropped = build_tool(p, _shaped_by(t, result), result.schema, result.strict, name, item)
-    result = _results_with(result, *renames.values(), *([dropped] if dropped else []))
+    made, beside = build_tool(p, _shaped_by(t, result), result.schema, result.strict, name, item)
+    result = _results_with(result, *renames.values(), *beside)
     return ToolResult(made, result, name, p.name)
 
 

@@ -1166,3 +1166,86 @@ def test_a_number_past_a_floats_range_says_why_it_is_refused():
             wireschema.normalize(text, "openai-strict")
     with pytest.raises(SchemaInputError, match=r"^nan at /properties/n/minimum is not JSON$"):
         wireschema.normalize(NOT_JSON["nan"](), "openai-strict")
+
+
+# ---------------------------------------------------------------------------
+# strings no UTF-8 text holds: JSON text's "\ud83d" (half of an emoji a JavaScript slice
+# cut) reads as a lone surrogate, which the SDKs' HTTP clients cannot encode (httpx writes
+# the body as UTF-8) and would refuse at send time, saying nowhere which tool or field
+
+_CUT = json.loads(
+    '{"type": "object", "description": "Reads a file \\ud83d",'
+    ' "properties": {"p\\udc00": {"type": "string", "enum": ["a\\ud800", "a\\ud801"]},'
+    ' "q": {"type": "string", "enum": ["x", 1, "y\\ud800"], "description": "ok \\ud83d\\ude00"},'
+    ' "r": {"anyOf": [{"type": "string"}, {"const": "z\\udfff"}], "default": "d\\ud800"}},'
+    ' "required": ["p\\udc00"]}'
+)
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_a_lone_surrogate_is_written_as_its_escape_and_reported_on_every_target(target):
+    before = fingerprint(_CUT)
+    result = wireschema.normalize(_CUT, target)
+    assert fingerprint(_CUT) == before
+    json.dumps(result.schema, ensure_ascii=False).encode("utf-8")  # what httpx sends
+    mended = {c.pointer: c.detail for c in result.changes if c.rule == "input/text"}
+    assert mended["/description"] == '"Reads a file \\ud83d": 1 lone surrogate (half of a character, which no UTF-8 text holds) written as its JSON escape'
+    # a property name keeps its own name, told apart from any other: required still names it
+    assert mended["/properties/p\\udc00"].startswith('object key "p\\udc00"')
+    for pointer in ("/required/0", "/properties/p\\udc00/enum/0", "/properties/p\\udc00/enum/1",
+                    "/properties/q/enum/2", "/properties/r/anyOf/1/const", "/properties/r/default"):
+        assert pointer in mended
+    assert all(c.pointer.encode("utf-8") and c.detail.encode("utf-8") for c in result.changes)
+    if not result.used_fallback:
+        text = json.dumps(result.schema, ensure_ascii=False)
+        assert "\\\\ud83d" in text and "\\\\udc00" in text and "\ud83d" not in text
+
+
+def test_what_a_mended_string_becomes():
+    result = wireschema.normalize(_CUT, "mcp")
+    props = result.schema["properties"]
+    assert result.schema["description"] == "Reads a file \\ud83d"
+    assert props["p\\udc00"]["enum"] == ["a\\ud800", "a\\ud801"]  # still two values
+    assert result.schema["required"] == ["p\\udc00"]
+    assert props["q"] == {"type": "string", "enum": ["x", 1, "y\\ud800"], "description": "ok \U0001f600"}
+    assert props["r"]["default"] == "d\\ud800" and props["r"]["anyOf"][1] == {"const": "z\\udfff"}
+
+
+def test_a_surrogate_pair_held_as_two_characters_is_the_character_it_encodes():
+    schema = {"type": "object", "properties": {"a": {"type": "string", "description": "smile \ud83d\ude00"}}}
+    result = wireschema.normalize(schema, "gemini")
+    assert result.schema["properties"]["a"]["description"] == "smile \U0001f600"
+    (change,) = [c for c in result.changes if c.rule == "input/text"]
+    assert change.pointer == "/properties/a/description" and "1 surrogate pair held as two characters joined" in change.detail
+
+
+def test_plain_text_is_left_alone():
+    schema = {"type": "object", "description": "café ☕ \U0001f600 \ufffd", "properties": {"é": {"enum": ["ü", "\\ud800"]}}}
+    result = wireschema.normalize(schema, "mcp")
+    assert result.schema == schema and not [c for c in result.changes if c.rule == "input/text"]
+
+
+def test_a_key_that_once_written_as_utf8_is_another_key_is_refused_by_name():
+    schema = {"type": "object", "properties": {"a\ud800": {}, "a\\ud800": {}}}
+    with pytest.raises(SchemaInputError, match=r'^object key "a\\ud800" at /properties holds a surrogate, and written as UTF-8'):
+        wireschema.normalize(schema, "mcp")
+
+
+def test_a_tools_description_is_mended_and_reported():
+    tool = {"type": "function", "function": {"name": "read", "description": "Reads \ud83d", "parameters": {"type": "object"}}}
+    for target in ("openai-chat", "anthropic", "gemini"):
+        out = wireschema.normalize_tools([tool], target)
+        sent = json.dumps(out.tools[0], ensure_ascii=False).encode("utf-8").decode("utf-8")
+        assert "Reads \\\\ud83d" in sent
+        assert out.results[0].changes[0] == wireschema.Change(
+            "tool/text", "", "rewritten",
+            'the tool\'s description "Reads \\ud83d": 1 lone surrogate (half of a character, which no UTF-8 text holds) written as its JSON escape')
+    assert tool["function"]["description"] == "Reads \ud83d"
+
+
+def test_check_and_bypass_report_it_too():
+    schema = {"type": "object", "description": "cut \ud83d"}
+    assert [c.rule for c in wireschema.check(schema, "mcp")] == ["input/text"]
+    bypassed = wireschema.normalize(schema, "mcp", options=wireschema.Options(bypass=True))
+    assert bypassed.schema["description"] == "cut \\ud83d"
+    assert [c.rule for c in bypassed.changes] == ["bypass", "input/text"]
