@@ -327,7 +327,36 @@ def build_tool(parsed: _Parsed, target: Any, schema: Any, strict: bool, name: st
     _set(out, at.get("schema", shape["schema"]), schema)
     if "strict" in shape:
         _set(out, at.get("strict", shape["strict"]), strict)
+    if not same and not changes and source is not None and parsed.shape is not None:
+        left = _left_behind(source, parsed, out)
+        if left:
+            changes.append(Change(
+                "tool/shape", "", "dropped",
+                f"the tool's {', '.join(left)} {'has' if len(left) == 1 else 'have'} no place in {target.name}'s tool: not sent",
+            ))
     return out, tuple(changes)
+
+
+def _left_behind(source: dict[str, Any], parsed: _Parsed, out: dict[str, Any]) -> list[str]:
+    """The fields of the caller's tool (dotted paths) that a tool of another shape does
+    not carry: neither read as its name, description, schema or strict flag, nor a
+    kind marker of its shape, nor the same in the tool made; a null field holds nothing."""
+    shape = parsed.shape
+    read = {*map(tuple, parsed.at.values()), *((k,) for k in shape.get("fixed", {})), *((k,) for k in shape.get("kinds", {}))}
+    within = {path[:i] for path in read for i in range(1, len(path))}
+    left = []
+    stack: list[tuple[tuple[str, ...], Any]] = [((), source)]
+    while stack:
+        prefix, node = stack.pop()
+        for key in reversed(list(node)):
+            path, value = (*prefix, key), node[key]
+            if path in read or value is None or _get(out, path) == value:
+                continue
+            if path in within and isinstance(value, dict):
+                stack.append((path, value))
+            else:
+                left.append(".".join(map(str, path)))
+    return sorted(left)
 
 
 def _shaped_by(target: Any, result: Result) -> Any:

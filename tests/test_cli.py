@@ -654,3 +654,14 @@ def test_a_command_line_that_names_its_command_builds_that_command_alone():
         [sub] = [a for a in cli._build_parser(name)._actions if isinstance(a, argparse._SubParsersAction)]
         assert list(sub.choices) == [name]
     assert cli._command_named(["--help"]) is None and cli._command_named(["targts"]) is None
+
+
+def test_check_does_not_count_a_tools_fields_another_wire_has_no_place_for(run, tmp_path):
+    """An MCP tool sent to openai-chat leaves its title and annotations behind (reported as
+    `tool/shape` by the API): no constraint of its schema is lost, so no finding."""
+    f = tmp_path / "tool.json"
+    f.write_text(json.dumps({"name": "t", "title": "T", "annotations": {"readOnlyHint": True},
+                             "inputSchema": {"type": "object", "properties": {"a": {"type": "string"}}}}))
+    assert wireschema.normalize_tool(json.loads(f.read_text()), "openai-chat").result.changes[0].rule == "tool/shape"
+    ran = run("check", f, "--targets", "openai-chat")
+    assert ran.returncode == 0 and ran.stdout.splitlines() == ["openai-chat: ok (1 checked)"]

@@ -402,6 +402,28 @@ def test_json_fields_beside_the_schema_travel_along_unreported():
     assert not [c for c in out.results[0].changes if c.rule == "tool/fields"]
 
 
+def test_fields_another_wire_has_no_place_for_are_named_not_logged(caplog):
+    """A tool rebuilt in another wire's shape sends its name, description, schema and
+    strict flag: the caller's other fields are named in one `tool/shape` change (not a
+    loss of the schema, so no warning), and travel along where the shape stays."""
+    caplog.set_level(logging.WARNING, logger="wireschema")
+    mcp_tool = {**SHAPES["mcp"], "description": "Forecast", "outputSchema": {"type": "object"}, "_meta": None}
+    tools = [mcp_tool, {**SHAPES["anthropic"], "name": "b"}, {**SHAPES["openai-responses"], "name": "c"}]
+    out = normalize_tools(tools, "openai-chat")
+    said = [[(c.rule, c.action, c.detail) for c in r.changes if c.rule.startswith("tool/")] for r in out.results]
+    assert said == [
+        [("tool/shape", "dropped", "the tool's annotations, outputSchema, title have no place in openai-chat's tool: not sent")],
+        [("tool/shape", "dropped", "the tool's cache_control has no place in openai-chat's tool: not sent")],
+        [],  # type: function is carried, strict read
+    ]
+    assert not caplog.records
+    assert normalize_tool(mcp_tool, "gemini").result.changes[0].detail == (
+        "the tool's annotations, outputSchema, title have no place in gemini's tool: not sent")
+    for target in ("mcp", "anthropic"):  # the same shape: every field travels along
+        kept = normalize_tools([mcp_tool if target == "mcp" else SHAPES["anthropic"]], target)
+        assert not [c for c in kept.results[0].changes if c.rule.startswith("tool/")]
+
+
 def test_a_tool_run_strict_says_so_on_a_wire_whose_own_shape_has_no_strict_flag():
     """openai-chat asked for a strict tool runs openai-strict: the tool it sends carries
     `strict: true`, rebuilt from another shape too (a Responses tool), as the result says."""
