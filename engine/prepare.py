@@ -277,7 +277,7 @@ _isascii = str.isascii
 # text holds either, so the SDKs' HTTP clients fail to send them (httpx encodes the body
 # as UTF-8) with no word of where
 _SURROGATE = re.compile("[\ud800-\udfff]")
-TEXT_RULE = "input/text"
+_TEXT_RULE = "input/text"
 
 
 def _text(value: str, chain: Any, run: Run) -> str:
@@ -285,7 +285,7 @@ def _text(value: str, chain: Any, run: Run) -> str:
     if _SURROGATE.search(value) is None:
         return value
     fixed, what = _repaired(value)
-    run.repairs.append((TEXT_RULE, chain, "rewritten", f"{_escaped(value)}: {what}"))
+    run.repairs.append((_TEXT_RULE, chain, "rewritten", f"{_escaped(value)}: {what}"))
     return fixed
 
 
@@ -341,7 +341,7 @@ def _mended_keys(src: dict, chain: Any, run: Run) -> dict:
                     f"object key {_escaped(key)} at {pointer_of(chain) or '/'} holds a surrogate, and written as UTF-8 "
                     f"can carry it ({_escaped(fixed)}) it is another key of the same object"
                 )
-            run.repairs.append((TEXT_RULE, (chain, fixed), "rewritten", f"object key {_escaped(key)}: {what}"))
+            run.repairs.append((_TEXT_RULE, (chain, fixed), "rewritten", f"object key {_escaped(key)}: {what}"))
             key, mended = fixed, True
         out[key] = value
     return out if mended else src
