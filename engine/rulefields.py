@@ -622,13 +622,19 @@ def never_selects(expr: Any, recursive: bool) -> str | None:
     return "it ends inside a keyword's map or list, not at a schema (add the name or index)"
 
 
-def _follow(expr: Any, states: frozenset, bad: list[str]) -> frozenset | None:
-    from jsonpath_ng.jsonpath import Child, Descendants, Fields, Index, Root, Slice, This
+# jsonpath-ng's node classes, taken once: an import inside the recursion below runs the
+# import machinery at every level, which near the recursion limit fails with an error of
+# its own (a TypeError on 3.10), not the RecursionError `never_selects` takes
+_NODES: tuple = ()
 
-    try:
-        from jsonpath_ng.jsonpath import Wildcard as wildcard
-    except ImportError:  # older jsonpath-ng reads `*` as Fields('*'), which is followed too
-        wildcard = None
+
+def _follow(expr: Any, states: frozenset, bad: list[str]) -> frozenset | None:
+    global _NODES
+    if not _NODES:
+        from jsonpath_ng.jsonpath import Child, Descendants, Fields, Index, Root, Slice, This, Wildcard
+
+        _NODES = (Child, Descendants, Fields, Index, Root, Slice, This, Wildcard)
+    Child, Descendants, Fields, Index, Root, Slice, This, Wildcard = _NODES
     if isinstance(expr, Root):
         return frozenset({(_SCHEMA, True)})
     if isinstance(expr, This):
@@ -651,7 +657,7 @@ def _follow(expr: Any, states: frozenset, bad: list[str]) -> frozenset | None:
             for s in states:
                 out |= _field_step(s, name, bad)
         return frozenset(out)
-    if wildcard is not None and isinstance(expr, wildcard):
+    if isinstance(expr, Wildcard):
         return frozenset(x for s in states for x in _field_step(s, "*", bad))
     if isinstance(expr, (Index, Slice)):
         return frozenset((_SCHEMA, True) if s[0] == _LISTED else (_DEAD,) for s in states)

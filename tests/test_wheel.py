@@ -34,7 +34,7 @@ print(json.dumps({
 
 
 def _setuptools_floor() -> tuple[int, int]:
-    # the build-system requirement in pyproject.toml is the one source (no tomllib on 3.10)
+    # the build-system requirement in pyproject.toml is the one source
     text = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
     m = re.search(r'requires\s*=\s*\[\s*"setuptools>=(\d+)(?:\.(\d+))?', text)
     assert m, "pyproject.toml: build-system requires no setuptools>=N"
@@ -87,7 +87,7 @@ def _assert_metadata(wheel: Path, names: set[str]) -> None:
         meta = email.parser.Parser().parsestr(z.read(f"{info}/METADATA").decode("utf-8"))
     assert meta["Version"] == wireschema.__version__ == importlib.metadata.version("wireschema")
     assert meta["License-Expression"] == "MIT" and "MIT License" in (ROOT / "LICENSE").read_text(encoding="utf-8")
-    assert meta["Requires-Python"] == ">=3.10"
+    assert meta["Requires-Python"] == ">=3.11"
     classifiers = meta.get_all("Classifier") or []
     assert "Typing :: Typed" in classifiers
     # each Python version named as supported is one some CI job runs (today: this one)
