@@ -135,13 +135,6 @@ def copy_input(value: Any, run: Run) -> Any:
             if nodes > max_nodes:
                 raise BudgetExceeded("budget/nodes", pointer_of(chain), f"more than {max_nodes} nodes")
             if isinstance(src, dict):
-                # every key at once, in C (a key that is no str at all raises TypeError)
-                try:
-                    plain_keys = all(map(_isascii, src))
-                except TypeError:
-                    plain_keys = False
-                if not plain_keys:
-                    src = _mended_keys(src, chain, run)
                 out: dict[str, Any] = {}
                 origins[id(out)] = (out, chain)
                 if len(src) <= _WIDE:
@@ -151,6 +144,10 @@ def copy_input(value: Any, run: Run) -> Any:
                     # costs a fifth of putting 100,000 new names in the census
                     census.update(watched.intersection(src))
                 for k, v in src.items():
+                    # one test a key, which a key that is no string fails too (AttributeError,
+                    # below): a string's ASCII flag is kept by CPython, read at once
+                    if not k.isascii():
+                        k = _key(k, src, chain, run)
                     cls = v.__class__
                     # the plain JSON scalars inline: most values are strings, ints or bools
                     if cls is str:
@@ -204,7 +201,7 @@ def copy_input(value: Any, run: Run) -> Any:
                     out = list(src)
                     origins[id(out)] = (out, chain)
                     literal += sum(map(len, out))
-                    if not all(map(str.isascii, out)):
+                    if not all(map(_isascii, out)):
                         _texts(out, chain, run)
                     if literal > max_literal:
                         raise BudgetExceeded("budget/literal", pointer_of(chain), f"more than {max_literal} characters")
@@ -263,6 +260,11 @@ def copy_input(value: Any, run: Run) -> Any:
             dst[key] = out
             if literal > max_literal:
                 raise BudgetExceeded("budget/literal", pointer_of(chain), f"more than {max_literal} characters")
+    except AttributeError:
+        refusal = _no_string(src, chain)  # a key with no isascii: no string
+        if refusal is None:
+            raise
+        raise refusal from None
     finally:
         run.nodes, run.literal = nodes, literal
     return holder[0]
@@ -325,26 +327,29 @@ def _texts(values: list, chain: Any, run: Run) -> None:
             values[i] = _text(v, (chain, i), run)
 
 
-def _mended_keys(src: dict, chain: Any, run: Run) -> dict:
-    """`src`, or a copy of it whose keys UTF-8 can carry (`_repaired`), each mended one
-    reported at the key it becomes (a report is text too). A key that is no string, or
-    that would then stand twice, is refused."""
-    out = {}
-    mended = False
-    for key, value in src.items():
-        if not isinstance(key, str):
-            raise SchemaInputError(f"object key {key!r} at {pointer_of(chain) or '/'} is not a string")
-        if not key.isascii() and _SURROGATE.search(key) is not None:
-            fixed, what = _repaired(key)
-            if fixed in src:
-                raise SchemaInputError(
-                    f"object key {_escaped(key)} at {pointer_of(chain) or '/'} holds a surrogate, and written as UTF-8 "
-                    f"can carry it ({_escaped(fixed)}) it is another key of the same object"
-                )
-            run.repairs.append((_TEXT_RULE, (chain, fixed), "rewritten", f"object key {_escaped(key)}: {what}"))
-            key, mended = fixed, True
-        out[key] = value
-    return out if mended else src
+def _key(key: str, src: dict, chain: Any, run: Run) -> str:
+    """A key that is not all ASCII, as UTF-8 can carry it (`_repaired`), reported at the
+    key it becomes (a report is text too); one that would then be another key of its
+    object is refused."""
+    if _SURROGATE.search(key) is None:
+        return key
+    fixed, what = _repaired(key)
+    if fixed in src:
+        raise SchemaInputError(
+            f"object key {_escaped(key)} at {pointer_of(chain) or '/'} holds a surrogate, and written as UTF-8 "
+            f"can carry it ({_escaped(fixed)}) it is another key of the same object"
+        )
+    run.repairs.append((_TEXT_RULE, (chain, fixed), "rewritten", f"object key {_escaped(key)}: {what}"))
+    return fixed
+
+
+def _no_string(src: Any, chain: Any) -> SchemaInputError | None:
+    """The error naming an object's key that is no string, if it has one."""
+    if isinstance(src, dict):
+        for key in src:
+            if not isinstance(key, str):
+                return SchemaInputError(f"object key {key!r} at {pointer_of(chain) or '/'} is not a string")
+    return None
 
 
 def _escaped(value: str, width: int = 60) -> str:
