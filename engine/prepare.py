@@ -144,9 +144,10 @@ def copy_input(value: Any, run: Run) -> Any:
                     # costs a fifth of putting 100,000 new names in the census
                     census.update(watched.intersection(src))
                 for k, v in src.items():
-                    # one test a key, which a key that is no string fails too (AttributeError,
-                    # below): a string's ASCII flag is kept by CPython, read at once
-                    if not k.isascii():
+                    # one test a key, which a key that is no string fails too (TypeError,
+                    # below; bytes have an isascii of their own): a string's ASCII flag is
+                    # kept by CPython, read at once
+                    if not _isascii(k):
                         k = _key(k, src, chain, run)
                     cls = v.__class__
                     # the plain JSON scalars inline: most values are strings, ints or bools
@@ -260,8 +261,8 @@ def copy_input(value: Any, run: Run) -> Any:
             dst[key] = out
             if literal > max_literal:
                 raise BudgetExceeded("budget/literal", pointer_of(chain), f"more than {max_literal} characters")
-    except AttributeError:
-        refusal = _no_string(src, chain)  # a key with no isascii: no string
+    except TypeError:
+        refusal = _no_string(src, chain)  # str.isascii took a key that is no string
         if refusal is None:
             raise
         raise refusal from None

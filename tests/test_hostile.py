@@ -667,6 +667,8 @@ NOT_JSON = {
     "none-key": lambda: {None: "object"},
     "tuple-key": lambda: {"type": "object", "properties": {("a", "b"): {}}},
     "bool-key": lambda: {True: 1},
+    # bytes have an isascii of their own: no string all the same
+    "bytes-key": lambda: {"type": "object", "properties": {b"a": {"type": "string"}}},
     "nan": lambda: {"type": "object", "properties": {"n": {"type": "number", "minimum": float("nan")}}},
     "infinity": lambda: {"type": "object", "properties": {"n": {"type": "number", "maximum": float("inf")}}},
     "minus-infinity-in-enum": lambda: {"type": "object", "properties": {"n": {"enum": [1, float("-inf")]}}},
