@@ -389,6 +389,12 @@ _HARMLESS = frozenset(
 )
 
 
+# changes beside the parameter schema that `check` judges: a field of the tool another
+# wire has no place for, and what its own output schema's normalization did (reported in
+# the tool's result; an output schema describes what the caller's function returns)
+_BESIDE = frozenset({"tool/shape", "tool/output"})
+
+
 @attrs.frozen
 class _Finding:
     target: str
@@ -426,8 +432,8 @@ def _findings(target: Any, o: _Outcome, strict: bool | None) -> list[_Finding]:
             ]
     for c in r.changes:
         keyword = _keyword(c.pointer)
-        if c.rule == "tool/shape":
-            continue  # a field of the tool beside its schema that another wire has no place for: no constraint
+        if c.rule in _BESIDE:
+            continue
         if c.action == "spilled" or (c.action == "dropped" and keyword not in _HARMLESS and not keyword.startswith("x-")):
             out.append(finding(c.action, c.pointer, c.rule, c.detail))
     return out

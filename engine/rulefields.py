@@ -137,6 +137,7 @@ TOOL_FIELDS: dict[str, Sub] = {
     "kinds": Sub(dict, "mapping of key to list", "The values of a key (like `type`) that mark a function tool; an entry with another value (a server tool) passes through a tool list untouched."),
     "passthrough": Sub(list, "list of keys", "Keys that mark an entry of a tool list as no tool of the caller's (`cachePoint`, `custom`): it passes through untouched."),
     "schema_required": Sub(bool, "bool", "Every tool of this wire carries its schema (Anthropic's `input_schema`): an entry of a kind this shape claims but without the schema is no tool of this shape (an OpenAI Responses `custom` tool beside Anthropic's `type: custom`)."),
+    "outputs": Sub(str, "path or list of paths", "Where a tool of this wire carries schemas of its own output (a Gemini declaration's `response`): each one present is normalized as this target's structured output is (`normalize_output`) where the tool keeps its shape, its changes reported as `tool/output` changes of the tool's result; a tool rebuilt in another wire's shape leaves it behind (`tool/shape`)."),
     "groups": Sub(list, "list of keys", "Keys under which one entry holds a list of this wire's tools (a Gemini `Tool`'s `functionDeclarations`): `normalize_tools` takes such an entry alone as its list of tools, and refuses one inside a list, naming it, where its tools would have no place of their own."),
 }
 
@@ -512,6 +513,15 @@ def check_tool(value: Any) -> dict:
             out[k] = tuple(paths[0].split(".")[1:])
             if len(paths) > 1:
                 aliases[k] = tuple(tuple(p.split(".")[1:]) for p in paths[1:])
+        elif k == "outputs":
+            paths = v if isinstance(v, list) and v else [v]
+            for j, p in enumerate(paths):
+                if not isinstance(p, str) or not _FIELD_PATH.match(p):
+                    message = f"tool.outputs must be paths of plain fields like $.response, got {p!r}"
+                    if paths is v:
+                        entry.err_in(j, message)
+                    entry.err(message)
+            out[k] = tuple(tuple(p.split(".")[1:]) for p in paths)
         elif k == "kinds":
             if not isinstance(v, dict) or not all(isinstance(x, list) and all(isinstance(s, str) for s in x) for x in v.values()):
                 entry.err("tool.kinds must map a key (like type) to the list of its values a function tool has")

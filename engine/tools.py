@@ -292,19 +292,28 @@ def parse_tool(tool: Any, registry: Any) -> _Parsed:
     raise ToolShapeError(f"no known tool shape has a name in this tool (keys: {sorted(tool)[:8]})")
 
 
-def _layout(shape: Any) -> tuple[Any, ...]:
-    # a strict flag aside, two shapes put a tool's parts in the same places
-    return tuple(shape.get(k) for k in ("name", "description", "schema")) + (shape.get("fixed"),)
+def _layout(shape: Any, source: Any = None) -> tuple[Any, ...]:
+    """Where a shape puts a tool's parts, and its constant keys: a strict flag aside, two
+    shapes with the same layout spell a tool alike. Of the constant keys of the shape a
+    `source` tool was read by, only those it holds: a Gemini declaration (no `type`) read
+    by the Responses shape (`type: function`, absent keys allowed) is laid out as Gemini's."""
+    fixed = shape.get("fixed")
+    if source is not None and fixed:
+        fixed = {k: v for k, v in fixed.items() if k in source} or None
+    return tuple(shape.get(k) for k in ("name", "description", "schema")) + (fixed,)
 
 
-def build_tool(parsed: _Parsed, target: Any, schema: Any, strict: bool, name: str, source: Any) -> tuple[dict[str, Any], tuple[Change, ...]]:
+def build_tool(
+    parsed: _Parsed, target: Any, schema: Any, strict: bool, name: str, source: Any, options: Options | None = None,
+) -> tuple[dict[str, Any], tuple[Change, ...]]:
     """The tool as the target's wire takes it, and the changes made beside its schema:
     the caller's other fields dropped where they are not JSON, a description mended
-    where no UTF-8 text holds it (see `prepare.mended_text`)."""
+    where no UTF-8 text holds it (see `prepare.mended_text`), its own output schemas
+    normalized (`tool.outputs`), the fields another wire's shape leaves behind."""
     shape = target.tool
     # the same shape in and out: start from the caller's tool so fields wireschema does
     # not know (cache_control, annotations, ...) travel along, at the caller's spelling
-    same = parsed.shape is not None and _layout(parsed.shape) == _layout(shape)
+    same = parsed.shape is not None and _layout(parsed.shape, source) == _layout(shape)
     at: Mapping[str, tuple[str, ...]] = parsed.at if same else {}
     out = None
     changes: list[Change] = []
@@ -327,6 +336,11 @@ def build_tool(parsed: _Parsed, target: Any, schema: Any, strict: bool, name: st
     _set(out, at.get("schema", shape["schema"]), schema)
     if "strict" in shape:
         _set(out, at.get("strict", shape["strict"]), strict)
+    if same:
+        for path in shape.get("outputs", ()):
+            held = _get(out, path)
+            if held is not _MISSING and held is not None:
+                changes.extend(_output_normalized(out, path, held, target, options))
     if not same and not changes and source is not None and parsed.shape is not None:
         left = _left_behind(source, parsed, out)
         if left:
@@ -335,6 +349,17 @@ def build_tool(parsed: _Parsed, target: Any, schema: Any, strict: bool, name: st
                 f"the tool's {', '.join(left)} {'has' if len(left) == 1 else 'have'} no place in {target.name}'s tool: not sent",
             ))
     return out, tuple(changes)
+
+
+def _output_normalized(out: dict[str, Any], path: tuple[str, ...], held: Any, target: Any, options: Options | None) -> list[Change]:
+    """A schema of the tool's own output (`tool.outputs`) normalized where it stands, as
+    the target's structured output is; its changes as the tool's, saying where."""
+    from .outputs import _normalize_output_quiet
+
+    where = ".".join(path)
+    result = _normalize_output_quiet(held, target, options=options)
+    _set(out, path, result.schema)
+    return [Change("tool/output", "", c.action, f"{where} at {c.pointer or '/'}: {c.detail} ({c.rule})") for c in result.changes]
 
 
 def _left_behind(source: dict[str, Any], parsed: _Parsed, out: dict[str, Any]) -> list[str]:
@@ -644,7 +669,7 @@ def _normalize_tools(
             paths.append(None)
             continue
         p = parsed.get(i) or _Parsed(originals[i], None, results[i].schema, None, None)
-        made, beside = build_tool(p, _shaped_by(t, results[i]), results[i].schema, results[i].strict, wires[i], tool if i in parsed else None)
+        made, beside = build_tool(p, _shaped_by(t, results[i]), results[i].schema, results[i].strict, wires[i], tool if i in parsed else None, options)
         result = _results_with(results[i], *([renames[i]] if i in renames else []), *beside)
         built.append(made)
         aligned.append(result)
@@ -740,7 +765,7 @@ def _normalize_tool_quiet(tool: Any, target: TargetLike, *, strict: bool | None,
     result = _normalize(p.schema, t, strict=want, options=options)
     wires, renames = _wire_names({0: p.name}, [0], t, ())
     name = wires[0]
-    made, beside = build_tool(p, _shaped_by(t, result), result.schema, result.strict, name, item)
+    made, beside = build_tool(p, _shaped_by(t, result), result.schema, result.strict, name, item, options)
     result = _results_with(result, *renames.values(), *beside)
     return ToolResult(made, result, name, p.name)
 

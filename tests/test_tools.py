@@ -424,6 +424,52 @@ def test_fields_another_wire_has_no_place_for_are_named_not_logged(caplog):
         assert not [c for c in kept.results[0].changes if c.rule.startswith("tool/")]
 
 
+# a Gemini declaration's own output schema, which the API parses as strictly as its parameters
+_RESPONSE = {"type": "object", "additionalProperties": False, "$defs": {"Hit": {"type": "object", "properties": {"id": {"type": "integer", "exclusiveMinimum": 0}}}},
+             "properties": {"hits": {"type": "array", "items": {"$ref": "#/$defs/Hit"}}, "kind": {"const": "page"}}}
+
+
+def test_a_gemini_declarations_response_schema_is_normalized_where_it_stands():
+    """Before, it travelled as written (a `$ref`, `const`, `additionalProperties`: a 400 from
+    the API), or, read by another shape's layout, was dropped with no word."""
+    decl = {"name": "lookup", "description": "Finds", "parameters": WEATHER, "response": _RESPONSE, "behavior": "BLOCKING"}
+    out = normalize_tools([decl], "gemini")
+    sent = out.tools[0]
+    assert sent["behavior"] == "BLOCKING" and sent["parameters"] == out.results[0].schema  # the declaration keeps its shape
+    assert sent["response"] == wireschema.normalize_output(_RESPONSE, "gemini").schema
+    assert sent["response"]["properties"]["kind"] == {"enum": ["page"], "type": "string"}
+    said = [c for c in out.results[0].changes if c.rule == "tool/output"]
+    assert {c.action for c in said} == {"spilled", "rewritten", "dropped"} and all(c.pointer == "" for c in said)
+    assert "response at /properties/kind/const: const -> one-value enum (gemini/const)" in [c.detail for c in said]
+    assert decl["response"] is _RESPONSE and "$defs" in _RESPONSE  # the caller's declaration is not touched
+    gl = pytest.importorskip("google.ai.generativelanguage_v1beta")
+    json_format = pytest.importorskip("google.protobuf.json_format")
+    from wireschema import report
+
+    json_format.ParseDict(report._proto_types(sent["response"]), gl.Schema()._pb)  # the API's own message takes it
+
+
+def test_a_json_schema_response_is_normalized_as_its_wire_reads_it():
+    decl = {"name": "lookup", "parametersJsonSchema": WEATHER,
+            "response_json_schema": {"$schema": "http://json-schema.org/draft-07/schema#", "type": "array", "items": {"type": "string"}}}
+    out = normalize_tool(decl, "gemini-jsonschema")
+    assert out.tool["response_json_schema"] == {"type": "array", "items": {"type": "string"}}  # any root, the caller's spelling
+    assert [c.rule for c in out.result.changes] == ["tool/output", "tool/output"]
+
+
+def test_a_response_schema_on_another_wire_is_left_behind_reported():
+    decl = {"name": "lookup", "parameters": WEATHER, "response": _RESPONSE}
+    for target in ("openai-chat", "anthropic"):
+        change = normalize_tool(decl, target).result.changes[0]
+        assert (change.rule, change.action) == ("tool/shape", "dropped") and "response" in change.detail
+
+
+def test_a_rule_files_tool_outputs_are_paths(tmp_path):
+    (tmp_path / "one.yaml").write_text('description: x.\nextends: gemini\ntool:\n  outputs: ["$.response[0]"]\n')
+    with pytest.raises(wireschema.RuleFileError, match="tool.outputs must be paths of plain fields"):
+        wireschema.load_rules(tmp_path)
+
+
 def test_a_tool_run_strict_says_so_on_a_wire_whose_own_shape_has_no_strict_flag():
     """openai-chat asked for a strict tool runs openai-strict: the tool it sends carries
     `strict: true`, rebuilt from another shape too (a Responses tool), as the result says."""
