@@ -357,9 +357,21 @@ def _output_normalized(out: dict[str, Any], path: tuple[str, ...], held: Any, ta
     from .outputs import _normalize_output_quiet
 
     where = ".".join(path)
-    result = _normalize_output_quiet(held, target, options=options)
+    try:
+        result = _normalize_output_quiet(held, target, options=options)
+    except SchemaInputError as exc:
+        # the tool's other fields were copied, not judged: one that is no JSON Schema's
+        # JSON is not sent, and the tool list goes on
+        _unset(out, path)
+        return [Change("tool/output", "", "dropped", f"{where} is not JSON ({exc}): not sent")]
     _set(out, path, result.schema)
     return [Change("tool/output", "", c.action, f"{where} at {c.pointer or '/'}: {c.detail} ({c.rule})") for c in result.changes]
+
+
+def _unset(obj: dict[str, Any], path: Sequence[str]) -> None:
+    for key in path[:-1]:
+        obj = obj[key]
+    del obj[path[-1]]
 
 
 def _left_behind(source: dict[str, Any], parsed: _Parsed, out: dict[str, Any]) -> list[str]:

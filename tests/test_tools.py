@@ -457,6 +457,14 @@ def test_a_json_schema_response_is_normalized_as_its_wire_reads_it():
     assert [c.rule for c in out.result.changes] == ["tool/output", "tool/output"]
 
 
+def test_a_response_that_is_not_json_is_not_sent_and_the_list_goes_on():
+    decl = {"name": "lookup", "parameters": WEATHER, "response": {"type": "object", "enum": {1, 2}}}
+    out = normalize_tools([decl, SHAPES["gemini"]], "gemini")
+    assert "response" not in out.tools[0] and out.tools[1]["name"] == "get_weather"
+    (change,) = [c for c in out.results[0].changes if c.rule == "tool/output"]
+    assert change.action == "dropped" and change.detail.startswith("response is not JSON (set at /enum is not a JSON value")
+
+
 def test_a_response_schema_on_another_wire_is_left_behind_reported():
     decl = {"name": "lookup", "parameters": WEATHER, "response": _RESPONSE}
     for target in ("openai-chat", "anthropic"):
