@@ -483,6 +483,20 @@ def check_locate(value: Any) -> dict[str, tuple[str, ...]]:
     return out
 
 
+def _field_paths(entry: Any, must: str) -> tuple[tuple[str, ...], ...]:
+    """A path of plain fields (`$.function.name`), or a list of them, as key tuples; a
+    path of any other form is refused at its place (`must`, and what it got)."""
+    v = entry.value
+    paths = v if isinstance(v, list) and v else [v]
+    for j, p in enumerate(paths):
+        if not isinstance(p, str) or not _FIELD_PATH.match(p):
+            message = f"{must}, got {p!r}"
+            if paths is v:
+                entry.err_in(j, message)
+            entry.err(message)
+    return tuple(tuple(p.split(".")[1:]) for p in paths)
+
+
 def check_tool(value: Any) -> dict:
     """`tool:` says where a tool's name, description, schema and strict flag sit.
 
@@ -503,25 +517,12 @@ def check_tool(value: Any) -> dict:
                 entry.err("tool.fixed must be a mapping of constant keys")
             out[k] = freeze_json(v)
         elif k in ("name", "description", "schema", "strict"):
-            paths = v if isinstance(v, list) and v else [v]
-            for j, p in enumerate(paths):
-                if not isinstance(p, str) or not _FIELD_PATH.match(p):
-                    message = f"tool.{k} must be a path of plain fields like $.function.name, got {p!r}"
-                    if paths is v:
-                        entry.err_in(j, message)
-                    entry.err(message)
-            out[k] = tuple(paths[0].split(".")[1:])
+            paths = _field_paths(entry, f"tool.{k} must be a path of plain fields like $.function.name")
+            out[k] = paths[0]
             if len(paths) > 1:
-                aliases[k] = tuple(tuple(p.split(".")[1:]) for p in paths[1:])
+                aliases[k] = paths[1:]
         elif k == "outputs":
-            paths = v if isinstance(v, list) and v else [v]
-            for j, p in enumerate(paths):
-                if not isinstance(p, str) or not _FIELD_PATH.match(p):
-                    message = f"tool.outputs must be paths of plain fields like $.response, got {p!r}"
-                    if paths is v:
-                        entry.err_in(j, message)
-                    entry.err(message)
-            out[k] = tuple(tuple(p.split(".")[1:]) for p in paths)
+            out[k] = _field_paths(entry, "tool.outputs must be paths of plain fields like $.response")
         elif k == "kinds":
             if not isinstance(v, dict) or not all(isinstance(x, list) and all(isinstance(s, str) for s in x) for x in v.values()):
                 entry.err("tool.kinds must map a key (like type) to the list of its values a function tool has")
