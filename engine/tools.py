@@ -317,12 +317,13 @@ def build_tool(
     at: Mapping[str, tuple[str, ...]] = parsed.at if same else {}
     out = None
     changes: list[Change] = []
+    unread = False  # the caller's fields beside the schema could not be read at all
     if same:
         try:
             out = _copy_except(source, at.get("schema", shape["schema"]))
         except SchemaInputError as exc:
             # fields beside the schema are not JSON: the tool is rebuilt from its parts
-            same, at = False, {}
+            same, at, unread = False, {}, True
             changes.append(Change("tool/fields", "", "dropped", f"the tool's fields beside its schema are not JSON ({exc}): it is sent with its name, description and schema alone"))
     if out is None:
         out = json_copy(dict(shape.get("fixed", {})))
@@ -341,7 +342,7 @@ def build_tool(
             held = _get(out, path)
             if held is not _MISSING and held is not None:
                 changes.extend(_output_normalized(out, path, held, target, options))
-    if not same and not changes and source is not None and parsed.shape is not None:
+    if not same and not unread and source is not None and parsed.shape is not None:
         left = _left_behind(source, parsed, out)
         if left:
             changes.append(Change(

@@ -419,6 +419,9 @@ def test_fields_another_wire_has_no_place_for_are_named_not_logged(caplog):
     assert not caplog.records
     assert normalize_tool(mcp_tool, "gemini").result.changes[0].detail == (
         "the tool's annotations, outputSchema, title have no place in gemini's tool: not sent")
+    # a description mended on the way says so beside them
+    mended = normalize_tool({**mcp_tool, "description": "Forecast \ud83d"}, "gemini").result.changes
+    assert [c.rule for c in mended[:2]] == ["tool/text", "tool/shape"]
     for target in ("mcp", "anthropic"):  # the same shape: every field travels along
         kept = normalize_tools([mcp_tool if target == "mcp" else SHAPES["anthropic"]], target)
         assert not [c for c in kept.results[0].changes if c.rule.startswith("tool/")]
