@@ -66,9 +66,9 @@ ENGINE_IDS: tuple[tuple[str, str], ...] = (
         "character (JSON text's `\\ud83d`), which no UTF-8 text holds: it is written as that "
         "escape, six characters of text, and a surrogate pair held as two characters as the one "
         "it encodes. Action `rewritten`, at the string's pointer (a key at the key it becomes); a "
-        "tool's description is mended alike, reported as `tool/text`. Made while the input is "
-        "copied, so also under `bypass` and in `check`; a key that would then be another key of its "
-        "object is a `SchemaInputError`.",
+        "tool's description and the fields it keeps are mended alike, reported as `tool/text`. "
+        "Made while the input is copied, so also under `bypass` and in `check`; a key that would "
+        "then be another key of its object is a `SchemaInputError`.",
     ),
     (
         "bypass",

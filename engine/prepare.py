@@ -321,6 +321,59 @@ def mended_text(value: str, what: str) -> tuple[str, str | None]:
     return fixed, f"{what} {_escaped(value)}: {said}"
 
 
+def mended_tree(value: Any, skip: Any) -> list[str]:
+    """Mend, in place, the strings of a JSON tree outside any schema (a tool's fields
+    beside its schema) as `mended_text` mends one, keys included; what was done to each,
+    said with its dotted path (a mended key's as it becomes). The paths in `skip` (tuples
+    of keys) are left alone. A tree whose JSON text is all ASCII holds none: one pass in
+    C says so."""
+    try:
+        if json.dumps(value, ensure_ascii=False).isascii():
+            return []
+    except (TypeError, ValueError):
+        return []  # not JSON: what reads the tool's fields says so
+    said: list[str] = []
+    stack: list[tuple[tuple, Any]] = [((), value)]
+    while stack:
+        path, node = stack.pop()
+        if node.__class__ is dict:
+            if not all(k.isascii() for k in node if k.__class__ is str):
+                _mend_keys(node, path, skip, said)
+            entries: Any = list(node.items())
+        else:
+            entries = list(enumerate(node))
+        for key, item in entries:
+            here = (*path, key)
+            if here in skip:
+                continue
+            if item.__class__ is str and not item.isascii():
+                fixed, what = mended_text(item, "the text")
+                if what is not None:
+                    node[key] = fixed
+                    said.append(f"{_dotted(here)}: {what}")
+            elif item.__class__ is dict or item.__class__ is list:
+                stack.append((here, item))
+    return said
+
+
+def _mend_keys(node: dict, path: tuple, skip: Any, said: list[str]) -> None:
+    """`mended_tree`'s keys of one object, the object rebuilt in its order."""
+    rebuilt = {}
+    for key, item in node.items():
+        if key.__class__ is str and not key.isascii() and (*path, key) not in skip:
+            fixed, what = mended_text(key, "the key")
+            if what is not None and fixed not in node:
+                said.append(f"{_dotted((*path, fixed))}: {what}")
+                key = fixed
+        rebuilt[key] = item
+    node.clear()
+    node.update(rebuilt)
+
+
+def _dotted(path: tuple) -> str:
+    return ".".join(map(str, path))
+
+
 def _texts(values: list, chain: Any, run: Run) -> None:
     """`_text` for the strings of a list copied in bulk, in place."""
     for i, v in enumerate(values):

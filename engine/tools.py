@@ -27,7 +27,7 @@ from .names import NameMap, NameRule, assign_wire_names, wire_name
 from .native import dump as _dump
 from .native import has_dump as _has_dump
 from .native import is_python_tool, python_tool
-from .prepare import json_copy, mended_text
+from .prepare import json_copy, mended_text, mended_tree
 
 if TYPE_CHECKING:
     from .ruletable import Target
@@ -325,6 +325,11 @@ def build_tool(
             # fields beside the schema are not JSON: the tool is rebuilt from its parts
             same, at, unread = False, {}, True
             changes.append(Change("tool/fields", "", "dropped", f"the tool's fields beside its schema are not JSON ({exc}): it is sent with its name, description and schema alone"))
+        else:
+            # the fields that travel along (an MCP tool's annotations, say) are text a
+            # wire must be able to send too; name, description and schema are mended below
+            beside = {tuple(p) for p in at.values()} | {tuple(shape["schema"])}
+            changes += [Change("tool/text", "", "rewritten", f"the tool's {said}") for said in mended_tree(out, beside)]
     if out is None:
         out = json_copy(dict(shape.get("fixed", {})))
     _set(out, at.get("name", shape["name"]), name)

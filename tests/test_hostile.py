@@ -1245,6 +1245,18 @@ def test_a_tools_description_is_mended_and_reported():
     assert tool["function"]["description"] == "Reads \ud83d"
 
 
+def test_a_kept_tools_other_fields_are_mended_and_reported():
+    tool = {"name": "m", "description": "ok", "inputSchema": {"type": "object"},
+            "annotations": {"title": "Cut \ud83d", "k\udc00": 1, "tags": ["a", "b\ud800"]}}
+    out = wireschema.normalize_tool(tool, "mcp")
+    assert out.tool["annotations"] == {"title": "Cut \\ud83d", "k\\udc00": 1, "tags": ["a", "b\\ud800"]}
+    said = [c.detail.split(": ", 1)[0] for c in out.result.changes if c.rule == "tool/text"]
+    assert sorted(said) == ["the tool's annotations.k\\udc00", "the tool's annotations.tags.1", "the tool's annotations.title"]
+    assert tool["annotations"]["title"] == "Cut \ud83d"  # the caller's tool is not touched
+    plain = {"name": "m", "description": "café", "inputSchema": {"type": "object"}, "annotations": {"title": "é ☕"}}
+    assert wireschema.normalize_tool(plain, "mcp").result.changes == ()
+
+
 def test_check_and_bypass_report_it_too():
     schema = {"type": "object", "description": "cut \ud83d"}
     assert [c.rule for c in wireschema.check(schema, "mcp")] == ["input/text"]
