@@ -331,7 +331,7 @@ def mended_tree(value: Any, skip: Any) -> list[str]:
         if json.dumps(value, ensure_ascii=False).isascii():
             return []
     except (TypeError, ValueError):
-        return []  # not JSON: what reads the tool's fields says so
+        return []  # not JSON (a set, say): left as the fields' copy left it
     said: list[str] = []
     stack: list[tuple[tuple, Any]] = [((), value)]
     while stack:
@@ -357,12 +357,15 @@ def mended_tree(value: Any, skip: Any) -> list[str]:
 
 
 def _mend_keys(node: dict, path: tuple, skip: Any, said: list[str]) -> None:
-    """`mended_tree`'s keys of one object, the object rebuilt in its order."""
+    """`mended_tree`'s keys of one object, the object rebuilt in its order; a key that
+    would then be another key of its object is refused, as a schema's is."""
     rebuilt = {}
     for key, item in node.items():
         if key.__class__ is str and not key.isascii() and (*path, key) not in skip:
             fixed, what = mended_text(key, "the key")
-            if what is not None and fixed not in node:
+            if what is not None:
+                if fixed in node:
+                    raise SchemaInputError(f"the key {_escaped(key)} at {_dotted(path)} holds a surrogate, and written as UTF-8 can carry it it is another key of the same object")
                 said.append(f"{_dotted((*path, fixed))}: {what}")
                 key = fixed
         rebuilt[key] = item

@@ -321,15 +321,15 @@ def build_tool(
     if same:
         try:
             out = _copy_except(source, at.get("schema", shape["schema"]))
-        except SchemaInputError as exc:
-            # fields beside the schema are not JSON: the tool is rebuilt from its parts
-            same, at, unread = False, {}, True
-            changes.append(Change("tool/fields", "", "dropped", f"the tool's fields beside its schema are not JSON ({exc}): it is sent with its name, description and schema alone"))
-        else:
             # the fields that travel along (an MCP tool's annotations, say) are text a
             # wire must be able to send too; name, description and schema are mended below
-            beside = {tuple(p) for p in at.values()} | {tuple(shape["schema"])}
-            changes += [Change("tool/text", "", "rewritten", f"the tool's {said}") for said in mended_tree(out, beside)]
+            mended = mended_tree(out, {tuple(p) for p in at.values()} | {tuple(shape["schema"])})
+        except SchemaInputError as exc:
+            # fields beside the schema are not JSON: the tool is rebuilt from its parts
+            same, at, unread, out = False, {}, True, None
+            changes.append(Change("tool/fields", "", "dropped", f"the tool's fields beside its schema are not JSON ({exc}): it is sent with its name, description and schema alone"))
+        else:
+            changes += [Change("tool/text", "", "rewritten", f"the tool's {said}") for said in mended]
     if out is None:
         out = json_copy(dict(shape.get("fixed", {})))
     _set(out, at.get("name", shape["name"]), name)
