@@ -325,17 +325,17 @@ def mended_tree(value: Any, skip: Any) -> list[str]:
     """Mend, in place, the strings of a JSON tree outside any schema (a tool's fields
     beside its schema) as `mended_text` mends one, keys included; what was done to each,
     said with its dotted path (a mended key's as it becomes). The paths in `skip` (tuples
-    of keys) are left alone. A tree whose JSON text is all ASCII holds none: one pass in
-    C says so."""
-    try:
-        if json.dumps(value, ensure_ascii=False).isascii():
-            return []
-    except (TypeError, ValueError):
-        return []  # not JSON (a set, say): left as the fields' copy left it
+    of keys) are left alone. Each container is read once, however often the tree holds
+    it (the fields' copy shares a subtree met very many times: see `json_copy`), so the
+    time is linear in the containers, not in the paths to them."""
     said: list[str] = []
+    seen: set[int] = set()
     stack: list[tuple[tuple, Any]] = [((), value)]
     while stack:
         path, node = stack.pop()
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
         if node.__class__ is dict:
             if not all(k.isascii() for k in node if k.__class__ is str):
                 _mend_keys(node, path, skip, said)

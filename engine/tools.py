@@ -393,7 +393,9 @@ def _left_behind(source: dict[str, Any], parsed: _Parsed, out: dict[str, Any]) -
         prefix, node = stack.pop()
         for key in reversed(list(node)):
             path, value = (*prefix, key), node[key]
-            if path in read or value is None or _get(out, path) == value:
+            # only a scalar is compared (`type: function`): a container beside the schema
+            # may hold a subtree very many times over, which == would walk each time
+            if path in read or value is None or (value.__class__ is not dict and value.__class__ is not list and _get(out, path) == value):
                 continue
             if path in within and isinstance(value, dict):
                 stack.append((path, value))
