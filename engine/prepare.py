@@ -285,10 +285,9 @@ _TEXT_RULE = "input/text"
 
 def _text(value: str, chain: Any, run: Run) -> str:
     """`value` (not all ASCII) as UTF-8 can carry it (see `_repaired`), reported."""
-    if _SURROGATE.search(value) is None:
-        return value
-    fixed, what = _repaired(value)
-    run.repairs.append((_TEXT_RULE, chain, "rewritten", f"{_escaped(value)}: {what}"))
+    fixed, said = mended_text(value)
+    if said is not None:
+        run.repairs.append((_TEXT_RULE, chain, "rewritten", said))
     return fixed
 
 
@@ -312,13 +311,13 @@ def _escape_unit(match: re.Match) -> str:
     return f"\\u{ord(match.group()):04x}"
 
 
-def mended_text(value: str, what: str) -> tuple[str, str | None]:
-    """A string outside a schema (a tool's description) as UTF-8 can carry it, and what
-    was done to it, said of `what` (None where nothing was)."""
+def mended_text(value: str, what: str = "") -> tuple[str, str | None]:
+    """A string as UTF-8 can carry it (see `_repaired`), and what was done to it, said of
+    `what` (a tool's description, say; None where nothing was)."""
     if value.isascii() or _SURROGATE.search(value) is None:
         return value, None
     fixed, said = _repaired(value)
-    return fixed, f"{what} {_escaped(value)}: {said}"
+    return fixed, f"{what + ' ' if what else ''}{_escaped(value)}: {said}"
 
 
 def mended_tree(value: Any, skip: Any) -> list[str]:
@@ -365,7 +364,7 @@ def _mend_keys(node: dict, path: tuple, skip: Any, said: list[str]) -> None:
             fixed, what = mended_text(key, "the key")
             if what is not None:
                 if fixed in node:
-                    raise SchemaInputError(f"the key {_escaped(key)} at {_dotted(path)} holds a surrogate, and written as UTF-8 can carry it it is another key of the same object")
+                    raise _another_key(key, fixed, _dotted(path))
                 said.append(f"{_dotted((*path, fixed))}: {what}")
                 key = fixed
         rebuilt[key] = item
@@ -388,16 +387,20 @@ def _key(key: str, src: dict, chain: Any, run: Run) -> str:
     """A key that is not all ASCII, as UTF-8 can carry it (`_repaired`), reported at the
     key it becomes (a report is text too); one that would then be another key of its
     object is refused."""
-    if _SURROGATE.search(key) is None:
+    fixed, said = mended_text(key, "object key")
+    if said is None:
         return key
-    fixed, what = _repaired(key)
     if fixed in src:
-        raise SchemaInputError(
-            f"object key {_escaped(key)} at {pointer_of(chain) or '/'} holds a surrogate, and written as UTF-8 "
-            f"can carry it ({_escaped(fixed)}) it is another key of the same object"
-        )
-    run.repairs.append((_TEXT_RULE, (chain, fixed), "rewritten", f"object key {_escaped(key)}: {what}"))
+        raise _another_key(key, fixed, pointer_of(chain) or "/")
+    run.repairs.append((_TEXT_RULE, (chain, fixed), "rewritten", said))
     return fixed
+
+
+def _another_key(key: str, fixed: str, where: str) -> SchemaInputError:
+    return SchemaInputError(
+        f"object key {_escaped(key)} at {where} holds a surrogate, and written as UTF-8 "
+        f"can carry it ({_escaped(fixed)}) it is another key of the same object"
+    )
 
 
 def _no_string(src: Any, chain: Any) -> SchemaInputError | None:
