@@ -320,13 +320,15 @@ def mended_text(value: str, what: str = "") -> tuple[str, str | None]:
     return fixed, f"{what + ' ' if what else ''}{_escaped(value)}: {said}"
 
 
-def mended_tree(value: Any, skip: Any) -> list[str]:
+def mended_tree(value: Any, skip: Any, opts: Any) -> list[str]:
     """Mend, in place, the strings of a JSON tree outside any schema (a tool's fields
     beside its schema) as `mended_text` mends one, keys included; what was done to each,
-    said with its dotted path (a mended key's as it becomes). The paths in `skip` (tuples
-    of keys) are left alone. Each container is read once, however often the tree holds
-    it (the fields' copy shares a subtree met very many times: see `json_copy`), so the
-    time is linear in the containers, not in the paths to them."""
+    said with its dotted path (a mended key's as it becomes). A value or key that is no
+    JSON (a set, a float NaN without `allow_nan`) is a SchemaInputError naming where, as
+    in a schema; a subclass of a scalar becomes its plain value. The paths in `skip`
+    (tuples of keys) are left alone. Each container is read once, however often the tree
+    holds it (the fields' copy shares a subtree met very many times: see `json_copy`),
+    so the time is linear in the containers, not in the paths to them."""
     said: list[str] = []
     seen: set[int] = set()
     stack: list[tuple[tuple, Any]] = [((), value)]
@@ -336,7 +338,7 @@ def mended_tree(value: Any, skip: Any) -> list[str]:
             continue
         seen.add(id(node))
         if node.__class__ is dict:
-            if not all(k.isascii() for k in node if k.__class__ is str):
+            if not all(k.__class__ is str and k.isascii() for k in node):
                 _mend_keys(node, path, skip, said)
             entries: Any = list(node.items())
         else:
@@ -345,14 +347,30 @@ def mended_tree(value: Any, skip: Any) -> list[str]:
             here = (*path, key)
             if here in skip:
                 continue
-            if item.__class__ is str and not item.isascii():
+            cls = item.__class__
+            if cls is dict or cls is list:
+                stack.append((here, item))
+                continue
+            if cls is not str:
+                # the fields were copied, not judged (json_copy shares scalars): a value
+                # that is no JSON would fail the request at send time, naming nothing
+                item = node[key] = _field_scalar(item, here, opts)
+                if item.__class__ is not str:
+                    continue
+            if not item.isascii():
                 fixed, what = mended_text(item, "the text")
                 if what is not None:
                     node[key] = fixed
                     said.append(f"{_dotted(here)}: {what}")
-            elif item.__class__ is dict or item.__class__ is list:
-                stack.append((here, item))
     return said
+
+
+def _field_scalar(value: Any, path: tuple, opts: Any) -> Any:
+    """`_scalar` for a value of `mended_tree`'s, or SchemaInputError where it is no JSON scalar."""
+    chain = _chain(path)
+    if not isinstance(value, _SCALARS):
+        raise SchemaInputError(f"{type(value).__name__} at {pointer_of(chain)} is not a JSON value")
+    return _scalar(value, chain, opts)
 
 
 def _mend_keys(node: dict, path: tuple, skip: Any, said: list[str]) -> None:
@@ -360,7 +378,9 @@ def _mend_keys(node: dict, path: tuple, skip: Any, said: list[str]) -> None:
     would then be another key of its object is refused, as a schema's is."""
     rebuilt = {}
     for key, item in node.items():
-        if key.__class__ is str and not key.isascii() and (*path, key) not in skip:
+        if key.__class__ is not str:
+            raise SchemaInputError(f"object key {key!r} at {pointer_of(_chain(path)) or '/'} is not a string")
+        if not key.isascii() and (*path, key) not in skip:
             fixed, what = mended_text(key, "the key")
             if what is not None:
                 if fixed in node:
@@ -370,6 +390,14 @@ def _mend_keys(node: dict, path: tuple, skip: Any, said: list[str]) -> None:
         rebuilt[key] = item
     node.clear()
     node.update(rebuilt)
+
+
+def _chain(path: tuple) -> Any:
+    """The origin chain (see `positions.pointer_of`) of a path of keys."""
+    chain = None
+    for key in path:
+        chain = (chain, key)
+    return chain
 
 
 def _dotted(path: tuple) -> str:

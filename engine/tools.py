@@ -321,9 +321,11 @@ def build_tool(
     if same:
         try:
             out = _copy_except(source, at.get("schema", shape["schema"]))
-            # the fields that travel along (an MCP tool's annotations, say) are text a
-            # wire must be able to send too; name, description and schema are mended below
-            mended = mended_tree(out, {tuple(p) for p in at.values()} | {tuple(shape["schema"])})
+            # the fields that travel along (an MCP tool's annotations, say) are JSON a
+            # wire must be able to send too; name, description, schema and the output
+            # schemas are mended, or judged, below
+            apart = {tuple(p) for p in at.values()} | {tuple(shape["schema"])} | {tuple(p) for p in shape.get("outputs", ())}
+            mended = mended_tree(out, apart, options_of(options))
         except SchemaInputError as exc:
             # fields beside the schema are not JSON: the tool is rebuilt from its parts
             same, at, unread, out = False, {}, True, None

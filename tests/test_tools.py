@@ -396,6 +396,47 @@ def test_fields_beside_the_schema_that_are_not_json_are_dropped_reported_and_log
     assert normalize_tool(tool, "mcp").result.changes == out.results[0].changes
 
 
+@pytest.mark.parametrize(
+    ("annotations", "said"),
+    [
+        ({"tags": {"read", "safe"}}, "set at /annotations/tags is not a JSON value"),
+        ({"tags": ("read",)}, "tuple at /annotations/tags is not a JSON value"),
+        ({"made": object()}, "object at /annotations/made is not a JSON value"),
+        ({"weight": float("nan")}, "nan at /annotations/weight is not JSON"),
+        ({"big": 10**5000}, "/annotations/big"),
+        ({1: "one"}, "object key 1 at /annotations is not a string"),
+    ],
+    ids=["set", "tuple", "object", "nan", "long-int", "int-key"],
+)
+def test_a_field_beside_the_schema_that_is_no_json_value_drops_the_fields_reported(annotations, said):
+    """Copied, a kept tool's fields would carry such a value to the wire, where the request
+    fails to encode at send time naming no tool: the fields are dropped, saying where."""
+    tool = {"name": "ring", "inputSchema": WEATHER, "annotations": {"readOnlyHint": True, "more": [annotations]}}
+    out = normalize_tools([tool], "mcp")
+    assert out.tools[0] == {"name": "ring", "inputSchema": WEATHER}
+    (dropped,) = [c for c in out.results[0].changes if c.rule == "tool/fields"]
+    assert said.replace("/annotations", "/annotations/more/0") in dropped.detail
+    json.dumps(out.tools, allow_nan=False)
+
+
+def test_scalars_beside_the_schema_travel_as_their_plain_json_values():
+    import enum
+
+    class Level(enum.IntEnum):
+        HIGH = 3
+
+    class Tag(str, enum.Enum):
+        SAFE = "safe"
+
+    tool = {"name": "ring", "inputSchema": WEATHER, "annotations": {"level": Level.HIGH, "tags": [Tag.SAFE], "weight": float("inf")}}
+    out = normalize_tools([tool], "mcp", options=wireschema.Options(allow_nan=True))
+    kept = out.tools[0]["annotations"]
+    assert kept == {"level": 3, "tags": ["safe"], "weight": float("inf")}
+    assert kept["level"].__class__ is int and kept["tags"][0].__class__ is str
+    assert not [c for c in out.results[0].changes if c.rule.startswith("tool/")]
+    assert tool["annotations"]["level"] is Level.HIGH  # the caller's tool as it was
+
+
 def test_json_fields_beside_the_schema_travel_along_unreported():
     out = normalize_tools([SHAPES["mcp"]], "mcp")
     assert out.tools[0]["annotations"] == {"readOnlyHint": True}
