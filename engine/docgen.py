@@ -204,8 +204,9 @@ listed under `rules:` (or a rule kind under `checks:`) is refused with where it 
 That is the reference a compiled target keeps to, while doing less where the kinds'
 contracts (below: what each kind reads, makes, adds and may fail on) allow it. A stage
 none of whose rules can have work on this input (its trigger keywords are neither in
-the census nor among those an earlier rule may add) is skipped, and a walk holds only
-the rules that the census, or what their own or an earlier stage may add, can wake up
+the census nor among those an earlier rule may add, or a keyword the kind requires,
+such as inline-refs' `$ref`, is in neither) is skipped, and a walk holds only the rules
+that the census, or what their own or an earlier stage that runs may add, can wake up
 (a keyword a rule adds brings its boolean-schema markers where the kind may write a
 boolean schema); consecutive walks fuse
 into one where no rule reads what another walk has not finished; the node checks run
@@ -372,6 +373,10 @@ def _contract_text(k: Kind) -> str:
         parts.insert(4, held)
     if k.scope == "root":
         parts.append("changes only the root")
+    if callable(k.requires):
+        parts.append("has work only where the input holds keywords its options name")
+    elif k.requires:
+        parts.append("has work only where the input holds " + " and ".join(f"`{r}`" for r in sorted(k.requires)))
     for label, value in (("needs", k.needs), ("makes", k.makes)):
         if callable(value):
             parts.append(f"{label} facts set by its options")

@@ -43,6 +43,7 @@ from .compiler import Variant, Visitor, compile_variants, root_test
 from .positions import REFERENCE_KEYS
 
 _ANY = None  # a rule whose added keywords are unknown: every later rule may have work
+_NOTHING: frozenset = frozenset()
 
 # A walk compiles for the visitors its input can need (`Planner._reachable`): about 5%
 # fewer instructions on the corpus than one holding every visitor of its stages, for a
@@ -89,10 +90,16 @@ class Planner:
         self._variety: dict[tuple, int] = {}  # walks compiled per run of stages
         self._by_census: dict[tuple, Plan] = {}
         relevant: set[str] = set()
+        # rule id -> the markers the input must hold, each of them, for the rule to have work
+        self._requires: dict[str, frozenset] = {}
         for info in self.infos + self.check_infos:
             for rule, trig, _adds in info.rules:
                 relevant |= trig or frozenset()
                 relevant |= rule.spec.reads_through(rule.options) or frozenset()
+                requires = rule.spec.required_keys(rule.options)
+                if requires:
+                    self._requires[rule.id] = requires
+                    relevant |= requires
         self._relevant = frozenset(relevant)
         # rules whose boolean markers depend on the keys before them (see `_reachable`)
         self._moving = frozenset(r.id for info in self.infos for r, _t, _a in info.rules if r.spec.bools_moved(r.options))
@@ -134,7 +141,7 @@ class Planner:
         if plan is None:
             active, reads = self._active(*seen)
             groups, checks_fused = self._groups(active, reads)
-            shape = (groups, checks_fused, self._reachable(seen[0]))
+            shape = (groups, checks_fused, self._reachable(seen[0], active))
             plan = self._plans.get(shape)
             if plan is None:
                 plan = self._plans[shape] = self._make(*shape)
@@ -150,7 +157,7 @@ class Planner:
 
         A rule may have work where its triggers meet the input's keywords or those an
         earlier active rule may add (at the root, for a rule that selects only the
-        root). What it reads narrows to its node where none of its `reads_via`
+        root), and those keywords hold all it `requires` (anywhere). What it reads narrows to its node where none of its `reads_via`
         keywords can be there yet (at the root, for a root-scoped tree kind).
         """
         keys = set(census)
@@ -158,11 +165,13 @@ class Planner:
         anything = False
         out = []
         reads: dict[str, str] = {}
+        requires = self._requires
         for info in self.infos + self.check_infos:
             for rule, trig, adds in info.rules:
                 spec = rule.spec
                 here = root if rule.where == "$" or spec.scope == "root" else keys
-                if trig is None or anything or not trig.isdisjoint(here):
+                # what it requires may be anywhere in the input, for a root-scoped rule too
+                if (trig is None or anything or not trig.isdisjoint(here)) and (anything or requires.get(rule.id, _NOTHING) <= keys):
                     out.append(rule.id)
                     via = spec.reads_through(rule.options)
                     level = spec.reads_of(rule.options)
@@ -176,10 +185,10 @@ class Planner:
                         root |= adds
         return frozenset(out), reads
 
-    def _reachable(self, census: frozenset) -> frozenset:
+    def _reachable(self, census: frozenset, active: frozenset | None = None) -> frozenset:
         """The rules whose visitors a compiled walk holds for an input of this census: any
         rule whose triggers the census, or what a rule so kept in its own stage or an
-        earlier one may add, can meet.
+        earlier one may add, can meet, and that holds all the rule `requires`.
 
         Within a stage the rules' visits interleave, node by node, in any order; across
         stages a rule never meets what a later stage writes: a later stage walks after
@@ -191,10 +200,17 @@ class Planner:
 
         A rule that moves booleans (`Kind.writes_bools`) adds their markers where the
         keys so far hold them where they come from: it is asked again as keys grow.
+
+        A stage none of whose rules is `active` is in no plan (see `_groups`): it never
+        runs, so nothing it could add is reached (a rule that selects the root, whose
+        triggers are deeper than the root, say).
         """
         keys = set(census)
         kept: set[str] = set()
+        idle = () if active is None else tuple(info for info in self.infos if not self._on(info, active))
         for info in self.infos + self.check_infos:
+            if any(info is i for i in idle):
+                continue
             grew = True
             while grew:
                 grew = False
@@ -203,7 +219,7 @@ class Planner:
                     if rule.id in kept:
                         if not moving:
                             continue
-                    elif not (trig is None or not trig.isdisjoint(keys)):
+                    elif not (trig is None or not trig.isdisjoint(keys)) or not self._requires.get(rule.id, _NOTHING) <= keys:
                         continue
                     if adds is _ANY:
                         return self._every

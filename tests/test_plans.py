@@ -221,6 +221,23 @@ def test_a_rule_moving_booleans_wakes_the_boolean_check_only_where_there_are_som
     for schema in (plain, boolean):
         assert _outcome(_run(schema, "openai-strict", "planned")) == _outcome(_run(schema, "openai-strict", "staged"))
 
+def test_a_union_without_a_ref_wakes_no_inlining_and_a_stage_that_cannot_run_adds_nothing():
+    # inline-refs (anthropic/root-refs, on anyOf) may add any keyword, but only where a
+    # `$ref` is there to inline (`Kind.requires`); root-union-properties selects the
+    # root, so an anyOf below it gives its stage no work, and the boolean markers it
+    # could add wake no boolean rule or check
+    planner = wireschema._target("anthropic-strict").planner()
+    census = frozenset({"type", "properties", "anyOf", "a"})
+    active, _reads = planner._active(census & planner._relevant, frozenset({"type", "properties"}))
+    kept = planner._reachable(census, active)
+    assert kept != planner._every and "anthropic-strict/check-recursion" not in kept
+    assert not {"anthropic/root-union-properties", "anthropic-strict/booleans", "anthropic-strict/check-booleans"} & kept
+    assert planner._reachable(census | {"$ref"}) == planner._every
+    schema = {"type": "object", "properties": {"a": {"anyOf": [{"type": "string"}, {"type": "null"}]}}}
+    for target in ("anthropic-strict", "anthropic", "openai-chat"):
+        assert _outcome(_run(schema, target, "planned")) == _outcome(_run(schema, target, "staged"))
+
+
 @pytest.mark.parametrize("target", TARGETS)
 def test_the_compiled_walks_give_the_generic_walks_result(target, corpus):
     # the generic walk calls every kind wherever its trigger keywords are: the compiled

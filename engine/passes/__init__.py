@@ -80,6 +80,11 @@ class Kind:
     """What in the input's census (`prepare.copy_input`: its keywords, `<bool>:K` where a
     boolean stands under K, `<list>:items` for a draft-07 tuple) gives it work: a set or a
     function of the options. None: its trigger keywords."""
+    requires: Any = frozenset()
+    """Census markers the input must hold, every one of them (somewhere, or added by an
+    earlier rule), for it to have work anywhere, on top of `census`: inline-refs acts on
+    a combiner's branch only where a `$ref` is there to inline. A set, or a function of
+    the options."""
     fails: bool = True
     """It may find a schema unrepresentable (raise, through `Run.fail`); a kind that
     only rewrites never does."""
@@ -112,6 +117,10 @@ class Kind:
     def reads_through(self, options: Any) -> frozenset | None:
         via = self.reads_via(options) if callable(self.reads_via) else self.reads_via
         return None if via is None else frozenset(via)
+
+    def required_keys(self, options: Any) -> frozenset:
+        r = self.requires
+        return frozenset(r(options) if callable(r) else r)
 
     def census_keys(self, options: Any) -> frozenset | None:
         if self.census is None:
@@ -176,7 +185,7 @@ def test_helper(name: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]
     return deco
 
 
-_CONTRACT = ("phase", "reads", "scope", "reads_via", "creates", "adds", "writes_bools", "census", "fails", "mutates", "needs", "makes")
+_CONTRACT = ("phase", "reads", "scope", "reads_via", "creates", "adds", "writes_bools", "census", "requires", "fails", "mutates", "needs", "makes")
 _READS = ("node", "children", "subtree", "tree")
 
 

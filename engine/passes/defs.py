@@ -91,7 +91,7 @@ class _Graph:
         return first_cycle(starts, self.out)
 
 
-@kind("inline-refs", reads="tree", creates=True, adds=None, order="pre", triggers="within", within=Opt("keys", required=True, doc="keywords whose subschemas may not be a $ref"))
+@kind("inline-refs", reads="tree", creates=True, adds=None, order="pre", triggers="within", requires={"$ref"}, within=Opt("keys", required=True, doc="keywords whose subschemas may not be a $ref"))
 def inline_refs(rule, node, run):
     """A `$ref` where the wire refuses one (say, an `allOf` branch) becomes a copy of the
     definition it names, its sibling keywords winning.
