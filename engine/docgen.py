@@ -573,6 +573,30 @@ def _targets_section(s: Shipped) -> list[str]:
     return out
 
 
+def _objects_section(rules_dir: Path) -> list[str]:
+    """The framework objects `normalize_tool` reads by attribute (`rules/_objects.yaml`)."""
+    from .toolobjects import load_readers
+
+    path = rules_dir / "_objects.yaml"
+    if not path.is_file():
+        return []
+    out = [
+        "## Tool objects",
+        "",
+        "From `rules/_objects.yaml`: tools that agent frameworks hold as Python objects with no "
+        "`model_dump`, read by these attributes (a subclass as its class) and built in the target's "
+        "own shape; the object's other attributes that differ from their defaults are named in one "
+        "`tool/shape` change, not sent.",
+        "",
+        "| class | name | description | schema | strict | why |",
+        "| --- | --- | --- | --- | --- | --- |",
+    ]
+    for cls, r in load_readers(path).items():
+        cells = [_code(v) if v else "—" for v in (r.name, r.description, r.schema, r.strict)]
+        out.append(f"| `{cls}` | {' | '.join(cells)} | {_cell(r.why)} |")
+    return out
+
+
 def render(rules_dir: Path | None = None) -> str:
     """The whole CONSTRAINTS.md text, from the shipped rule files (or `rules_dir`)."""
     s = shipped(rules_dir)
@@ -580,6 +604,7 @@ def render(rules_dir: Path | None = None) -> str:
     parts.append("\n".join(_kinds_section("Rule kinds", KINDS)))
     parts.append("\n".join(_kinds_section("Check kinds", CHECKS)))
     parts.append("\n".join(_vocabulary_section(s.registry.vocabulary)))
+    parts.append("\n".join(_objects_section(rules_dir or shipped_dir())))
     parts.append("\n".join(_rules_section(s)))
     parts.append("\n".join(_engine_section()))
     parts.append("\n".join(_targets_section(s)))

@@ -212,7 +212,7 @@ class Vocabulary:
 
     def __init__(self, path: Path):
         self.path = str(path)
-        data, self.text = _read(path)
+        data, self.text = read_rule_file(path)
         if not isinstance(data, MarkedDict):
             raise RuleFileError(self.path, 1, 1, "the vocabulary must be a mapping")
         self.groups: dict[str, tuple[str, ...]] = {}
@@ -261,7 +261,7 @@ class Vocabulary:
         return out
 
 
-def _read(path: Path) -> tuple[Any, str]:
+def read_rule_file(path: Path) -> tuple[Any, str]:
     """The parsed file (MarkedDict/MarkedList tree) and its text."""
     try:
         raw = path.read_bytes()
@@ -372,7 +372,7 @@ class Registry:
         """A rule file parsed once per registry: every `extends` chain shares `_base`."""
         key = self.real(path)
         if key not in self._parsed:
-            self._parsed[key] = _read(path)
+            self._parsed[key] = read_rule_file(path)
         return self._parsed[key]
 
     def real(self, path: Path) -> str:

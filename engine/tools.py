@@ -15,6 +15,7 @@ may also be an MCP `tools/list` result, as a model or as a dict.
 from __future__ import annotations
 
 import weakref
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Iterable, Iterator, Mapping, Sequence, Union
 
 import attrs
@@ -443,10 +444,11 @@ def _what(obj: Any) -> str:
     return kind.__name__ if kind.__module__ == "builtins" else f"{kind.__module__}.{kind.__qualname__}"
 
 
-def _tool_dict(item: Any, index: int | None, target: Any) -> Any:
-    """One item a caller holds as a tool dict; ToolShapeError for anything that is no tool."""
+def _tool_dict(item: Any, index: int | None, target: Any) -> tuple[Any, tuple[Change, ...]]:
+    """One item a caller holds as a tool dict, and what reading it left out (a
+    framework object's own attributes); ToolShapeError for anything that is no tool."""
     if isinstance(item, dict):
-        return item
+        return item, ()
     where = "the tool" if index is None else f"tool {index}"
     if _has_dump(item):
         try:
@@ -455,21 +457,27 @@ def _tool_dict(item: Any, index: int | None, target: Any) -> Any:
             raise ToolShapeError(f"{where} ({_what(item)}) cannot be dumped to JSON: {exc}") from None
         if not isinstance(dumped, dict):
             raise ToolShapeError(f"{where} ({_what(item)}) dumps to {type(dumped).__name__}, not a tool object")
-        return dumped
+        return dumped, ()
     if is_python_tool(item):
         try:
             made = python_tool(item)
         except SchemaInputError as exc:
             raise SchemaInputError(f"{where}: {exc}") from None
-        shape = target.tool
-        out = json_copy(dict(shape.get("fixed", {})))
-        _set(out, shape["name"], made.name)
-        if made.description is not None and "description" in shape:
-            _set(out, shape["description"], made.description)
-        _set(out, shape["schema"], made.schema)
-        return out
+        return _in_shape(target, made.name, made.description, made.schema), ()
+    from .toolobjects import read_object
+
+    read = read_object(item, where)
+    if read is not None:
+        left: tuple[Change, ...] = ()
+        if read.left:
+            left = (Change(
+                "tool/shape", "", "dropped",
+                f"the {type(item).__name__}'s {', '.join(read.left)}, its framework's own, {'has' if len(read.left) == 1 else 'have'} no place in {target.name}'s tool: not sent",
+            ),)
+        return _in_shape(target, read.name, read.description, read.schema, read.strict), left
     raise ToolShapeError(
         f"{where} is {_what(item)}: a tool is a dict, an SDK or pydantic object (model_dump), "
+        "a framework's tool object that rules/_objects.yaml names, "
         "a typed function or a pydantic model, dataclass or TypedDict class"
     )
 
@@ -551,6 +559,19 @@ def _wire_names(originals: Mapping[int, str], order: Sequence[int], target: Any,
 # the calls
 
 
+def _in_shape(target: Any, name: str, description: str | None, schema: Any, strict: bool | None = None) -> dict[str, Any]:
+    """A tool made of its parts in the target's own shape (a strict flag where the shape has one)."""
+    shape = target.tool
+    out = json_copy(dict(shape.get("fixed", {})))
+    _set(out, shape["name"], name)
+    if description is not None and "description" in shape:
+        _set(out, shape["description"], description)
+    _set(out, shape["schema"], schema)
+    if strict is not None and "strict" in shape:
+        _set(out, shape["strict"], strict)
+    return out
+
+
 def _results_with(result: Result, *extra: Change) -> Result:
     return attrs.evolve(result, changes=(*extra, *result.changes)) if extra else result
 
@@ -607,16 +628,26 @@ def _normalize_tools_quiet(
     registry = t.registry if t.registry is not None else _registry()
     items = _tool_list(tools, registry)
     # a list of dicts, the common case, is taken as it is, without a call per tool
-    given = items if all(item.__class__ is dict for item in items) else [_tool_dict(item, i, t) for i, item in enumerate(items)]
+    told: dict[int, tuple[Change, ...]] = {}
+    if all(item.__class__ is dict for item in items):
+        given = items
+    else:
+        read = [_tool_dict(item, i, t) for i, item in enumerate(items)]
+        given = [tool for tool, _left in read]
+        told = {i: left for i, (_tool, left) in enumerate(read) if left}
     if _uncached():
-        return _normalize_tools(given, t, registry, strict, options, reserved)
+        return _normalize_tools(given, t, registry, strict, options, reserved, told)
     opts = options_of(options)
     # a repeated request is one entry: its tools, results and names come back at once
-    key = ("tools", t.digest, t.name, t.path, registry.shapes_key(), strict, options_key(opts), tuple(sorted(reserved)))
+    # (what reading its objects left out, which the tools read do not show, too)
+    key = (
+        "tools", t.digest, t.name, t.path, registry.shapes_key(), strict, options_key(opts), tuple(sorted(reserved)),
+        tuple((i, c.detail) for i, left in told.items() for c in left),
+    )
     out: ToolsResult = _the_memo().memoize(
         key,
         given,
-        lambda: _normalize_tools(given, t, registry, strict, options, reserved),
+        lambda: _normalize_tools(given, t, registry, strict, options, reserved, told),
         _freeze_tools,
         _thaw_tools,
     )
@@ -639,7 +670,8 @@ def _thaw_tools(stored: Any) -> ToolsResult:
 
 
 def _normalize_tools(
-    given: list[Any], t: Any, registry: Any, strict: bool | None, options: Options | None, reserved: frozenset[str]
+    given: list[Any], t: Any, registry: Any, strict: bool | None, options: Options | None, reserved: frozenset[str],
+    told: Mapping[int, tuple[Change, ...]] = MappingProxyType({}),
 ) -> ToolsResult:
     from . import _normalize
 
@@ -692,7 +724,7 @@ def _normalize_tools(
             continue
         p = parsed.get(i) or _Parsed(originals[i], None, results[i].schema, None, None)
         made, beside = build_tool(p, _shaped_by(t, results[i]), results[i].schema, results[i].strict, wires[i], tool if i in parsed else None, options)
-        result = _results_with(results[i], *([renames[i]] if i in renames else []), *beside)
+        result = _results_with(results[i], *told.get(i, ()), *([renames[i]] if i in renames else []), *beside)
         built.append(made)
         aligned.append(result)
         wire_list.append(wires[i])
@@ -755,7 +787,9 @@ def normalize_tool(tool: Any, target: TargetLike, *, strict: bool | None = None,
 
     `tool` is a dict in any shipped shape (OpenAI Chat or Responses, Anthropic,
     Gemini, Bedrock, MCP, with an SDK's other spellings such as
-    `parameters_json_schema`), an SDK or pydantic object (`model_dump`), or a typed
+    `parameters_json_schema`), an SDK or pydantic object (`model_dump`), an agent
+    framework's tool object that `rules/_objects.yaml` names (openai-agents'
+    `FunctionTool`, pydantic-ai's `ToolDefinition`), or a typed
     function or pydantic model, dataclass or TypedDict class (name from `__name__`
     or the model's title, description from the docstring's summary, parameter
     descriptions from its Args/Parameters/:param: sections). Anything else, or a
@@ -775,7 +809,7 @@ def _normalize_tool_quiet(tool: Any, target: TargetLike, *, strict: bool | None,
     t = _target(target)
     _need_shape(t)
     registry = t.registry if t.registry is not None else _registry()
-    item = _tool_dict(tool, None, t)
+    item, told = _tool_dict(tool, None, t)
     reading = _reading(registry)
     key = reading.group_of(item)
     if key is not None:
@@ -788,7 +822,7 @@ def _normalize_tool_quiet(tool: Any, target: TargetLike, *, strict: bool | None,
     wires, renames = _wire_names({0: p.name}, [0], t, ())
     name = wires[0]
     made, beside = build_tool(p, _shaped_by(t, result), result.schema, result.strict, name, item, options)
-    result = _results_with(result, *renames.values(), *beside)
+    result = _results_with(result, *told, *renames.values(), *beside)
     return ToolResult(made, result, name, p.name)
 
 

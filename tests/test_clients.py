@@ -220,6 +220,56 @@ def test_openai_sdk_tool_objects_are_read_and_a_tool_calls_arguments_text_restor
     assert [i.pointer for i in chat.result.validate('{"city": "Lyon", "days": 0}')] == ["/days"]
 
 
+# --- agent frameworks' tool objects (rules/_objects.yaml) ---------------------------
+
+
+def test_an_openai_agents_function_tool_is_read_by_its_attributes():
+    agents = pytest.importorskip("agents")
+
+    @agents.function_tool
+    def get_weather(city: str) -> str:
+        """Weather for a city."""
+        return "sunny"
+
+    out = wireschema.normalize_tool(get_weather, "gemini")
+    assert set(out.tool) == {"name", "description", "parameters"}
+    assert (out.tool["name"], out.tool["description"]) == ("get_weather", "Weather for a city.")
+    assert out.tool["parameters"]["properties"]["city"]["type"] == "string"
+    # its callback is no tool data: named, not sent
+    (left,) = [c for c in out.result.changes if c.rule == "tool/shape"]
+    assert left.action == "dropped" and "FunctionTool's on_invoke_tool" in left.detail
+    json.dumps(out.tool)
+    # strict_json_schema (true by default) is the tool's strict flag
+    responses = wireschema.normalize_tool(get_weather, "openai-responses")
+    assert responses.tool["type"] == "function" and responses.tool["strict"] is True and responses.result.strict
+    loose = wireschema.normalize_tool(agents.FunctionTool(
+        name="look", description="Looks", params_json_schema=WEATHER, on_invoke_tool=get_weather.on_invoke_tool,
+        strict_json_schema=False), "openai-strict")
+    assert loose.tool["function"]["strict"] is False and not loose.result.strict
+
+
+def test_pydantic_ai_tool_definitions_are_read_naming_only_what_differs_from_a_default():
+    tools = pytest.importorskip("pydantic_ai.tools")
+    plain = tools.ToolDefinition(name="get_weather", description="Forecast", parameters_json_schema=WEATHER)
+    tagged = tools.ToolDefinition(name="get_weather", description="Forecast", parameters_json_schema=WEATHER, metadata={"team": "a"})
+    out = wireschema.normalize_tools([plain, {"name": "now", "input_schema": {"type": "object"}}], "anthropic")
+    assert out.tools[0]["input_schema"]["properties"] == WEATHER["properties"]
+    assert out.tools[0]["description"] == "Forecast"
+    assert not [c for c in out.results[0].changes if c.rule.startswith("tool/")]
+    # the same tool parts, another object: its own report, not the cached one's
+    again = wireschema.normalize_tools([tagged, {"name": "now", "input_schema": {"type": "object"}}], "anthropic")
+    (left,) = [c for c in again.results[0].changes if c.rule == "tool/shape"]
+    assert "ToolDefinition's metadata," in left.detail
+    assert wireschema.normalize_tool(tagged, "anthropic").result.changes[0] == left
+
+    class Mine(tools.ToolDefinition):  # a subclass is read as its class is
+        pass
+
+    assert wireschema.normalize_tool(Mine(name="mine", parameters_json_schema=WEATHER), "gemini").tool["name"] == "mine"
+    with pytest.raises(wireschema.ToolShapeError, match="parameters_json_schema is None"):
+        wireschema.normalize_tool(tools.ToolDefinition(name="empty", parameters_json_schema=None), "gemini")
+
+
 # --- Anthropic ---------------------------------------------------------------------
 
 

@@ -363,3 +363,36 @@ def test_rules_readme_lists_every_kind_under_the_phase_it_declares():
         expected = {p or "any" for p in phases}
         assert {p for p, kinds in listed.items() if name in kinds} == expected, name
     assert set().union(*listed.values()) == set(KINDS)
+
+
+# --- rules/_objects.yaml: framework tool objects read by attribute ------------------
+
+
+def test_the_shipped_object_readers_load():
+    from wireschema.toolobjects import load_readers
+
+    readers = load_readers(shipped_dir() / "_objects.yaml")
+    assert readers["agents.tool.FunctionTool"].schema == "params_json_schema"
+    assert all(r.why for r in readers.values())
+
+
+@pytest.mark.parametrize(
+    ("entry", "message", "line"),
+    [
+        ("  agents.tool.Thing:\n    name: name\n    schema: 3\n    why: x\n", "schema names an attribute, got 3", 4),
+        ("  agents.tool.Thing:\n    name: name\n    schema: params json\n    why: x\n", "got 'params json'", 4),
+        ("  agents.tool.Thing:\n    name: name\n    schema: s\n", "why is required", 2),
+        ("  agents.tool.Thing:\n    name: name\n    schema: s\n    strickt: s\n    why: x\n", "did you mean 'strict'", 5),
+        ("  Thing:\n    name: name\n    schema: s\n    why: x\n", "write its module and name", 2),
+        ("  agents.tool.Thing: [name]\n", "an entry is a mapping", 2),
+    ],
+    ids=["not-a-name", "not-an-identifier", "no-why", "misspelt-field", "no-module", "not-a-mapping"],
+)
+def test_an_object_reader_that_is_no_reader_is_refused_at_its_line(tmp_path, entry, message, line):
+    from wireschema.toolobjects import load_readers
+
+    path = tmp_path / "_objects.yaml"
+    path.write_text("objects:\n" + entry, encoding="utf-8")
+    with pytest.raises(RuleFileError, match=re.escape(message)) as caught:
+        load_readers(path)
+    assert (caught.value.path, caught.value.line) == (str(path), line)

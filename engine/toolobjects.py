@@ -1,0 +1,154 @@
+"""Tools that agent frameworks hold as Python objects with no `model_dump` (openai-agents'
+`FunctionTool`, pydantic-ai's `ToolDefinition`): read by the attributes
+`rules/_objects.yaml` names for their class, so that a framework's tool is a YAML entry,
+not code here."""
+
+from __future__ import annotations
+
+import dataclasses
+import threading
+from pathlib import Path
+from typing import Any
+
+import attrs
+
+from . import listing
+from .errors import RuleFileError, ToolShapeError
+from .rulefields import err, unknown
+from .yamlsource import MarkedDict
+
+_PARTS = ("name", "description", "schema", "strict")
+_FIELDS = (*_PARTS, "why")
+_REQUIRED = ("name", "schema", "why")
+
+
+@attrs.frozen
+class Read:
+    """A tool read off an object: its parts, and the attributes of the object's own that
+    are not sent (those that differ from their defaults)."""
+
+    name: str
+    description: str | None
+    schema: Any
+    strict: bool | None
+    left: tuple[str, ...]
+
+
+@attrs.frozen
+class Reader:
+    """Where objects of one class keep a tool's parts (attribute names)."""
+
+    cls: str  # module and qualified name
+    name: str
+    schema: str
+    description: str | None = None
+    strict: str | None = None
+    why: str = ""
+
+    def read(self, item: Any, where: str) -> Read:
+        got: dict[str, Any] = {}
+        for part in _PARTS:
+            attr = getattr(self, part)
+            if attr is None:
+                continue
+            try:
+                got[part] = getattr(item, attr)
+            except AttributeError:
+                raise ToolShapeError(
+                    f"{where} ({self.cls}) has no attribute {attr!r}, which rules/_objects.yaml names as its {part}"
+                ) from None
+        name, description, schema, strict = got["name"], got.get("description"), got["schema"], got.get("strict")
+        if not isinstance(name, str) or not name:
+            raise ToolShapeError(f"{where} ({self.cls}) has no name: its {self.name} is {name!r}")
+        if description is not None and not isinstance(description, str):
+            raise ToolShapeError(f"{where} ({self.cls}): its {self.description} is {type(description).__name__}, not text")
+        if schema is None:
+            raise ToolShapeError(f"{where} ({self.cls}) has no parameters schema: its {self.schema} is None")
+        if strict is not None and strict.__class__ is not bool:
+            raise ToolShapeError(f"{where} ({self.cls}): its {self.strict} is {strict!r}, not true or false")
+        read = {a for a in (self.name, self.description, self.schema, self.strict) if a is not None}
+        return Read(name, description, schema, strict, _others(item, read))
+
+
+def _others(item: Any, read: set[str]) -> tuple[str, ...]:
+    """The public attributes of `item` beside those read that hold something other than
+    their declared default (a dataclass's fields; another object's instance dict)."""
+    if dataclasses.is_dataclass(item):
+        out = []
+        for f in dataclasses.fields(item):
+            if f.name in read or f.name.startswith("_"):
+                continue
+            value = getattr(item, f.name, None)
+            if f.default is not dataclasses.MISSING:
+                default = f.default
+            elif f.default_factory is not dataclasses.MISSING:
+                default = f.default_factory()
+            else:
+                out.append(f.name)
+                continue
+            try:
+                same = value is default or bool(value == default)
+            except Exception:  # noqa: BLE001 - a value whose comparison fails is no default
+                same = False
+            if not same:
+                out.append(f.name)
+        return tuple(out)
+    return tuple(k for k in getattr(item, "__dict__", {}) if k not in read and not k.startswith("_"))
+
+
+def load_readers(path: Path) -> dict[str, Reader]:
+    """The readers `path` (a file shaped as `rules/_objects.yaml`) declares, by class.
+    Raises RuleFileError, at its line, for an entry that is not one."""
+    from .ruletable import read_rule_file
+
+    where = str(path)
+    data, _text = read_rule_file(path)
+    if not isinstance(data, MarkedDict) or not isinstance(data.get("objects"), dict):
+        raise RuleFileError(where, 1, 1, "the file must be a mapping with an `objects` mapping")
+    for field in data:
+        if field != "objects":
+            err(where, data, field, unknown("field", field, ("objects",)), of_key=True)
+    readers: dict[str, Reader] = {}
+    objects = data["objects"]
+    for cls, entry in objects.items():
+        if not isinstance(cls, str) or "." not in cls:
+            err(where, objects, cls, f"{cls!r} is no class: write its module and name (agents.tool.FunctionTool)", of_key=True)
+        if not isinstance(entry, dict):
+            err(where, objects, cls, f"{cls}: an entry is a mapping of {', '.join(_FIELDS)}")
+        for field, value in entry.items():
+            if field not in _FIELDS:
+                err(where, entry, field, unknown(f"{cls} field", field, _FIELDS), of_key=True)
+            if field == "why":
+                if not isinstance(value, str) or not value.strip():
+                    err(where, entry, field, f"{cls}: why is one line saying where the class comes from")
+            elif not isinstance(value, str) or not value.isidentifier():
+                err(where, entry, field, f"{cls}: {field} names an attribute, got {value!r}")
+        for field in _REQUIRED:
+            if field not in entry:
+                err(where, objects, cls, f"{cls}: {field} is required", of_key=True)
+        readers[cls] = Reader(cls, entry["name"], entry["schema"], entry.get("description"), entry.get("strict"), entry["why"])
+    return readers
+
+
+_lock = threading.Lock()
+_shipped: dict[str, Reader] | None = None
+
+
+def _shipped_readers() -> dict[str, Reader]:
+    # read on the first object met: a process that only sees dicts never opens the file
+    global _shipped
+    with _lock:
+        if _shipped is None:
+            _shipped = load_readers(listing.shipped_dir() / "_objects.yaml")
+        return _shipped
+
+
+def read_object(item: Any, where: str) -> Read | None:
+    """The tool `item` holds, where its class (or one it derives from) has a reader;
+    None where none has."""
+    readers = _shipped_readers()
+    for k in type(item).__mro__:
+        reader = readers.get(f"{k.__module__}.{k.__qualname__}")
+        if reader is not None:
+            return reader.read(item, where)
+    return None
