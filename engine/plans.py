@@ -157,8 +157,9 @@ class Planner:
 
         A rule may have work where its triggers meet the input's keywords or those an
         earlier active rule may add (at the root, for a rule that selects only the
-        root), and those keywords hold all it `requires` (anywhere). What it reads narrows to its node where none of its `reads_via`
-        keywords can be there yet (at the root, for a root-scoped tree kind).
+        root), and those keywords hold all it `requires` (anywhere). What it reads
+        narrows to its node where none of its `reads_via` keywords can be there yet (at
+        the root, for a root-scoped tree kind).
         """
         keys = set(census)
         root = set(root_keys)
@@ -207,9 +208,9 @@ class Planner:
         """
         keys = set(census)
         kept: set[str] = set()
-        idle = () if active is None else tuple(info for info in self.infos if not self._on(info, active))
+        idle = set() if active is None else {id(info) for info in self.infos if not self._on(info, active)}
         for info in self.infos + self.check_infos:
-            if any(info is i for i in idle):
+            if id(info) in idle:
                 continue
             grew = True
             while grew:
