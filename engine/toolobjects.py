@@ -57,6 +57,8 @@ class Reader:
                 raise ToolShapeError(
                     f"{where} ({self.cls}) has no attribute {attr!r}, which rules/_objects.yaml names as its {part}"
                 ) from None
+            except Exception as exc:  # noqa: BLE001 - a property of the object's own failed: say which
+                raise ToolShapeError(f"{where} ({self.cls}): reading its {attr} failed: {type(exc).__name__}: {exc}") from None
         name, description, schema, strict = got["name"], got.get("description"), got["schema"], got.get("strict")
         if not isinstance(name, str) or not name:
             raise ToolShapeError(f"{where} ({self.cls}) has no name: its {self.name} is {name!r}")
@@ -78,17 +80,14 @@ def _others(item: Any, read: set[str]) -> tuple[str, ...]:
         for f in dataclasses.fields(item):
             if f.name in read or f.name.startswith("_"):
                 continue
-            value = getattr(item, f.name, None)
-            if f.default is not dataclasses.MISSING:
-                default = f.default
-            elif f.default_factory is not dataclasses.MISSING:
-                default = f.default_factory()
-            else:
+            if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING:
                 out.append(f.name)
                 continue
             try:
+                value = getattr(item, f.name, None)
+                default = f.default if f.default is not dataclasses.MISSING else f.default_factory()
                 same = value is default or bool(value == default)
-            except Exception:  # noqa: BLE001 - a value whose comparison fails is no default
+            except Exception:  # noqa: BLE001 - what cannot be read or compared is named, as not sent
                 same = False
             if not same:
                 out.append(f.name)

@@ -597,3 +597,39 @@ def test_a_renamed_tool_that_the_strict_budget_sent_non_strict_is_named_in_the_w
     assert out._losing() == (1,)
     (record,) = caplog.records
     assert record.getMessage().startswith("1 of 2 tools lost something: tool 'big two!' sent non-strict: the request's strict budget")
+
+
+def _reading(monkeypatch, cls, **parts):
+    """`cls` read by attribute as rules/_objects.yaml would declare it (for this test only)."""
+    from wireschema import toolobjects
+
+    name = f"{cls.__module__}.{cls.__qualname__}"
+    monkeypatch.setattr(toolobjects, "_shipped", {name: toolobjects.Reader(name, why="a test", **parts)})
+
+
+def test_a_plain_object_is_read_by_attribute_naming_its_other_attributes(monkeypatch):
+    class Spec:
+        def __init__(self):
+            self.title, self.params, self.retries, self._cache = "ring", WEATHER, 3, {}
+
+    _reading(monkeypatch, Spec, name="title", schema="params")
+    out = normalize_tool(Spec(), "openai-chat")
+    assert out.tool == {"type": "function", "function": {"name": "ring", "parameters": out.result.schema}}
+    (left,) = [c for c in out.result.changes if c.rule == "tool/shape"]
+    assert "the Spec's retries, its framework's own, has no place in openai-chat's tool" in left.detail
+
+
+def test_an_attribute_that_fails_to_read_is_a_tool_shape_error_naming_it(monkeypatch):
+    class Flaky:
+        name = "flaky"
+
+        @property
+        def params(self):
+            raise RuntimeError("schema not loaded yet")
+
+    _reading(monkeypatch, Flaky, name="name", schema="params")
+    with pytest.raises(wireschema.ToolShapeError, match="reading its params failed: RuntimeError: schema not loaded yet"):
+        normalize_tool(Flaky(), "gemini")
+    _reading(monkeypatch, Flaky, name="name", schema="parameters")
+    with pytest.raises(wireschema.ToolShapeError, match="has no attribute 'parameters'"):
+        normalize_tool(Flaky(), "gemini")
