@@ -129,9 +129,9 @@ TOP_FIELDS: dict[str, Field] = {
 }
 
 TOOL_FIELDS: dict[str, Sub] = {
-    "name": Sub(str, "path or list of paths", "Required. Where the tool's name sits, as a path of plain fields (`$.function.name`). A list is read at any of its paths (an SDK's other spelling) and written at the first."),
+    "name": Sub(str, "path or list of paths", "Required (an abstract file may leave it to the files extending it). Where the tool's name sits, as a path of plain fields (`$.function.name`). A list is read at any of its paths (an SDK's other spelling) and written at the first."),
     "description": Sub(str, "path or list of paths", "Where its description sits (MCP lists `$.title` second: a title stands in for a missing description)."),
-    "schema": Sub(str, "path or list of paths", "Required. Where its parameter schema sits (`$.input_schema`, `$.toolSpec.inputSchema.json`)."),
+    "schema": Sub(str, "path or list of paths", "Required (an abstract file may leave it to the files extending it). Where its parameter schema sits (`$.input_schema`, `$.toolSpec.inputSchema.json`)."),
     "strict": Sub(str, "path", "Where its strict flag sits; the flag written is the strictness reached."),
     "fixed": Sub(dict, "mapping", "Constant keys of every tool of this wire (`{type: function}`); a tool that says otherwise is not of this shape."),
     "kinds": Sub(dict, "mapping of key to list", "The values of a key (like `type`) that mark a function tool; an entry with another value (a server tool) passes through a tool list untouched."),
@@ -497,8 +497,9 @@ def _field_paths(entry: Any, must: str) -> tuple[tuple[str, ...], ...]:
     return tuple(tuple(p.split(".")[1:]) for p in paths)
 
 
-def check_tool(value: Any) -> dict:
-    """`tool:` says where a tool's name, description, schema and strict flag sit.
+def check_tool(value: Any, *, partial: bool = False) -> dict:
+    """`tool:` says where a tool's name, description, schema and strict flag sit (all
+    but name and schema may be left out; with `partial`, for an abstract file, those too).
 
     A field given as a list of paths is read at any of them (an SDK's other spelling,
     such as `parameters_json_schema`) and written at the first; `aliases` keeps the
@@ -540,7 +541,7 @@ def check_tool(value: Any) -> dict:
             entry.err(unknown("tool field", k, TOOL_FIELDS), of_key=True)
     if aliases:
         out["aliases"] = freeze_json(aliases)
-    for required in ("name", "schema"):
+    for required in () if partial else ("name", "schema"):
         if required not in out:
             at.err(f"tool.{required} is required")
     return out

@@ -394,8 +394,9 @@ class Registry:
                 return None
             # the fields only: the rules of the chain are merged (and checked) when it compiles
             spec = _merge_chain(path, self, (), rules=False)
-            out = {f: _top(spec, self, f) for f in ("description", "strict", "tool", "abstract", "mcp_ingest")}
-            out["abstract"] = bool(out["abstract"]) or path.stem.startswith("_")
+            abstract = bool(_top(spec, self, "abstract")) or path.stem.startswith("_")
+            out = {f: _top(spec, self, f, abstract=abstract) for f in ("description", "strict", "tool", "mcp_ingest")}
+            out["abstract"] = abstract
             out["path"] = str(path)
             self._fields[name] = out
             return out
@@ -423,7 +424,8 @@ class Registry:
             shapes: list[Any] = []
             for _, f in self.listed():
                 tool = MappingProxyType(f["tool"] or {})
-                if tool and tool not in shapes:
+                # an abstract file's may be a part of a shape, which no tool is read by
+                if tool and not f["abstract"] and tool not in shapes:
                     shapes.append(tool)
             self._shapes = shapes
         return self._shapes
@@ -797,11 +799,14 @@ def _flatten(item: Any) -> tuple[dict[str, Any], dict[str, tuple[str, Any]]]:
 # compiling
 
 
-def _top(spec: dict[str, Any], registry: Registry, field: str, default: Any = None) -> Any:
-    """One top-level field of a merged rule file, validated (its default if absent)."""
+def _top(spec: dict[str, Any], registry: Registry, field: str, default: Any = None, *, abstract: bool = False) -> Any:
+    """One top-level field of a merged rule file, validated (its default if absent; an
+    abstract file's `tool` may be a part of one, for the files extending it to finish)."""
     if field not in spec:
         return default
     value = spec[field]
+    if field == "tool":
+        return check_tool(value, partial=abstract)
     if field in _TOP_CHECKS:
         return _TOP_CHECKS[field](value)
     if field in ("fail_open", "non_strict", "strict_variant"):
@@ -876,12 +881,14 @@ def _compile(spec: dict[str, Any], path: Path, registry: Registry, *, variant: b
     if "target" in spec and name != path.stem:
         # targets are found by file name; a different name could never be looked up
         spec["target"].err(f"target must match the file name {path.stem!r}, got {name!r}")
+    # a `_` file is a parent (like _base), never a target, whatever it says
+    abstract = bool(top("abstract", False)) or path.stem.startswith("_")
     spill = dict(DEFAULT_SPILL)
     spill.update(top("spill", {}))
     scope = _Scope(vocab, top("lists", {}), frozenset(top("keywords", ())))
     rules = tuple(_compile_rule(item, KINDS, CHECKS, scope, "rule") for item in spec["rules"])
     checks = tuple(_compile_rule(item, CHECKS, KINDS, scope, "check") for item in spec["checks"])
-    if not (top("abstract", False) or path.stem.startswith("_")):
+    if not abstract:
         _check_order(rules)
     output = top("output", {})
     for j, rid in enumerate(() if variant else output.get("disable", ())):
@@ -906,8 +913,7 @@ def _compile(spec: dict[str, Any], path: Path, registry: Registry, *, variant: b
         description=top("description", ""),
         path=spath,
         files=tuple(spec["files"]),
-        # a `_` file is a parent (like _base), never a target, whatever it says
-        abstract=top("abstract", False) or path.stem.startswith("_"),
+        abstract=abstract,
         strict=top("strict", False),
         fail_open=top("fail_open"),
         non_strict=top("non_strict"),
@@ -915,7 +921,7 @@ def _compile(spec: dict[str, Any], path: Path, registry: Registry, *, variant: b
         spill=MappingProxyType(spill),
         fallback=top("fallback", {"type": "object", "properties": {}}),
         locate=MappingProxyType(top("locate", {})),
-        tool=MappingProxyType(top("tool", {})),
+        tool=MappingProxyType(_top(spec, registry, "tool", {}, abstract=abstract)),
         request_limits=MappingProxyType(top("request_limits", {})),
         output=MappingProxyType(output),
         names=MappingProxyType(top("names", {})),

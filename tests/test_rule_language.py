@@ -396,3 +396,41 @@ def test_an_object_reader_that_is_no_reader_is_refused_at_its_line(tmp_path, ent
     with pytest.raises(RuleFileError, match=re.escape(message)) as caught:
         load_readers(path)
     assert (caught.value.path, caught.value.line) == (str(path), line)
+
+
+# --- a tool shape split over an abstract parent and the files extending it ----------
+
+
+def test_an_abstract_file_may_hold_part_of_a_tool_shape_which_a_target_finishes(tmp_path):
+    write_rules(tmp_path, "_wrapper.yaml", """
+        description: the list a tool sits in, no schema of its own
+        tool:
+          name: "$.name"
+          groups: [tools]
+    """)
+    write_rules(tmp_path, "mine.yaml", """
+        description: mine
+        extends: [_base, _wrapper]
+        tool:
+          schema: "$.params"
+    """)
+    target = wireschema.load_rules(tmp_path / "mine.yaml")["mine"]
+    assert dict(target.tool) == {"name": ("name",), "groups": ("tools",), "schema": ("params",)}
+    out = normalize_tools({"tools": [{"name": "a", "params": {"type": "object"}}]}, target)
+    assert [tool["name"] for tool in out.tools] == ["a"] and out.tools[0]["params"]["type"] == "object"
+    # a target is never left without a schema path
+    write_rules(tmp_path, "unfinished.yaml", """
+        description: unfinished
+        extends: [_base, _wrapper]
+    """)
+    assert "tool.schema is required" in rule_error(tmp_path / "unfinished.yaml")
+
+
+def test_the_shipped_gemini_targets_share_the_tool_around_their_declarations():
+    registry = wireschema._registry()
+    for name in ("gemini", "gemini-jsonschema", "vertex", "cca-claude"):
+        target = wireschema._target(name)
+        assert any(f.endswith("_gemini-tool.yaml") for f in target.files)
+        assert "googleSearch" in target.tool["passthrough"] and target.tool["groups"][0] == "functionDeclarations"
+    # the parent is no shape a tool is read by: it says nowhere where a schema sits
+    assert all("schema" in shape for shape in registry.tool_shapes())
