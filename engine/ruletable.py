@@ -805,7 +805,7 @@ def _top(spec: dict[str, Any], registry: Registry, field: str, default: Any = No
     if field not in spec:
         return default
     value = spec[field]
-    if field == "tool":
+    if field == "tool":  # the one field whose check depends on the file's kind
         return check_tool(value, partial=abstract)
     if field in _TOP_CHECKS:
         return _TOP_CHECKS[field](value)
@@ -848,7 +848,6 @@ _TOP_CHECKS: dict[str, Any] = {
     "spill": check_spill,
     "names": check_names,
     "locate": check_locate,
-    "tool": check_tool,
     "request_limits": lambda v: check_fields(v, "request_limits"),
     "output": check_output,
 }
