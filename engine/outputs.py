@@ -103,7 +103,11 @@ def normalize_output(
     return result
 
 
-def _normalize_output_quiet(schema: Any, target: Any, *, strict: bool | None = None, options: Options | None = None) -> Result:
+def _normalize_output_quiet(
+    schema: Any, target: Any, *, strict: bool | None = None, options: Options | None = None, wrap_allowed: bool = True,
+) -> Result:
+    """`normalize_output` without the log; with `wrap_allowed` false no wrapper is added
+    (a tool's own output schema: what the tool returns, which no one would unwrap)."""
     from . import _normalize, _target
     from .native import plain
     from .prepare import parse_input
@@ -111,7 +115,7 @@ def _normalize_output_quiet(schema: Any, target: Any, *, strict: bool | None = N
     opts = options_of(options)
     t = _target(target)
     value = parse_input(plain(schema), opts)
-    if not t.output.get("wrap_non_object"):
+    if not wrap_allowed or not t.output.get("wrap_non_object"):
         variant = t.registry.output_variant(t) if t.registry is not None else t
         result = _normalize(value, variant, strict=strict, options=opts)
         return attrs.evolve(result, target=t.name) if result.target != t.name else result

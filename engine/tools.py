@@ -367,7 +367,7 @@ def _output_normalized(out: dict[str, Any], path: tuple[str, ...], held: Any, ta
 
     where = ".".join(path)
     try:
-        result = _normalize_output_quiet(held, target, options=options)
+        result = _normalize_output_quiet(held, target, options=options, wrap_allowed=False)
     except SchemaInputError as exc:
         # the tool's other fields were copied, not judged: one that is no JSON Schema's
         # JSON is not sent, and the tool list goes on

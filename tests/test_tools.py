@@ -501,6 +501,26 @@ def test_a_json_schema_response_is_normalized_as_its_wire_reads_it():
     assert [c.rule for c in out.result.changes] == ["tool/output", "tool/output"]
 
 
+def test_an_mcp_tools_output_schema_is_ingested_as_its_input_schema_is_never_wrapped():
+    """MCP clients check structuredContent against outputSchema: a draft-07 one (what
+    zod-to-json-schema writes) is upgraded as inputSchema is; one that is no object
+    (which the spec refuses) becomes the open object, reported, not a wrapper no server
+    fills."""
+    drafted = {"$schema": "http://json-schema.org/draft-07/schema#", "type": "object",
+               "properties": {"at": {"$ref": "#/definitions/Place"}}, "definitions": {"Place": {"type": "string"}}}
+    tool = {"name": "where", "inputSchema": WEATHER, "outputSchema": drafted}
+    out = normalize_mcp_tool(tool)
+    assert out.tool["outputSchema"]["$defs"] == {"Place": {"type": "string"}}
+    assert out.tool["outputSchema"]["properties"]["at"] == {"$ref": "#/$defs/Place"}
+    assert {c.detail.split(": ")[0] for c in out.result.changes if c.rule == "tool/output"} == {
+        "outputSchema at /definitions", "outputSchema at /$schema", "outputSchema at /properties/at/$ref"}
+    assert tool["outputSchema"] is drafted and "definitions" in drafted  # the caller's tool as it was
+    listed = normalize_tool({**tool, "outputSchema": {"type": "array", "items": {"type": "string"}}}, "mcp")
+    assert listed.tool["outputSchema"] == {"type": "object", "properties": {}}
+    (change,) = [c for c in listed.result.changes if c.rule == "tool/output"]
+    assert change.action == "fallback" and "mcp/root-object" in change.detail
+
+
 def test_a_response_that_is_not_json_is_not_sent_and_the_list_goes_on():
     decl = {"name": "lookup", "parameters": WEATHER, "response": {"type": "object", "enum": {1, 2}}}
     out = normalize_tools([decl, SHAPES["gemini"]], "gemini")
