@@ -521,6 +521,17 @@ def test_an_mcp_tools_output_schema_is_ingested_as_its_input_schema_is_never_wra
     assert change.action == "fallback" and "mcp/root-object" in change.detail
 
 
+def test_a_declarations_response_is_never_wrapped_where_the_targets_outputs_are():
+    # cca-claude wraps a structured output that is no object; a declaration's response
+    # says what the function returns, which no wrapper would match: it was wrapped with
+    # no change reported, and becomes the open object, reported
+    decl = {"name": "lookup", "parameters": WEATHER, "response": {"type": "array", "items": {"type": "string"}}}
+    out = normalize_tool(decl, "cca-claude")
+    assert out.tool["response"] == {"type": "object", "properties": {}}
+    (change,) = [c for c in out.result.changes if c.rule == "tool/output"]
+    assert change.action == "fallback" and change.detail.startswith("response at /:")
+
+
 def test_a_response_that_is_not_json_is_not_sent_and_the_list_goes_on():
     decl = {"name": "lookup", "parameters": WEATHER, "response": {"type": "object", "enum": {1, 2}}}
     out = normalize_tools([decl, SHAPES["gemini"]], "gemini")
