@@ -255,9 +255,7 @@ def copy_input(value: Any, run: Run) -> Any:
                         if nodes + len(stack) > max_nodes:
                             raise BudgetExceeded("budget/nodes", pointer_of((chain, i)), f"more than {max_nodes} nodes")
             else:
-                raise SchemaInputError(
-                    f"{type(src).__name__} at {pointer_of(chain) or '/'} is not a JSON value"
-                )
+                raise _not_json(src, chain)
             dst[key] = out
             if literal > max_literal:
                 raise BudgetExceeded("budget/literal", pointer_of(chain), f"more than {max_literal} characters")
@@ -369,7 +367,7 @@ def _field_scalar(value: Any, path: tuple, opts: Any) -> Any:
     """`_scalar` for a value of `mended_tree`'s, or SchemaInputError where it is no JSON scalar."""
     chain = _chain(path)
     if not isinstance(value, _SCALARS):
-        raise SchemaInputError(f"{type(value).__name__} at {pointer_of(chain)} is not a JSON value")
+        raise _not_json(value, chain)
     return _scalar(value, chain, opts)
 
 
@@ -379,7 +377,7 @@ def _mend_keys(node: dict, path: tuple, skip: Any, said: list[str]) -> None:
     rebuilt = {}
     for key, item in node.items():
         if key.__class__ is not str:
-            raise SchemaInputError(f"object key {key!r} at {pointer_of(_chain(path)) or '/'} is not a string")
+            raise _not_a_string(key, _chain(path))
         if not key.isascii() and (*path, key) not in skip:
             fixed, what = mended_text(key, "the key")
             if what is not None:
@@ -431,13 +429,21 @@ def _another_key(key: str, fixed: str, where: str) -> SchemaInputError:
     )
 
 
+def _not_json(value: Any, chain: Any) -> SchemaInputError:
+    return SchemaInputError(f"{type(value).__name__} at {pointer_of(chain) or '/'} is not a JSON value")
+
+
 def _no_string(src: Any, chain: Any) -> SchemaInputError | None:
     """The error naming an object's key that is no string, if it has one."""
     if isinstance(src, dict):
         for key in src:
             if not isinstance(key, str):
-                return SchemaInputError(f"object key {key!r} at {pointer_of(chain) or '/'} is not a string")
+                return _not_a_string(key, chain)
     return None
+
+
+def _not_a_string(key: Any, chain: Any) -> SchemaInputError:
+    return SchemaInputError(f"object key {key!r} at {pointer_of(chain) or '/'} is not a string")
 
 
 def _escaped(value: str, width: int = 60) -> str:

@@ -353,16 +353,20 @@ def build_tool(
     if not same and not unread and source is not None and parsed.shape is not None:
         left = _left_behind(source, parsed, out)
         if left:
-            changes.append(Change(
-                "tool/shape", "", "dropped",
-                f"the tool's {', '.join(left)} {'has' if len(left) == 1 else 'have'} no place in {target.name}'s tool: not sent",
-            ))
+            changes.append(_not_sent("the tool's", left, target))
     return out, tuple(changes)
+
+
+def _not_sent(whose: str, fields: Sequence[str], target: Any, aside: str = "") -> Change:
+    """The one `tool/shape` change naming the fields of a tool that `target`'s tool has no place for."""
+    verb = "has" if len(fields) == 1 else "have"
+    return Change("tool/shape", "", "dropped", f"{whose} {', '.join(fields)}{aside} {verb} no place in {target.name}'s tool: not sent")
 
 
 def _output_normalized(out: dict[str, Any], path: tuple[str, ...], held: Any, target: Any, options: Options | None) -> list[Change]:
     """A schema of the tool's own output (`tool.outputs`) normalized where it stands, as
-    the target's structured output is; its changes as the tool's, saying where."""
+    the target's structured output is but never wrapped (no one unwraps what a tool
+    returns); its changes as the tool's, saying where."""
     from .outputs import _normalize_output_quiet
 
     where = ".".join(path)
@@ -468,12 +472,7 @@ def _tool_dict(item: Any, index: int | None, target: Any) -> tuple[Any, tuple[Ch
 
     read = read_object(item, where)
     if read is not None:
-        left: tuple[Change, ...] = ()
-        if read.left:
-            left = (Change(
-                "tool/shape", "", "dropped",
-                f"the {type(item).__name__}'s {', '.join(read.left)}, its framework's own, {'has' if len(read.left) == 1 else 'have'} no place in {target.name}'s tool: not sent",
-            ),)
+        left = (_not_sent(f"the {type(item).__name__}'s", read.left, target, ", its framework's own,"),) if read.left else ()
         return _in_shape(target, read.name, read.description, read.schema, read.strict), left
     raise ToolShapeError(
         f"{where} is {_what(item)}: a tool is a dict, an SDK or pydantic object (model_dump), "
