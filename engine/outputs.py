@@ -14,7 +14,7 @@ import attrs
 
 from .positions import DEFINITIONS
 from .blobs import freeze
-from .model import Options, Result, options_of
+from .model import Change, Options, Result, options_of
 from .positions import child_slots, decode_fragment
 from .prepare import json_copy
 
@@ -40,13 +40,15 @@ def _into_defs(ref: str) -> bool:
     return first is not None and decode_fragment(first) in _DEFS
 
 
-def _rebase_refs(schema: Any) -> None:
-    """Root-relative refs of the inner schema now start at /properties/response.
+def _rebase_refs(schema: Any) -> int:
+    """Root-relative refs of the inner schema now start at /properties/response (how
+    many were).
 
     A subschema with its own `$id` is a resource of its own, whose `#` pointers do
     not mean the document root: it is left as it is.
     """
     stack = [schema]
+    rebased = 0
     while stack:
         node = stack.pop()
         if not isinstance(node, dict):
@@ -54,17 +56,21 @@ def _rebase_refs(schema: Any) -> None:
         ref = node.get("$ref")
         if isinstance(ref, str) and (ref == "#" or ref.startswith("#/")) and not _into_defs(ref):
             node["$ref"] = _WRAPPED_AT + ref[1:]
+            rebased += 1
         for _kw, _slot, cont, key in child_slots(node):
             child = cont[key]
             if not (isinstance(child, dict) and "$id" in child):
                 stack.append(child)
+    return rebased
 
 
-def wrap(schema: Any) -> dict[str, Any]:
+def wrap(schema: Any) -> tuple[dict[str, Any], int]:
     """`{"type": "object", "properties": {"response": S}, "required": ["response"]}`,
-    with S's definitions and identifiers moved to the new root so its refs still resolve."""
+    with S's definitions and identifiers moved to the new root so its refs still resolve
+    (and how many of S's `$ref`s were rebased to say where S now is)."""
     inner = json_copy(schema)
     outer: dict[str, Any] = {}
+    rebased = 0
     if isinstance(inner, dict):
         for k in _HOISTED:
             if k in inner:
@@ -75,14 +81,14 @@ def wrap(schema: Any) -> dict[str, Any]:
                 defs = inner.pop(k)
                 outer.setdefault(k, {}).update(defs)
                 hoisted.append(defs)
-        _rebase_refs(inner)
+        rebased = _rebase_refs(inner)
         # a definition's `#` meant the schema that is now the response: rebased as well
         for defs in hoisted:
             for sub in defs.values():
                 if not (isinstance(sub, dict) and "$id" in sub):
-                    _rebase_refs(sub)
+                    rebased += _rebase_refs(sub)
     outer.update({"type": "object", "properties": {"response": inner}, "required": ["response"]})
-    return outer
+    return outer, rebased
 
 
 def normalize_output(
@@ -121,5 +127,36 @@ def _normalize_output_quiet(
         return attrs.evolve(result, target=t.name) if result.target != t.name else result
     if _is_object_root(value):
         return _normalize(value, t, strict=strict, options=opts)
-    result = _normalize(wrap(value), t, strict=strict, options=opts)
-    return attrs.evolve(result, wrapped=True, origin=freeze(value))
+    wrapper, rebased = wrap(value)
+    result = _normalize(wrapper, t, strict=strict, options=opts)
+    return attrs.evolve(result, wrapped=True, origin=freeze(value), changes=_unwrapped_changes(value, rebased, result))
+
+
+def _described(value: Any) -> str:
+    if isinstance(value, bool):
+        return f" (`{str(value).lower()}`)"
+    what = value.get("type") if isinstance(value, dict) else None
+    return f" (`type: {what}`)" if isinstance(what, str) else ""
+
+
+_INSIDE = _WRAPPED_AT[1:]  # the pointer of the input's root in the wrapper
+_AT_THE_ROOT = frozenset((*_DEFS, *_HOISTED))  # what `wrap` hoists: at the wrapper's root as at the input's
+
+
+def _unwrapped_changes(value: Any, rebased: int, result: Result) -> tuple[Change, ...]:
+    """The changes of a wrapped run with pointers into the input, as every report's are,
+    led by the wrap itself. What the target did to the wrapper alone (its own
+    `additionalProperties`, say) is part of that wrap: no place in the input holds it."""
+    out = []
+    if not result.used_fallback:
+        refs = f", {rebased} `$ref`{'s' if rebased > 1 else ''} into it rebased to `{_WRAPPED_AT}`" if rebased else ""
+        out.append(Change("output/wrap", "", "rewritten", f"the root{_described(value)} is sent as the `response` property of an object, as {result.target} takes it{refs} (`Result.unwrap` undoes it)"))
+    for c in result.changes:
+        p = c.pointer
+        if p == _INSIDE or p.startswith(_INSIDE + "/"):
+            out.append(attrs.evolve(c, pointer=p[len(_INSIDE):]))
+        elif p and p.split("/", 2)[1] in _AT_THE_ROOT:
+            out.append(c)  # hoisted from the input's root: where it was
+        elif c.action == "fallback":
+            out.append(attrs.evolve(c, pointer=""))
+    return tuple(out)

@@ -117,3 +117,54 @@ def test_a_wrapped_root_with_definitions_and_a_percent_encoded_ref():
     assert result.schema["properties"]["response"]["items"] == {"$ref": "#/$defs/N"}
     assert result.validate({"response": [1, 2]}) == ()
     assert [i.pointer for i in result.validate({"response": [1, "x"]})] == ["/1"]
+
+
+# --- the wrap is reported, and the report points into the input ----------------------
+
+
+def _resolves(schema, pointer):
+    node = schema
+    for part in pointer.split("/")[1:]:
+        part = part.replace("~1", "/").replace("~0", "~")
+        node = node[int(part)] if isinstance(node, list) else node[part]
+    return node
+
+
+@pytest.mark.parametrize("target", WRAPPING)
+@pytest.mark.parametrize("case", list(ROOTS))
+def test_a_wrap_is_the_first_change_and_every_pointer_is_into_the_input(target, case):
+    schema = ROOTS[case]
+    result = wireschema.normalize_output(schema, target)
+    assert result.wrapped and not result.used_fallback
+    first = result.changes[0]
+    assert (first.rule, first.pointer, first.action) == ("output/wrap", "", "rewritten")
+    assert "`response`" in first.detail and target in first.detail
+    for change in result.changes[1:]:
+        if change.pointer:  # where it was, or where it went: its parent is in the input
+            _resolves(schema, change.pointer.rsplit("/", 1)[0])
+
+
+def test_what_a_target_does_to_the_wrapper_alone_is_the_wrap():
+    result = wireschema.normalize_output(ROOTS["array-of-objects"], "openai-strict")
+    assert [(c.rule, c.pointer) for c in result.changes] == [
+        ("output/wrap", ""),
+        ("openai-strict/close-objects", "/items/additionalProperties"),
+    ]
+    # the wrapper's own `additionalProperties: false` is in the output, not in the list
+    assert result.schema["additionalProperties"] is False
+
+
+def test_the_wrap_names_the_references_it_rebased():
+    schema = {"type": "array", "items": {"type": "object", "properties": {"next": {"$ref": "#/items"}}}}
+    result = wireschema.normalize_output(schema, "mcp")
+    assert "1 `$ref` into it rebased to `#/properties/response`" in result.changes[0].detail
+    assert all(c.pointer.startswith("/items") for c in result.changes[1:])
+    plain = wireschema.normalize_output(ROOTS["string"], "mcp")
+    assert "$ref" not in plain.changes[0].detail
+
+
+def test_a_wrapped_schema_that_falls_back_names_no_wrap():
+    result = wireschema.normalize_output(ROOTS["array-of-objects"], "openai-strict", options=wireschema.Options(max_nodes=2))
+    assert result.used_fallback and result.changes
+    assert "output/wrap" not in [c.rule for c in result.changes]
+    assert all(not c.pointer.startswith("/properties/response") for c in result.changes)
