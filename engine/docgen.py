@@ -583,16 +583,20 @@ def _objects_section(rules_dir: Path) -> list[str]:
     out = [
         "## Tool objects",
         "",
-        "From `rules/_objects.yaml`: tools that agent frameworks hold as Python objects with no "
-        "`model_dump`, read by these attributes (a subclass as its class) and built in the target's "
-        "own shape; the object's other attributes that differ from their defaults are named in one "
-        "`tool/shape` change, not sent.",
+        "From `rules/_objects.yaml`: tools that agent frameworks hold as Python objects, read by "
+        "these attributes (a subclass as the nearest class named), before any `model_dump`, and "
+        "built in the target's own shape; the object's other attributes that differ from their "
+        "defaults (but those the schema is made from) are named in one `tool/shape` change, not sent.",
         "",
         "| class | name | description | schema | strict | why |",
         "| --- | --- | --- | --- | --- | --- |",
     ]
     for cls, r in load_readers(path).items():
         cells = [_code(v) if v else "—" for v in (r.name, r.description, r.schema, r.strict)]
+        if r.made_from:
+            cells[2] += f" (made from {', '.join(map(_code, r.made_from))})"
+        if r.if_none is not None:
+            cells[2] += f"; where {_code(r.if_none[0])} is None, {_code(r.if_none[1])}"
         out.append(f"| `{cls}` | {' | '.join(cells)} | {_cell(r.why)} |")
     return out
 

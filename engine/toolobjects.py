@@ -1,11 +1,13 @@
-"""Tools that agent frameworks hold as Python objects with no `model_dump` (openai-agents'
-`FunctionTool`, pydantic-ai's `ToolDefinition`): read by the attributes
+"""Tools that agent frameworks hold as Python objects (openai-agents' `FunctionTool`,
+pydantic-ai's `ToolDefinition`, LangChain's `BaseTool`): read by the attributes
 `rules/_objects.yaml` names for their class, so that a framework's tool is a YAML entry,
-not code here."""
+not code here. A class named there is read so even where it has a `model_dump` (a
+LangChain tool is a pydantic model whose dump holds its callbacks, not its schema)."""
 
 from __future__ import annotations
 
 import dataclasses
+import json
 import threading
 from pathlib import Path
 from typing import Any
@@ -18,7 +20,7 @@ from .rulefields import err, unknown
 from .yamlsource import MarkedDict
 
 _PARTS = ("name", "description", "schema", "strict")
-_FIELDS = (*_PARTS, "why")
+_FIELDS = (*_PARTS, "made_from", "if_none", "why")
 _REQUIRED = ("name", "schema", "why")
 
 
@@ -44,12 +46,18 @@ class Reader:
     description: str | None = None
     strict: str | None = None
     why: str = ""
+    made_from: tuple[str, ...] = ()  # attributes the parts are computed from: read, so not named as left
+    if_none: tuple[str, str] | None = None  # (attribute, schema's JSON text): the schema where that attribute is None
 
     def read(self, item: Any, where: str) -> Read:
         got: dict[str, Any] = {}
+        if self.if_none is not None and getattr(item, self.if_none[0], None) is None:
+            # what the framework itself sends then (the schema attribute is not read: it
+            # may describe the callback's Python signature, or fail)
+            got["schema"] = json.loads(self.if_none[1])
         for part in _PARTS:
             attr = getattr(self, part)
-            if attr is None:
+            if attr is None or part in got:
                 continue
             try:
                 got[part] = getattr(item, attr)
@@ -68,31 +76,45 @@ class Reader:
             raise ToolShapeError(f"{where} ({self.cls}) has no parameters schema: its {self.schema} is None")
         if strict is not None and strict.__class__ is not bool:
             raise ToolShapeError(f"{where} ({self.cls}): its {self.strict} is {strict!r}, not true or false")
-        read = {a for a in (self.name, self.description, self.schema, self.strict) if a is not None}
+        read = {a for a in (self.name, self.description, self.schema, self.strict, *self.made_from) if a is not None}
         return Read(name, description, schema, strict, _others(item, read))
 
 
 def _others(item: Any, read: set[str]) -> tuple[str, ...]:
     """The public attributes of `item` beside those read that hold something other than
-    their declared default (a dataclass's fields; another object's instance dict)."""
+    their declared default (a dataclass's or a pydantic model's fields; another object's
+    instance dict)."""
     if dataclasses.is_dataclass(item):
-        out = []
-        for f in dataclasses.fields(item):
-            if f.name in read or f.name.startswith("_"):
-                continue
-            if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING:
-                out.append(f.name)
-                continue
-            try:
-                value = getattr(item, f.name, None)
-                default = f.default if f.default is not dataclasses.MISSING else f.default_factory()
-                same = value is default or bool(value == default)
-            except Exception:  # noqa: BLE001 - what cannot be read or compared is named, as not sent
-                same = False
-            if not same:
-                out.append(f.name)
-        return tuple(out)
-    return tuple(k for k in getattr(item, "__dict__", {}) if k not in read and not k.startswith("_"))
+        fields = [(f.name, _dataclass_default(f)) for f in dataclasses.fields(item)]
+    elif isinstance(getattr(type(item), "model_fields", None), dict):
+        fields = [(name, _pydantic_default(f)) for name, f in type(item).model_fields.items()]
+    else:
+        return tuple(k for k in getattr(item, "__dict__", {}) if k not in read and not k.startswith("_"))
+    return tuple(name for name, default in fields if name not in read and not name.startswith("_") and not _is_default(item, name, default))
+
+
+def _dataclass_default(f: Any) -> Any:
+    if f.default is not dataclasses.MISSING:
+        return lambda: f.default
+    if f.default_factory is not dataclasses.MISSING:
+        return f.default_factory
+    return None
+
+
+def _pydantic_default(f: Any) -> Any:
+    return None if f.is_required() else lambda: f.get_default(call_default_factory=True)
+
+
+def _is_default(item: Any, name: str, default: Any) -> bool:
+    """Whether `item.name` holds its field's default (`default`: a function making it,
+    None for a field with none)."""
+    if default is None:
+        return False
+    try:
+        value, expected = getattr(item, name, None), default()
+        return value is expected or bool(value == expected)
+    except Exception:  # noqa: BLE001 - what cannot be read or compared is named, as not sent
+        return False
 
 
 def load_readers(path: Path) -> dict[str, Reader]:
@@ -117,7 +139,12 @@ def load_readers(path: Path) -> dict[str, Reader]:
         for field, value in entry.items():
             if field not in _FIELDS:
                 err(where, entry, field, unknown(f"{cls} field", field, _FIELDS), of_key=True)
-            if field == "why":
+            if field == "made_from":
+                if not isinstance(value, list) or not all(isinstance(v, str) and v.isidentifier() for v in value):
+                    err(where, entry, field, f"{cls}: made_from is a list of attribute names")
+            elif field == "if_none":
+                continue  # see _if_none
+            elif field == "why":
                 if not isinstance(value, str) or not value.strip():
                     err(where, entry, field, f"{cls}: why is one line saying where the class comes from")
             elif not isinstance(value, str) or not value.isidentifier():
@@ -125,8 +152,24 @@ def load_readers(path: Path) -> dict[str, Reader]:
         for field in _REQUIRED:
             if field not in entry:
                 err(where, objects, cls, f"{cls}: {field} is required", of_key=True)
-        readers[cls] = Reader(cls, entry["name"], entry["schema"], entry.get("description"), entry.get("strict"), entry["why"])
+        readers[cls] = Reader(
+            cls, entry["name"], entry["schema"], entry.get("description"), entry.get("strict"), entry["why"],
+            tuple(entry.get("made_from", ())), _if_none(where, entry),
+        )
     return readers
+
+
+def _if_none(where: str, entry: Any) -> tuple[str, str] | None:
+    """An entry's `if_none: {attribute: schema}`, checked."""
+    value = entry.get("if_none")
+    if value is None:
+        return None
+    if not isinstance(value, dict) or len(value) != 1:
+        err(where, entry, "if_none", "if_none is one attribute name and the schema sent where it is None")
+    ((attr, schema),) = value.items()
+    if not isinstance(attr, str) or not attr.isidentifier() or not isinstance(schema, dict):
+        err(where, entry, "if_none", f"if_none maps an attribute name to a schema (an object), got {attr!r}")
+    return attr, json.dumps(schema)  # kept as text: each tool read gets a copy of its own
 
 
 _lock = threading.Lock()

@@ -454,6 +454,14 @@ def _tool_dict(item: Any, index: int | None, target: Any) -> tuple[Any, tuple[Ch
     if isinstance(item, dict):
         return item, ()
     where = "the tool" if index is None else f"tool {index}"
+    from .toolobjects import read_object
+
+    # a class rules/_objects.yaml names first: its dump may hold no schema (a LangChain
+    # tool's holds the pydantic class its schema is made from, and its callbacks)
+    read = read_object(item, where)
+    if read is not None:
+        left = (_not_sent(f"the {type(item).__name__}'s", read.left, target, ", its framework's own,"),) if read.left else ()
+        return _in_shape(target, read.name, read.description, read.schema, read.strict), left
     if _has_dump(item):
         try:
             dumped = _dump(item)
@@ -468,12 +476,6 @@ def _tool_dict(item: Any, index: int | None, target: Any) -> tuple[Any, tuple[Ch
         except SchemaInputError as exc:
             raise SchemaInputError(f"{where}: {exc}") from None
         return _in_shape(target, made.name, made.description, made.schema), ()
-    from .toolobjects import read_object
-
-    read = read_object(item, where)
-    if read is not None:
-        left = (_not_sent(f"the {type(item).__name__}'s", read.left, target, ", its framework's own,"),) if read.left else ()
-        return _in_shape(target, read.name, read.description, read.schema, read.strict), left
     raise ToolShapeError(
         f"{where} is {_what(item)}: a tool is a dict, an SDK or pydantic object (model_dump), "
         "a framework's tool object that rules/_objects.yaml names, "

@@ -1,6 +1,6 @@
 """The shapes users hold, as the real SDKs make them (`pip install -e '.[test,clients]'`):
 MCP `Tool`s and `ListToolsResult`s, google-genai `FunctionDeclaration`s and configs,
-OpenAI and Anthropic tool objects and tool calls. Each goes in as the SDK object and
+OpenAI and Anthropic tool objects and tool calls, agent frameworks' tools. Each goes in as the SDK object and
 comes out as something the SDK's own types accept again. A test skips only when its
 SDK is not installed."""
 
@@ -268,6 +268,60 @@ def test_pydantic_ai_tool_definitions_are_read_naming_only_what_differs_from_a_d
     assert wireschema.normalize_tool(Mine(name="mine", parameters_json_schema=WEATHER), "gemini").tool["name"] == "mine"
     with pytest.raises(wireschema.ToolShapeError, match="parameters_json_schema is None"):
         wireschema.normalize_tool(tools.ToolDefinition(name="empty", parameters_json_schema=None), "gemini")
+
+
+def test_a_langchain_tool_is_read_by_its_schema_not_dumped_as_an_empty_tool():
+    tools = pytest.importorskip("langchain_core.tools")
+    from typing import Annotated
+
+    def weather(city, units="c", user_id=""):
+        """Weather for a city."""
+        return "sunny"
+
+    # real objects, not this module's postponed annotation strings, which name locals
+    weather.__annotations__ = {"city": str, "units": str, "user_id": Annotated[str, tools.InjectedToolArg], "return": str}
+    get_weather = tools.tool("get_weather")(weather)
+
+    # its dump holds the pydantic class and the callback: read so, it was an empty tool
+    out = wireschema.normalize_tool(get_weather, "gemini")
+    assert (out.tool["name"], out.tool["description"]) == ("get_weather", "Weather for a city.")
+    # the argument the framework injects at run time is no parameter of the model's
+    assert set(out.tool["parameters"]["properties"]) == {"city", "units"}
+    (left,) = [c for c in out.result.changes if c.rule == "tool/shape"]
+    assert "StructuredTool's func, its framework's own," in left.detail and "args_schema" not in left.detail
+    json.dumps(out.tool)
+    listed = wireschema.normalize_tools([get_weather], "openai-strict")
+    assert listed.results[0].strict and set(listed.tools[0]["function"]["parameters"]["required"]) == {"city", "units"}
+
+
+def test_a_langchain_one_input_tool_sends_one_string_as_langchain_does():
+    tools = pytest.importorskip("langchain_core.tools")
+    convert = pytest.importorskip("langchain_core.utils.function_calling").convert_to_openai_tool
+    search = tools.Tool(name="search", description="Web search", func=lambda q: q)
+    out = wireschema.normalize_tool(search, "openai-chat")
+    assert out.tool["function"]["parameters"] == convert(search)["function"]["parameters"]
+
+
+def test_a_langchain_tool_class_of_the_users_own_is_read_as_base_tool_is():
+    tools = pytest.importorskip("langchain_core.tools")
+    pydantic = pytest.importorskip("pydantic")
+
+    class Terms(pydantic.BaseModel):
+        a: int
+        b: int
+
+    class Adder(tools.BaseTool):
+        name: str = "add"
+        description: str = "Adds two numbers"
+        args_schema: type = Terms
+
+        def _run(self, a: int, b: int) -> int:
+            return a + b
+
+    added = wireschema.normalize_tool(Adder(), "anthropic")
+    assert added.tool["input_schema"]["required"] == ["a", "b"]
+    # its class-level fields are its defaults: nothing of its own is left behind
+    assert not [c for c in added.result.changes if c.rule == "tool/shape"]
 
 
 # --- Anthropic ---------------------------------------------------------------------

@@ -385,8 +385,12 @@ def test_the_shipped_object_readers_load():
         ("  agents.tool.Thing:\n    name: name\n    schema: s\n    strickt: s\n    why: x\n", "did you mean 'strict'", 5),
         ("  Thing:\n    name: name\n    schema: s\n    why: x\n", "write its module and name", 2),
         ("  agents.tool.Thing: [name]\n", "an entry is a mapping", 2),
+        ("  agents.tool.Thing:\n    name: n\n    schema: s\n    made_from: args\n    why: x\n", "made_from is a list of attribute names", 5),
+        ("  agents.tool.Thing:\n    name: n\n    schema: s\n    if_none: {a: {}, b: {}}\n    why: x\n", "if_none is one attribute name", 5),
+        ("  agents.tool.Thing:\n    name: n\n    schema: s\n    if_none: {a: text}\n    why: x\n", "got 'a'", 5),
     ],
-    ids=["not-a-name", "not-an-identifier", "no-why", "misspelt-field", "no-module", "not-a-mapping"],
+    ids=["not-a-name", "not-an-identifier", "no-why", "misspelt-field", "no-module", "not-a-mapping",
+         "made-from-not-a-list", "if-none-two", "if-none-no-schema"],
 )
 def test_an_object_reader_that_is_no_reader_is_refused_at_its_line(tmp_path, entry, message, line):
     from wireschema.toolobjects import load_readers

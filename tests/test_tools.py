@@ -664,3 +664,41 @@ def test_an_attribute_that_fails_to_read_is_a_tool_shape_error_naming_it(monkeyp
     _reading(monkeypatch, Flaky, name="name", schema="parameters")
     with pytest.raises(wireschema.ToolShapeError, match="has no attribute 'parameters'"):
         normalize_tool(Flaky(), "gemini")
+
+
+def test_a_named_class_is_read_by_attribute_before_its_dump(monkeypatch):
+    pydantic = pytest.importorskip("pydantic")
+
+    class Held(pydantic.BaseModel):  # a dump of it holds no tool shape's schema field
+        label: str
+        spec: dict
+        retries: int = 0
+        callback: object = None
+
+    _reading(monkeypatch, Held, name="label", schema="spec")
+    out = normalize_tool(Held(label="ring", spec=WEATHER, callback=print), "gemini")
+    assert out.tool["parameters"]["properties"] == WEATHER["properties"]
+    # a pydantic model's fields are named where they differ from their defaults
+    (left,) = [c for c in out.result.changes if c.rule == "tool/shape"]
+    assert "the Held's callback, its framework's own," in left.detail and "retries" not in left.detail
+
+
+def test_an_attribute_that_is_none_may_stand_for_a_schema_of_the_readers_own(monkeypatch):
+    class Simple:
+        def __init__(self, args_schema=None):
+            self.name, self.args_schema = "search", args_schema
+
+        @property
+        def call_schema(self):
+            return self.args_schema or {"type": "object", "properties": {"args": {"type": "array"}}}
+
+    one_string = {"type": "object", "properties": {"q": {"type": "string"}}, "required": ["q"]}
+    _reading(monkeypatch, Simple, name="name", schema="call_schema", made_from=("args_schema",),
+             if_none=("args_schema", json.dumps(one_string)))
+    first = normalize_tool(Simple(), "openai-chat")
+    assert first.tool["function"]["parameters"] == one_string
+    first.tool["function"]["parameters"]["properties"].clear()  # each tool its own copy
+    assert normalize_tool(Simple(), "openai-chat").tool["function"]["parameters"] == one_string
+    given = normalize_tool(Simple(WEATHER), "openai-chat")
+    assert given.tool["function"]["parameters"]["properties"] == WEATHER["properties"]
+    assert not [c for c in given.result.changes if c.rule == "tool/shape"]  # args_schema is what was sent
