@@ -586,13 +586,16 @@ def _objects_section(rules_dir: Path) -> list[str]:
         "From `rules/_objects.yaml`: tools that agent frameworks hold as Python objects, read by "
         "these attributes (a subclass as the nearest class named), before any `model_dump`, and "
         "built in the target's own shape; the object's other attributes that differ from their "
-        "defaults (but those the schema is made from) are named in one `tool/shape` change, not sent.",
+        "defaults (but those the schema is made from) are named in one `tool/shape` change, not sent. "
+        "A class whose SDK gives the whole tool by a method (`dump`) is read as the dict it gives.",
         "",
         "| class | name | description | schema | strict | why |",
         "| --- | --- | --- | --- | --- | --- |",
     ]
     for cls, r in load_readers(path).items():
         cells = [_code(v) if v else "—" for v in (r.name, r.description, r.schema, r.strict)]
+        if r.dump:
+            cells[2] = f"the whole tool: {_code(r.dump + '()')}"
         if r.made_from:
             cells[2] += f" (made from {', '.join(map(_code, r.made_from))})"
         if r.if_none is not None:

@@ -20,7 +20,7 @@ from .rulefields import err, unknown
 from .yamlsource import MarkedDict
 
 _PARTS = ("name", "description", "schema", "strict")
-_FIELDS = (*_PARTS, "made_from", "if_none", "why")
+_FIELDS = (*_PARTS, "made_from", "if_none", "dump", "why")
 _REQUIRED = ("name", "schema", "why")
 
 
@@ -38,16 +38,28 @@ class Read:
 
 @attrs.frozen
 class Reader:
-    """Where objects of one class keep a tool's parts (attribute names)."""
+    """Where objects of one class keep a tool's parts (attribute names), or the method
+    that gives the whole tool as the SDK sends it (`dump`)."""
 
     cls: str  # module and qualified name
-    name: str
-    schema: str
+    name: str | None
+    schema: str | None
     description: str | None = None
     strict: str | None = None
     why: str = ""
     made_from: tuple[str, ...] = ()  # attributes the parts are computed from: read, so not named as left
     if_none: tuple[str, str] | None = None  # (attribute, schema's JSON text): the schema where that attribute is None
+    dump: str | None = None  # a method giving the tool as a dict in a shipped shape
+
+    def dumped(self, item: Any, where: str) -> dict[str, Any]:
+        """The tool as `dump` gives it (a dict, read as a dict tool is)."""
+        try:
+            out = getattr(item, str(self.dump))()
+        except Exception as exc:  # noqa: BLE001 - the SDK's own serializer failed: say which
+            raise ToolShapeError(f"{where} ({self.cls}): its {self.dump}() failed: {type(exc).__name__}: {exc}") from None
+        if not isinstance(out, dict):
+            raise ToolShapeError(f"{where} ({self.cls}): its {self.dump}() gives {type(out).__name__}, not a tool object")
+        return out
 
     def read(self, item: Any, where: str) -> Read:
         got: dict[str, Any] = {}
@@ -149,12 +161,17 @@ def load_readers(path: Path) -> dict[str, Reader]:
                     err(where, entry, field, f"{cls}: why is one line saying where the class comes from")
             elif not isinstance(value, str) or not value.isidentifier():
                 err(where, entry, field, f"{cls}: {field} names an attribute, got {value!r}")
-        for field in _REQUIRED:
+        if "dump" in entry:
+            # the method gives the whole tool: nothing else to read
+            for field in entry:
+                if field not in ("dump", "why"):
+                    err(where, entry, field, f"{cls}: dump gives the whole tool: {field} has nothing to read", of_key=True)
+        for field in ("why",) if "dump" in entry else _REQUIRED:
             if field not in entry:
                 err(where, objects, cls, f"{cls}: {field} is required", of_key=True)
         readers[cls] = Reader(
-            cls, entry["name"], entry["schema"], entry.get("description"), entry.get("strict"), entry["why"],
-            tuple(entry.get("made_from", ())), _if_none(where, entry),
+            cls, entry.get("name"), entry.get("schema"), entry.get("description"), entry.get("strict"), entry["why"],
+            tuple(entry.get("made_from", ())), _if_none(where, entry), entry.get("dump"),
         )
     return readers
 
@@ -185,12 +202,12 @@ def _shipped_readers() -> dict[str, Reader]:
         return _shipped
 
 
-def read_object(item: Any, where: str) -> Read | None:
-    """The tool `item` holds, where its class (or one it derives from) has a reader;
-    None where none has."""
+def read_object(item: Any, where: str) -> Read | dict[str, Any] | None:
+    """The tool `item` holds, where its class (or one it derives from) has a reader: its
+    parts, or the dict its `dump` method gives; None where no class has one."""
     readers = _shipped_readers()
     for k in type(item).__mro__:
         reader = readers.get(f"{k.__module__}.{k.__qualname__}")
         if reader is not None:
-            return reader.read(item, where)
+            return reader.read(item, where) if reader.dump is None else reader.dumped(item, where)
     return None

@@ -459,6 +459,8 @@ def _tool_dict(item: Any, index: int | None, target: Any) -> tuple[Any, tuple[Ch
     # a class rules/_objects.yaml names first: its dump may hold no schema (a LangChain
     # tool's holds the pydantic class its schema is made from, and its callbacks)
     read = read_object(item, where)
+    if isinstance(read, dict):
+        return read, ()
     if read is not None:
         left = (_not_sent(f"the {type(item).__name__}'s", read.left, target, ", its framework's own,"),) if read.left else ()
         return _in_shape(target, read.name, read.description, read.schema, read.strict), left
@@ -485,8 +487,14 @@ def _tool_dict(item: Any, index: int | None, target: Any) -> tuple[Any, tuple[Ch
 
 def _tool_list(tools: Any, registry: Any) -> list[Any]:
     """What `normalize_tools` was given, as a list of items."""
-    if _has_dump(tools) and not isinstance(tools, (list, tuple)):
-        tools = _dump(tools)  # an MCP ListToolsResult, or a Gemini Tool, say
+    if not isinstance(tools, (list, tuple, dict)):
+        from .toolobjects import read_object
+
+        read = read_object(tools, "the tools")
+        if isinstance(read, dict):
+            tools = read  # a Vertex AI SDK Tool, say
+        elif _has_dump(tools):
+            tools = _dump(tools)  # an MCP ListToolsResult, or a Gemini Tool, say
     if isinstance(tools, dict):
         wrapped = tools.get("result")
         inner: dict[str, Any] = wrapped if isinstance(wrapped, dict) else tools

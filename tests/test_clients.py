@@ -324,6 +324,31 @@ def test_a_langchain_tool_class_of_the_users_own_is_read_as_base_tool_is():
     assert not [c for c in added.result.changes if c.rule == "tool/shape"]
 
 
+def test_an_anthropic_tool_runner_function_is_read_as_the_tool_param_it_sends():
+    tools = pytest.importorskip("anthropic.lib.tools")
+
+    @tools.beta_tool(strict=True)
+    def get_weather(city: str) -> str:
+        """Weather for a city."""
+        return "sunny"
+
+    out = wireschema.normalize_tool(get_weather, "anthropic-strict")
+    assert out.tool == {**get_weather.to_dict(), "input_schema": out.result.schema} and out.result.strict
+    assert wireschema.normalize_tools([get_weather], "gemini").tools[0]["parameters"]["properties"]["city"]["type"] == "string"
+
+
+def test_a_vertex_ai_sdk_declaration_and_tool_are_read_as_their_json():
+    g = pytest.importorskip("vertexai.generative_models")
+    declared = g.FunctionDeclaration(name="get_weather", description="Forecast", parameters=WEATHER)
+    out = wireschema.normalize_tool(declared, "vertex")
+    # the proto's JSON (upper-case types, snake_case keys, the order it keeps) is the wire's
+    assert out.tool == {"name": "get_weather", "description": "Forecast", "parameters": {
+        "properties": {"days": {"minimum": 1, "type": "integer"}, "city": {"type": "string"}},
+        "required": ["city"], "propertyOrdering": ["city", "days"], "type": "object"}}
+    listed = wireschema.normalize_tools(g.Tool.from_function_declarations([declared]), "gemini")
+    assert [t["name"] for t in listed.tools] == ["get_weather"]
+
+
 # --- Anthropic ---------------------------------------------------------------------
 
 

@@ -702,3 +702,26 @@ def test_an_attribute_that_is_none_may_stand_for_a_schema_of_the_readers_own(mon
     given = normalize_tool(Simple(WEATHER), "openai-chat")
     assert given.tool["function"]["parameters"]["properties"] == WEATHER["properties"]
     assert not [c for c in given.result.changes if c.rule == "tool/shape"]  # args_schema is what was sent
+
+
+def test_a_class_may_name_the_method_that_gives_its_tool(monkeypatch):
+    class Declared:
+        def __init__(self, out):
+            self.out = out
+
+        def to_dict(self):
+            if isinstance(self.out, Exception):
+                raise self.out
+            return self.out
+
+    _reading(monkeypatch, Declared, name=None, schema=None, dump="to_dict")
+    # read as the dict tool it gives: its own fields travel along where the shape is kept
+    mine = {"name": "ring", "input_schema": WEATHER, "cache_control": {"type": "ephemeral"}}
+    out = normalize_tool(Declared(mine), "anthropic")
+    assert out.tool["cache_control"] == {"type": "ephemeral"} and out.tool["input_schema"]["properties"] == WEATHER["properties"]
+    listed = normalize_tools(Declared({"functionDeclarations": [{"name": "ring", "parameters": WEATHER}]}), "gemini")
+    assert [t["name"] for t in listed.tools] == ["ring"]
+    with pytest.raises(wireschema.ToolShapeError, match=r"its to_dict\(\) failed: ValueError: not ready"):
+        normalize_tool(Declared(ValueError("not ready")), "anthropic")
+    with pytest.raises(wireschema.ToolShapeError, match=r"its to_dict\(\) gives list, not a tool object"):
+        normalize_tool(Declared([mine]), "anthropic")
