@@ -1,7 +1,9 @@
-"""Tools that agent frameworks hold as Python objects (openai-agents' `FunctionTool`,
-pydantic-ai's `ToolDefinition`, LangChain's `BaseTool`): read by the attributes
-`rules/_objects.yaml` names for their class, so that a framework's tool is a YAML entry,
-not code here. A class named there is read so even where it has a `model_dump` (a
+"""Tools that agent frameworks and SDKs hold as Python objects (openai-agents'
+`FunctionTool`, pydantic-ai's `ToolDefinition`, LangChain's `BaseTool`, the anthropic
+SDK's tool-runner functions): read as `rules/_objects.yaml` says for their class, by the
+attributes holding the tool's parts, the method giving the whole tool (`dump`) or the
+attribute holding another object to read (`via`), so that a framework's tool is a YAML
+entry, not code here. A class named there is read so even where it has a `model_dump` (a
 LangChain tool is a pydantic model whose dump holds its callbacks, not its schema)."""
 
 from __future__ import annotations
@@ -20,7 +22,9 @@ from .rulefields import err, unknown
 from .yamlsource import MarkedDict
 
 _PARTS = ("name", "description", "schema", "strict")
-_FIELDS = (*_PARTS, "made_from", "if_none", "dump", "why")
+_ALONE = ("dump", "via")  # fields that say where the whole tool is: nothing else to read beside one
+_FIELDS = (*_PARTS, "made_from", "if_none", *_ALONE, "why")
+_VIA_HOPS = 4  # objects held by objects: a `via` chain longer than this is a loop
 _REQUIRED = ("name", "schema", "why")
 
 
@@ -34,12 +38,14 @@ class Read:
     schema: Any
     strict: bool | None
     left: tuple[str, ...]
+    of: str  # the class of the object read (the one another held, for `via`)
 
 
 @attrs.frozen
 class Reader:
-    """Where objects of one class keep a tool's parts (attribute names), or the method
-    that gives the whole tool as the SDK sends it (`dump`)."""
+    """Where objects of one class keep a tool's parts (attribute names), the method that
+    gives the whole tool as the SDK sends it (`dump`), or the attribute holding another
+    object that is read instead (`via`)."""
 
     cls: str  # module and qualified name
     name: str | None
@@ -50,6 +56,7 @@ class Reader:
     made_from: tuple[str, ...] = ()  # attributes the parts are computed from: read, so not named as left
     if_none: tuple[str, str] | None = None  # (attribute, schema's JSON text): the schema where that attribute is None
     dump: str | None = None  # a method giving the tool as a dict in a shipped shape
+    via: str | None = None  # an attribute holding the object to read instead
 
     def dumped(self, item: Any, where: str) -> dict[str, Any]:
         """The tool as `dump` gives it (a dict, read as a dict tool is)."""
@@ -89,7 +96,7 @@ class Reader:
         if strict is not None and strict.__class__ is not bool:
             raise ToolShapeError(f"{where} ({self.cls}): its {self.strict} is {strict!r}, not true or false")
         read = {a for a in (self.name, self.description, self.schema, self.strict, *self.made_from) if a is not None}
-        return Read(name, description, schema, strict, _others(item, read))
+        return Read(name, description, schema, strict, _others(item, read), type(item).__name__)
 
 
 def _others(item: Any, read: set[str]) -> tuple[str, ...]:
@@ -161,17 +168,17 @@ def load_readers(path: Path) -> dict[str, Reader]:
                     err(where, entry, field, f"{cls}: why is one line saying where the class comes from")
             elif not isinstance(value, str) or not value.isidentifier():
                 err(where, entry, field, f"{cls}: {field} names an attribute, got {value!r}")
-        if "dump" in entry:
-            # the method gives the whole tool: nothing else to read
+        alone = next((f for f in entry if f in _ALONE), None)
+        if alone is not None:
             for field in entry:
-                if field not in ("dump", "why"):
-                    err(where, entry, field, f"{cls}: dump gives the whole tool: {field} has nothing to read", of_key=True)
-        for field in ("why",) if "dump" in entry else _REQUIRED:
+                if field not in (alone, "why"):
+                    err(where, entry, field, f"{cls}: {alone} says where the whole tool is: {field} has nothing to read", of_key=True)
+        for field in ("why",) if alone is not None else _REQUIRED:
             if field not in entry:
                 err(where, objects, cls, f"{cls}: {field} is required", of_key=True)
         readers[cls] = Reader(
             cls, entry.get("name"), entry.get("schema"), entry.get("description"), entry.get("strict"), entry["why"],
-            tuple(entry.get("made_from", ())), _if_none(where, entry), entry.get("dump"),
+            tuple(entry.get("made_from", ())), _if_none(where, entry), entry.get("dump"), entry.get("via"),
         )
     return readers
 
@@ -204,10 +211,30 @@ def _shipped_readers() -> dict[str, Reader]:
 
 def read_object(item: Any, where: str) -> Read | dict[str, Any] | None:
     """The tool `item` holds, where its class (or one it derives from) has a reader: its
-    parts, or the dict its `dump` method gives; None where no class has one."""
+    parts, or the dict its `dump` method gives (of the object its `via` attribute holds,
+    where the class names one); None where no class has one."""
     readers = _shipped_readers()
+    for _ in range(_VIA_HOPS + 1):
+        reader = _reader_of(item, readers)
+        if reader is None or reader.via is None:
+            break
+        try:
+            item = getattr(item, reader.via)
+        except Exception as exc:  # noqa: BLE001 - a property of the object's own failed: say which
+            raise ToolShapeError(f"{where} ({reader.cls}): reading its {reader.via} failed: {type(exc).__name__}: {exc}") from None
+        if _reader_of(item, readers) is None:
+            raise ToolShapeError(f"{where} ({reader.cls}): its {reader.via} is {type(item).__qualname__}, which rules/_objects.yaml does not name")
+    else:
+        raise ToolShapeError(f"{where}: more than {_VIA_HOPS} objects held by one another (rules/_objects.yaml via)")
+    if reader is None:
+        return None
+    return reader.read(item, where) if reader.dump is None else reader.dumped(item, where)
+
+
+def _reader_of(item: Any, readers: dict[str, Reader]) -> Reader | None:
+    """The reader of `item`'s class or of the nearest class it derives from."""
     for k in type(item).__mro__:
         reader = readers.get(f"{k.__module__}.{k.__qualname__}")
         if reader is not None:
-            return reader.read(item, where) if reader.dump is None else reader.dumped(item, where)
+            return reader
     return None

@@ -462,7 +462,7 @@ def _tool_dict(item: Any, index: int | None, target: Any) -> tuple[Any, tuple[Ch
     if isinstance(read, dict):
         return read, ()
     if read is not None:
-        left = (_not_sent(f"the {type(item).__name__}'s", read.left, target, ", its framework's own,"),) if read.left else ()
+        left = (_not_sent(f"the {read.of}'s", read.left, target, ", its framework's own,"),) if read.left else ()
         return _in_shape(target, read.name, read.description, read.schema, read.strict), left
     if _has_dump(item):
         try:

@@ -262,6 +262,15 @@ def test_pydantic_ai_tool_definitions_are_read_naming_only_what_differs_from_a_d
     assert "ToolDefinition's metadata," in left.detail
     assert wireschema.normalize_tool(tagged, "anthropic").result.changes[0] == left
 
+    # a Tool around a function is read by the ToolDefinition it holds (tool_def)
+    def forecast(city: str) -> str:
+        """Forecast for a city."""
+        return "sunny"
+
+    wrapped = wireschema.normalize_tool(tools.Tool(forecast), "anthropic")
+    assert wrapped.tool["input_schema"]["properties"]["city"]["type"] == "string"
+    assert wrapped.tool["description"] == "Forecast for a city."
+
     class Mine(tools.ToolDefinition):  # a subclass is read as its class is
         pass
 

@@ -388,11 +388,12 @@ def test_the_shipped_object_readers_load():
         ("  agents.tool.Thing:\n    name: n\n    schema: s\n    made_from: args\n    why: x\n", "made_from is a list of attribute names", 5),
         ("  agents.tool.Thing:\n    name: n\n    schema: s\n    if_none: {a: {}, b: {}}\n    why: x\n", "if_none is one attribute name", 5),
         ("  agents.tool.Thing:\n    name: n\n    schema: s\n    if_none: {a: text}\n    why: x\n", "got 'a'", 5),
-        ("  sdk.Thing:\n    dump: to_dict\n    schema: s\n    why: x\n", "dump gives the whole tool: schema has nothing to read", 4),
+        ("  sdk.Thing:\n    dump: to_dict\n    schema: s\n    why: x\n", "dump says where the whole tool is: schema has nothing to read", 4),
         ("  sdk.Thing:\n    dump: to_dict\n", "why is required", 2),
+        ("  sdk.Thing:\n    via: inner\n    dump: to_dict\n    why: x\n", "via says where the whole tool is: dump has nothing to read", 4),
     ],
     ids=["not-a-name", "not-an-identifier", "no-why", "misspelt-field", "no-module", "not-a-mapping",
-         "made-from-not-a-list", "if-none-two", "if-none-no-schema", "dump-and-parts", "dump-no-why"],
+         "made-from-not-a-list", "if-none-two", "if-none-no-schema", "dump-and-parts", "dump-no-why", "via-and-dump"],
 )
 def test_an_object_reader_that_is_no_reader_is_refused_at_its_line(tmp_path, entry, message, line):
     from wireschema.toolobjects import load_readers

@@ -725,3 +725,32 @@ def test_a_class_may_name_the_method_that_gives_its_tool(monkeypatch):
         normalize_tool(Declared(ValueError("not ready")), "anthropic")
     with pytest.raises(wireschema.ToolShapeError, match=r"its to_dict\(\) gives list, not a tool object"):
         normalize_tool(Declared([mine]), "anthropic")
+
+
+def test_a_class_may_name_the_attribute_holding_the_object_to_read(monkeypatch):
+    from wireschema import toolobjects
+
+    class Definition:
+        def __init__(self):
+            self.label, self.params, self.retries = "ring", WEATHER, 2
+
+    class Wrapper:
+        def __init__(self, inner):
+            self.definition, self.callback = inner, print
+
+    readers = {f"{c.__module__}.{c.__qualname__}": r for c, r in (
+        (Definition, toolobjects.Reader("Definition", "label", "params", why="a test")),
+        (Wrapper, toolobjects.Reader("Wrapper", None, None, why="a test", via="definition")),
+    )}
+    monkeypatch.setattr(toolobjects, "_shipped", readers)
+    out = normalize_tool(Wrapper(Definition()), "gemini")
+    assert out.tool["name"] == "ring" and out.tool["parameters"]["properties"] == WEATHER["properties"]
+    # what is left behind is named as the object read holds it
+    (left,) = [c for c in out.result.changes if c.rule == "tool/shape"]
+    assert "the Definition's retries, its framework's own," in left.detail
+    with pytest.raises(wireschema.ToolShapeError, match="its definition is int, which rules/_objects.yaml does not name"):
+        normalize_tool(Wrapper(3), "gemini")
+    looped = Wrapper(None)
+    looped.definition = looped
+    with pytest.raises(wireschema.ToolShapeError, match="more than 4 objects held by one another"):
+        normalize_tool(looped, "gemini")
