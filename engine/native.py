@@ -115,6 +115,8 @@ def _generate(value: Any) -> tuple[dict[str, Any], "_Doc"]:
             return value.json_schema(), _Doc(None, None, {})
         if isinstance(value, type) and issubclass(value, pydantic.BaseModel):
             schema = value.model_json_schema()
+        elif _is_v1_model(value):
+            schema = _v1_schema(value)
         elif isinstance(value, type):
             schema = pydantic.TypeAdapter(value).json_schema()
         else:
@@ -126,6 +128,24 @@ def _generate(value: Any) -> tuple[dict[str, Any], "_Doc"]:
     doc = _read_doc(value, schema)
     _describe_parameters(schema, doc.params)
     return schema, doc
+
+
+def _is_v1_model(value: Any) -> bool:
+    """A model class of pydantic's v1 API (`pydantic.v1`, which LangChain's older tools
+    and much legacy code define their arguments with), which v2's schema generator refuses."""
+    meta = type(value)
+    return isinstance(value, type) and meta.__name__ == "ModelMetaclass" and meta.__module__.startswith("pydantic.v1")
+
+
+def _v1_schema(model: Any) -> dict[str, Any]:
+    """A v1 model's JSON Schema as v1 writes it (draft-07 words: `definitions`)."""
+    try:
+        schema = model.schema()
+    except (TypeError, ValueError) as exc:  # a field type v1 cannot express
+        raise SchemaInputError(f"pydantic cannot describe {_describe(model)}: {exc}") from None
+    if not isinstance(schema, dict):
+        raise SchemaInputError(f"pydantic cannot describe {_describe(model)}: its schema() gave {type(schema).__name__}")
+    return schema
 
 
 def _function_schema(fn: Any, pydantic: Any) -> dict[str, Any]:

@@ -95,6 +95,54 @@ def test_a_type_pydantic_cannot_describe_is_a_clear_error():
         wireschema.normalize(Opaque, "gemini")
 
 
+def _v1():
+    """pydantic's v1 API, as pydantic 2 ships it (its import warns on newer Pythons)."""
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return pytest.importorskip("pydantic.v1")
+
+
+def test_a_model_of_pydantic_v1s_api_is_described_as_v1_describes_it():
+    v1 = _v1()
+
+    class Place(v1.BaseModel):
+        x: int
+
+    class Trip(v1.BaseModel):
+        """A trip."""
+
+        city: str
+        days: int = v1.Field(1, ge=1)
+        stop: Place = None
+
+    # this module's annotations are strings (postponed), which v1 resolves on request
+    Place.update_forward_refs()
+    Trip.update_forward_refs(Place=Place)
+    r = wireschema.normalize(Trip, "gemini")
+    # v1's draft-07 `definitions`, upgraded and inlined as any other input's
+    assert r.schema["properties"]["stop"]["properties"] == {"x": {"title": "X", "type": "integer"}}
+    assert r.schema["properties"]["days"]["minimum"] == 1 and r.schema["required"] == ["city"]
+    assert [c.rule for c in r.changes][:2] == ["draft/definitions", "prepare/resolve-refs"]
+    tool = wireschema.normalize_tool(Trip, "anthropic").tool
+    assert (tool["name"], tool["description"]) == ("Trip", "A trip.")
+
+
+def test_a_v1_model_v1_cannot_describe_is_a_clear_error():
+    v1 = _v1()
+
+    class Odd(v1.BaseModel):
+        when: Opaque
+
+        class Config:
+            arbitrary_types_allowed = True
+
+    Odd.update_forward_refs(Opaque=Opaque)
+    with pytest.raises(SchemaInputError, match=r'pydantic cannot describe .*Odd: Value not declarable with JSON Schema, field: name=.when.'):
+        wireschema.normalize(Odd, "gemini")
+
+
 # --- whole tools from Python (issue 12.4) -------------------------------------------
 
 
