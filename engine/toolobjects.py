@@ -231,6 +231,13 @@ def read_object(item: Any, where: str) -> Read | dict[str, Any] | None:
     return reader.read(item, where) if reader.dump is None else reader.dumped(item, where)
 
 
+def dumped_object(item: Any, where: str) -> dict[str, Any] | None:
+    """The dict `item`'s `dump` method gives, where its class names one (the Vertex AI
+    SDK's Tool, a group of declarations); None for any other object."""
+    reader = _reader_of(item, _shipped_readers())
+    return reader.dumped(item, where) if reader is not None and reader.dump is not None else None
+
+
 def _reader_of(item: Any, readers: dict[str, Reader]) -> Reader | None:
     """The reader of `item`'s class or of the nearest class it derives from."""
     for k in type(item).__mro__:

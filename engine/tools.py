@@ -488,11 +488,11 @@ def _tool_dict(item: Any, index: int | None, target: Any) -> tuple[Any, tuple[Ch
 def _tool_list(tools: Any, registry: Any) -> list[Any]:
     """What `normalize_tools` was given, as a list of items."""
     if not isinstance(tools, (list, tuple, dict)):
-        from .toolobjects import read_object
+        from .toolobjects import dumped_object
 
-        read = read_object(tools, "the tools")
-        if isinstance(read, dict):
-            tools = read  # a Vertex AI SDK Tool, say
+        dumped = dumped_object(tools, "the tools")
+        if dumped is not None:
+            tools = dumped  # a Vertex AI SDK Tool, say
         elif _has_dump(tools):
             tools = _dump(tools)  # an MCP ListToolsResult, or a Gemini Tool, say
     if isinstance(tools, dict):
