@@ -163,7 +163,7 @@ LIMIT_FIELDS: dict[str, Sub] = {
 }
 
 OUTPUT_FIELDS: dict[str, Sub] = {
-    "wrap_non_object": Sub(bool, "bool", "A root that is no object is wrapped as `{\"response\": ...}` (`Result.unwrap` undoes it); `false` for wires whose output schema takes any root."),
+    "wrap_non_object": Sub(bool, "bool", "A root that is no object is wrapped as `{\"response\": ...}` (`Result.unwrap` undoes it), reported as the first change (`output/wrap`); `false` for wires whose output schema takes any root."),
     "disable": Sub(list, "list of ids", "Rules and checks left out of output schemas (those that hold for tool parameters only); each must name a rule or check of the target."),
 }
 
