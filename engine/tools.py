@@ -471,6 +471,7 @@ def _tool_dict(item: Any, index: int | None, target: Any) -> tuple[Any, tuple[Ch
             raise ToolShapeError(f"{where} ({_what(item)}) cannot be dumped to JSON: {exc}") from None
         if not isinstance(dumped, dict):
             raise ToolShapeError(f"{where} ({_what(item)}) dumps to {type(dumped).__name__}, not a tool object")
+        _refuse_a_schema_elsewhere(dumped, item, where, target)
         return dumped, ()
     if is_python_tool(item):
         try:
@@ -483,6 +484,31 @@ def _tool_dict(item: Any, index: int | None, target: Any) -> tuple[Any, tuple[Ch
         "a framework's tool object that rules/_objects.yaml names, "
         "a typed function or a pydantic model, dataclass or TypedDict class"
     )
+
+
+def _refuse_a_schema_elsewhere(dumped: dict[str, Any], item: Any, where: str, target: Any) -> None:
+    """An object whose dump has no parameters schema where its shape keeps one, but holds
+    a schema in a field no shape reads (pydantic dumps a framework's `type[BaseModel]`
+    field as its JSON Schema): refused, where it would have gone out as a tool with an
+    empty schema. A framework's class is read right by an entry in rules/_objects.yaml."""
+    try:
+        parsed = parse_tool(dumped, target.registry if target.registry is not None else _registry())
+    except ToolShapeError:
+        return  # no tool of any shape: the caller's parse says so
+    if "schema" in parsed.at:
+        return
+    read = {path[0] for path in parsed.at.values()}
+    held = [k for k, v in dumped.items() if k not in read and isinstance(v, dict) and _looks_like_a_schema(v)]
+    if held:
+        raise ToolShapeError(
+            f"{where} ({_what(item)}) dumps to a tool with no parameters schema, but its {held[0]} holds one: "
+            "name its class in rules/_objects.yaml (the attributes holding its name, description and schema), "
+            "or give the tool as a dict"
+        )
+
+
+def _looks_like_a_schema(value: dict[str, Any]) -> bool:
+    return value.get("type") == "object" or isinstance(value.get("properties"), dict)
 
 
 def _tool_list(tools: Any, registry: Any) -> list[Any]:

@@ -754,3 +754,22 @@ def test_a_class_may_name_the_attribute_holding_the_object_to_read(monkeypatch):
     looped.definition = looped
     with pytest.raises(wireschema.ToolShapeError, match="more than 4 objects held by one another"):
         normalize_tool(looped, "gemini")
+
+
+def test_an_object_whose_dump_holds_its_schema_where_no_shape_reads_it_is_refused():
+    pydantic = pytest.importorskip("pydantic")
+
+    class FrameworkTool(pydantic.BaseModel):  # a framework of no rules/_objects.yaml entry
+        name: str
+        description: str = ""
+        json_schema: dict
+
+    with pytest.raises(wireschema.ToolShapeError, match="no parameters schema, but its json_schema holds one: name its class"):
+        normalize_tool(FrameworkTool(name="ring", json_schema=WEATHER), "gemini")
+    # it was a tool with an empty schema; a dict of the same fields still says what it left
+    out = normalize_tool({"name": "ring", "json_schema": WEATHER}, "openai-chat")
+    assert [c.rule for c in out.result.changes][:1] == ["tool/shape"]
+    # an SDK object with no parameters at all is a tool that takes none
+    genai = pytest.importorskip("google.genai.types")
+    bare = normalize_tool(genai.FunctionDeclaration(name="now", description="The time"), "openai-chat")
+    assert bare.tool["function"]["parameters"] == {"type": "object", "properties": {}}
