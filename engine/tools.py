@@ -491,13 +491,17 @@ def _refuse_a_schema_elsewhere(dumped: dict[str, Any], item: Any, where: str, ta
     a schema in a field no shape reads (pydantic dumps a framework's `type[BaseModel]`
     field as its JSON Schema): refused, where it would have gone out as a tool with an
     empty schema. A framework's class is read right by an entry in rules/_objects.yaml."""
+    registry = target.registry if target.registry is not None else _registry()
     try:
-        parsed = parse_tool(dumped, target.registry if target.registry is not None else _registry())
+        parsed = parse_tool(dumped, registry)
     except ToolShapeError:
         return  # no tool of any shape: the caller's parse says so
     if "schema" in parsed.at:
         return
+    # what the tool's parts are read from, and any shape's output schemas (a Gemini
+    # declaration that takes no parameters may still say what it returns)
     read = {path[0] for path in parsed.at.values()}
+    read.update(path[0] for shape in _reading(registry).shapes for path in shape.get("outputs", ()) if path)
     held = [k for k, v in dumped.items() if k not in read and isinstance(v, dict) and _looks_like_a_schema(v)]
     if held:
         raise ToolShapeError(

@@ -773,3 +773,9 @@ def test_an_object_whose_dump_holds_its_schema_where_no_shape_reads_it_is_refuse
     genai = pytest.importorskip("google.genai.types")
     bare = normalize_tool(genai.FunctionDeclaration(name="now", description="The time"), "openai-chat")
     assert bare.tool["function"]["parameters"] == {"type": "object", "properties": {}}
+    # nor is one that says what it returns, in either of Gemini's output fields
+    returns = {"type": "object", "properties": {"t": {"type": "string"}}}
+    for said in ({"response": genai.Schema(type="OBJECT", properties={"t": genai.Schema(type="STRING")})},
+                 {"response_json_schema": returns}):
+        told = normalize_tool(genai.FunctionDeclaration(name="now", **said), "gemini-jsonschema")
+        assert told.tool["name"] == "now" and told.tool["parametersJsonSchema"] == {"type": "object", "properties": {}}
