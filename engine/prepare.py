@@ -32,6 +32,10 @@ def parse_input(schema: Any, options: Any) -> Any:
         except UnicodeDecodeError as exc:
             raise SchemaInputError(f"schema bytes are not UTF-8: {exc}") from None
     if isinstance(schema, str):
+        # a byte order mark before the text (what Windows editors save), which RFC 8259
+        # lets a reader ignore and the command line's reader does: not JSON's to refuse
+        if schema.startswith("\ufeff"):
+            schema = schema[1:]
 
         def _constant(name: str) -> float:
             if options.allow_nan:
