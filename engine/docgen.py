@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import inspect
+import json
 import re
 import sys
 from pathlib import Path
@@ -602,7 +603,7 @@ def _objects_section(rules_dir: Path) -> list[str]:
         if r.made_from:
             cells[2] += f" (made from {', '.join(map(_code, r.made_from))})"
         if r.if_none is not None:
-            cells[2] += f"; where {_code(r.if_none[0])} is None, {_code(r.if_none[1])}"
+            cells[2] += f"; where {_code(r.if_none[0])} is None, {_code(json.dumps(r.if_none[1]))}"
         out.append(f"| `{cls}` | {' | '.join(cells)} | {_cell(r.why)} |")
     return out
 

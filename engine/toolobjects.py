@@ -9,7 +9,6 @@ LangChain tool is a pydantic model whose dump holds its callbacks, not its schem
 from __future__ import annotations
 
 import dataclasses
-import json
 import threading
 from pathlib import Path
 from typing import Any
@@ -18,6 +17,7 @@ import attrs
 
 from . import listing
 from .errors import RuleFileError, ToolShapeError
+from .prepare import json_copy
 from .rulefields import err, unknown
 from .yamlsource import MarkedDict
 
@@ -54,7 +54,7 @@ class Reader:
     strict: str | None = None
     why: str = ""
     made_from: tuple[str, ...] = ()  # attributes the parts are computed from: read, so not named as left
-    if_none: tuple[str, str] | None = None  # (attribute, schema's JSON text): the schema where that attribute is None
+    if_none: tuple[str, Any] | None = None  # (attribute, schema): the schema where that attribute is None
     dump: str | None = None  # a method giving the tool as a dict in a shipped shape
     via: str | None = None  # an attribute holding the object to read instead
 
@@ -73,7 +73,7 @@ class Reader:
         if self.if_none is not None and getattr(item, self.if_none[0], None) is None:
             # what the framework itself sends then (the schema attribute is not read: it
             # may describe the callback's Python signature, or fail)
-            got["schema"] = json.loads(self.if_none[1])
+            got["schema"] = json_copy(self.if_none[1])  # each tool its own
         for part in _PARTS:
             attr = getattr(self, part)
             if attr is None or part in got:
@@ -183,7 +183,7 @@ def load_readers(path: Path) -> dict[str, Reader]:
     return readers
 
 
-def _if_none(where: str, entry: Any) -> tuple[str, str] | None:
+def _if_none(where: str, entry: Any) -> tuple[str, Any] | None:
     """An entry's `if_none: {attribute: schema}`, checked."""
     value = entry.get("if_none")
     if value is None:
@@ -193,7 +193,7 @@ def _if_none(where: str, entry: Any) -> tuple[str, str] | None:
     ((attr, schema),) = value.items()
     if not isinstance(attr, str) or not attr.isidentifier() or not isinstance(schema, dict):
         err(where, entry, "if_none", f"if_none maps an attribute name to a schema (an object), got {attr!r}")
-    return attr, json.dumps(schema)  # kept as text: each tool read gets a copy of its own
+    return attr, json_copy(schema)  # plain dicts, not the YAML reader's
 
 
 _lock = threading.Lock()
@@ -214,18 +214,20 @@ def read_object(item: Any, where: str) -> Read | dict[str, Any] | None:
     parts, or the dict its `dump` method gives (of the object its `via` attribute holds,
     where the class names one); None where no class has one."""
     readers = _shipped_readers()
-    for _ in range(_VIA_HOPS + 1):
-        reader = _reader_of(item, readers)
-        if reader is None or reader.via is None:
-            break
+    reader = _reader_of(item, readers)
+    hops = 0
+    while reader is not None and reader.via is not None:
+        if hops == _VIA_HOPS:
+            raise ToolShapeError(f"{where}: more than {_VIA_HOPS} objects held by one another (rules/_objects.yaml via)")
+        hops += 1
+        holder = reader
         try:
-            item = getattr(item, reader.via)
+            item = getattr(item, holder.via)
         except Exception as exc:  # noqa: BLE001 - a property of the object's own failed: say which
-            raise ToolShapeError(f"{where} ({reader.cls}): reading its {reader.via} failed: {type(exc).__name__}: {exc}") from None
-        if _reader_of(item, readers) is None:
-            raise ToolShapeError(f"{where} ({reader.cls}): its {reader.via} is {type(item).__qualname__}, which rules/_objects.yaml does not name")
-    else:
-        raise ToolShapeError(f"{where}: more than {_VIA_HOPS} objects held by one another (rules/_objects.yaml via)")
+            raise ToolShapeError(f"{where} ({holder.cls}): reading its {holder.via} failed: {type(exc).__name__}: {exc}") from None
+        reader = _reader_of(item, readers)
+        if reader is None:
+            raise ToolShapeError(f"{where} ({holder.cls}): its {holder.via} is {type(item).__qualname__}, which rules/_objects.yaml does not name")
     if reader is None:
         return None
     return reader.read(item, where) if reader.dump is None else reader.dumped(item, where)

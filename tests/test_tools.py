@@ -694,7 +694,7 @@ def test_an_attribute_that_is_none_may_stand_for_a_schema_of_the_readers_own(mon
 
     one_string = {"type": "object", "properties": {"q": {"type": "string"}}, "required": ["q"]}
     _reading(monkeypatch, Simple, name="name", schema="call_schema", made_from=("args_schema",),
-             if_none=("args_schema", json.dumps(one_string)))
+             if_none=("args_schema", one_string))
     first = normalize_tool(Simple(), "openai-chat")
     assert first.tool["function"]["parameters"] == one_string
     first.tool["function"]["parameters"]["properties"].clear()  # each tool its own copy
