@@ -11,7 +11,7 @@ by `docstring_parser` (`pip install 'wireschema[pydantic]'` brings both).
 from __future__ import annotations
 
 import inspect
-from typing import Any
+from typing import Annotated, Any
 
 import attrs
 
@@ -160,7 +160,7 @@ def _function_schema(fn: Any, pydantic: Any) -> dict[str, Any]:
         signature = inspect.signature(fn, eval_str=True)
     except (NameError, TypeError, SyntaxError):
         signature = inspect.signature(fn)
-    for name, param in signature.parameters.items():
+    for at, (name, param) in enumerate(signature.parameters.items()):
         annotation = Any if param.annotation is param.empty else param.annotation
         if param.kind is param.VAR_KEYWORD:
             # pydantic's typed extras: their schema is additionalProperties'
@@ -169,15 +169,54 @@ def _function_schema(fn: Any, pydantic: Any) -> dict[str, Any]:
                 "model_config": pydantic.ConfigDict(extra="allow"),
             })
             continue
-        if param.kind is param.VAR_POSITIONAL or name in ("self", "cls"):
+        if param.kind is param.VAR_POSITIONAL or _is_receiver(at, name, param):
             continue
         default = ... if param.default is param.empty else param.default
+        if _private_to_pydantic(name, pydantic) and not (isinstance(default, pydantic.fields.FieldInfo) and default.alias):
+            # pydantic takes `_x` for a private attribute (left out of the schema) and
+            # refuses a model's own names (`model_config`, `copy`): a call passes the
+            # argument by its name all the same, so the field is named by an alias
+            if isinstance(default, pydantic.fields.FieldInfo):
+                annotation, default = Annotated[annotation, default], pydantic.Field(alias=name)
+            else:
+                default = pydantic.Field(default, alias=name)
+            fields[f"wireschema_argument_{at}"] = (annotation, default)
+            continue
         fields[name] = (annotation, default)
-    model = pydantic.create_model(getattr(fn, "__name__", "arguments"), __base__=base, **fields)
-    schema: dict[str, Any] = model.model_json_schema()
+    _refuse_one_name_twice(fields, fn)
+    try:
+        model = pydantic.create_model(getattr(fn, "__name__", "arguments"), __base__=base, **fields)
+        schema: dict[str, Any] = model.model_json_schema()
+    except (TypeError, ValueError, NameError) as exc:  # a parameter pydantic cannot take as a field
+        raise SchemaInputError(f"pydantic cannot describe the parameters of {_describe(fn)}: {exc}") from None
     # the model is ours, named after the function: its title says nothing of the arguments
     schema.pop("title", None)
     return schema
+
+
+def _refuse_one_name_twice(fields: dict[str, Any], fn: Any) -> None:
+    """Two parameters the schema would name alike (a `Field(alias=...)` naming another
+    parameter): pydantic keeps the last, and the other argument is lost with no word."""
+    named: dict[str, str] = {}
+    for field, (_annotation, default) in fields.items():
+        alias = getattr(default, "alias", None) or field
+        parameter = alias if field.startswith("wireschema_argument_") else field
+        if alias in named:
+            raise SchemaInputError(
+                f"pydantic cannot describe the parameters of {_describe(fn)}: {named[alias]!r} and {parameter!r} are both named {alias!r} in the schema"
+            )
+        named[alias] = parameter
+
+
+def _is_receiver(at: int, name: str, param: Any) -> bool:
+    """The `self` or `cls` of a method given unbound (`Class.method`): its first parameter,
+    unannotated, which no call passes as an argument. A parameter so named anywhere
+    else, or annotated, is an argument like any other."""
+    return at == 0 and name in ("self", "cls") and param.annotation is param.empty and param.kind is not param.KEYWORD_ONLY
+
+
+def _private_to_pydantic(name: str, pydantic: Any) -> bool:
+    return name.startswith("_") or name.startswith("model_") or hasattr(pydantic.BaseModel, name)
 
 
 def _describe_parameters(schema: dict[str, Any], params: dict[str, str]) -> None:

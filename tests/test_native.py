@@ -75,6 +75,42 @@ def test_keyword_arguments_are_the_schema_of_any_other_property_and_varargs_are_
     assert not strict.strict and strict.strict_reason.startswith("openai-strict/open-objects")
 
 
+def test_every_argument_a_call_passes_is_a_property_whatever_its_name():
+    """Every parameter named `self` or `cls`, and every one pydantic keeps for itself
+    (`_x` is a private attribute to it, `model_config` and `copy` its own names), was
+    left out of the schema, or failed inside pydantic, with no word: a tool whose
+    required arguments the model never sends. Only an unbound method's receiver, its
+    first parameter and unannotated, is none a call passes."""
+    from pydantic import Field
+
+    def classify(text: str, cls: str, _id: int, model_config: int = 2, copy: str = Field("c", description="kept")): ...
+
+    schema = wireschema.normalize(classify, "anthropic").schema
+    assert list(schema["properties"]) == ["text", "cls", "_id", "model_config", "copy"]
+    assert schema["required"] == ["text", "cls", "_id"]
+    assert schema["properties"]["model_config"]["default"] == 2
+    assert schema["properties"]["copy"] == {"default": "c", "description": "kept", "title": "Copy", "type": "string"}
+
+    class Weather:
+        def today(self, city: str): ...
+
+        @classmethod
+        def tomorrow(cls, city: str): ...
+
+    for method in (Weather.today, Weather.tomorrow, Weather().today):
+        assert list(wireschema.normalize(method, "anthropic").schema["properties"]) == ["city"]
+
+
+def test_two_parameters_named_alike_in_the_schema_are_a_clear_error():
+    """pydantic kept the last of the two, and the other argument was lost with no word."""
+    from pydantic import Field
+
+    def aliased_twice(a: int = Field(1, alias="b"), b: int = 2): ...
+
+    with pytest.raises(SchemaInputError, match="'a' and 'b' are both named 'b' in the schema"):
+        wireschema.normalize(aliased_twice, "anthropic")
+
+
 def test_tools_accept_native_schemas_too():
     out = wireschema.normalize_tool({"name": "get_weather", "inputSchema": get_weather}, "openai-strict")
     assert out.tool["function"]["parameters"]["additionalProperties"] is False
