@@ -127,9 +127,23 @@ def _normalize_output_quiet(
         return attrs.evolve(result, target=t.name) if result.target != t.name else result
     if _is_object_root(value):
         return _normalize(value, t, strict=strict, options=opts)
+    _refuse_no_json(value, t, opts)
     wrapper, rebased = wrap(value)
     result = _normalize(wrapper, t, strict=strict, options=opts)
     return attrs.evolve(result, wrapped=True, origin=freeze(value), changes=_unwrapped_changes(value, rebased, result))
+
+
+def _refuse_no_json(value: Any, target: Any, opts: Options) -> None:
+    """The SchemaInputError of a value that is no JSON, naming where the input holds it:
+    the run over the wrapper would name a place in the wrapper (`/properties/response/...`).
+    A budget the input is past is left to that run, which reports it as a fallback."""
+    from .prepare import copy_input
+    from .run import BudgetExceeded, Run
+
+    try:
+        copy_input(value, Run(target, opts))
+    except BudgetExceeded:
+        pass
 
 
 def _described(value: Any) -> str:

@@ -168,3 +168,16 @@ def test_a_wrapped_schema_that_falls_back_names_no_wrap():
     assert result.used_fallback and result.changes
     assert "output/wrap" not in [c.rule for c in result.changes]
     assert all(not c.pointer.startswith("/properties/response") for c in result.changes)
+
+
+@pytest.mark.parametrize(
+    "schema, where",
+    [
+        ({"type": "array", "items": {"enum": [{1}]}}, "set at /items/enum/0"),
+        ({"type": "array", "default": float("nan")}, "nan at /default"),
+    ],
+)
+def test_an_input_that_is_no_json_is_named_where_the_input_holds_it(schema, where):
+    """Not in the wrapper: the error named `/properties/response/items/enum/0`."""
+    with pytest.raises(wireschema.SchemaInputError, match=where):
+        wireschema.normalize_output(schema, "openai-strict")
