@@ -378,7 +378,7 @@ def _contract_text(k: Kind) -> str:
         parts.append("has work only where the input holds keywords its options name")
     elif k.requires:
         parts.append("has work only where the input holds " + " and ".join(f"`{r}`" for r in sorted(k.requires)))
-    for label, value in (("needs", k.needs), ("makes", k.makes)):
+    for label, value in (("needs", k.needs), ("makes", k.makes), ("comes before whatever makes", k.precedes)):
         if callable(value):
             parts.append(f"{label} facts set by its options")
         elif value:

@@ -17,6 +17,7 @@ FACTS: dict[str, str] = {
     "refs-resolved": "a `resolve-refs` rule",
     "nullable-removed": "a `nullable` rule with `style: remove`",
     "nulled-optionals": "a `require-all` rule",
+    "bools-respelled": "a `boolean-schemas` rule (boolean subschemas become objects)",
 }
 # made by the engine itself, before any rule runs
 ENGINE_FACTS = frozenset({"references"})

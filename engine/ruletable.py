@@ -941,13 +941,17 @@ def _check_order(rules: tuple[Rule, ...]) -> None:
     """Refuse a rule list whose kinds' contracts say the order is wrong: a rule needs a
     fact (see `facts.FACTS`) no rule before it makes, or comes before a rule of an
     earlier phase. Each refusal points at the rule and names what it needs."""
-    made = set(ENGINE_FACTS)
+    made: dict[str, Rule | None] = dict.fromkeys(ENGINE_FACTS)  # fact -> the first rule that made it
     latest: Rule | None = None  # the rule of the latest phase so far
     for rule in rules:
         spec = rule.spec
         for fact in spec.facts_needed(rule.options):
             if fact not in made:
                 _err_at(rule, f"rule {rule.id!r} ({rule.kind}) needs {FACTS[fact]} before it")
+        for fact in spec.facts_preceded(rule.options):
+            maker = made.get(fact)
+            if maker is not None:
+                _err_at(rule, f"rule {rule.id!r} ({rule.kind}) must come before {maker.id!r}, {FACTS[fact]}: put `before: {maker.id}` on it")
         phase = spec.phase_of(rule.options)
         if phase is not None:
             if latest is not None and _PHASES.index(phase) < _PHASES.index(latest.spec.phase_of(latest.options)):
@@ -955,7 +959,8 @@ def _check_order(rules: tuple[Rule, ...]) -> None:
                 _err_at(rule, f"rule {rule.id!r} ({rule.kind}, a {phase} rule) must come before {latest.id!r} ({latest.kind}, a {other} rule)")
             if latest is None or _PHASES.index(phase) >= _PHASES.index(latest.spec.phase_of(latest.options)):
                 latest = rule
-        made.update(spec.facts_made(rule.options))
+        for fact in spec.facts_made(rule.options):
+            made.setdefault(fact, rule)
 
 
 def _err_at(rule: Rule, message: str) -> None:

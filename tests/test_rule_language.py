@@ -365,6 +365,32 @@ def test_rules_readme_lists_every_kind_under_the_phase_it_declares():
     assert set().union(*listed.values()) == set(KINDS)
 
 
+# --- the kinds' contracts order the rules: a wrong order is refused at its line -------
+
+
+@pytest.mark.parametrize(
+    ("rules", "message", "line"),
+    [
+        # optional-if-nullable reads the nulls a removing nullable rule left behind
+        ("""
+          - {id: t/optional, kind: optional-if-nullable, why: x}
+          - {id: t/nullable, kind: nullable, style: remove, why: x}
+        """, "rule 't/optional' (optional-if-nullable) needs a `nullable` rule with `style: remove` before it", 4),
+        # tuple-to-items reads a closed tuple's `items: false`, which boolean-schemas respells
+        ("""
+          - {id: t/booleans, kind: boolean-schemas, why: x}
+          - {id: t/tuple, kind: tuple-to-items, why: x}
+        """, "rule 't/tuple' (tuple-to-items) must come before 't/booleans', a `boolean-schemas` rule", 5),
+    ],
+    ids=["needs-a-fact", "precedes-a-fact"],
+)
+def test_a_rule_its_contract_puts_elsewhere_is_refused_at_its_line(tmp_path, rules, message, line):
+    path = _write(tmp_path, "mine.yaml", "description: mine\nextends: _base\nrules:\n" + rules.strip("\n") + "\n")
+    text = _error(path)
+    assert message in text
+    assert text.startswith(f"{path}:{line}:"), text
+
+
 # --- rules/_objects.yaml: framework tool objects read by attribute ------------------
 
 

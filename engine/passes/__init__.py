@@ -96,6 +96,9 @@ class Kind:
     """Facts (see `facts.FACTS`) an earlier rule must have made: names, or a function of the options."""
     makes: Any = ()
     """Facts it makes: names, or a function of the options."""
+    precedes: Any = ()
+    """Facts no earlier rule may have made: what it reads would be gone (tuple-to-items
+    reads a closed tuple's `items: false`, which a `boolean-schemas` rule respells)."""
 
     def trigger_keys(self, options: Any) -> frozenset | None:
         t = self.triggers
@@ -165,6 +168,9 @@ class Kind:
     def facts_made(self, options: Any) -> tuple[str, ...]:
         return tuple(self.makes(options) if callable(self.makes) else self.makes)
 
+    def facts_preceded(self, options: Any) -> tuple[str, ...]:
+        return tuple(self.precedes(options) if callable(self.precedes) else self.precedes)
+
 
 KINDS: dict[str, Kind] = {}
 CHECKS: dict[str, Kind] = {}
@@ -185,7 +191,7 @@ def test_helper(name: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]
     return deco
 
 
-_CONTRACT = ("phase", "reads", "scope", "reads_via", "creates", "adds", "writes_bools", "census", "requires", "fails", "mutates", "needs", "makes")
+_CONTRACT = ("phase", "reads", "scope", "reads_via", "creates", "adds", "writes_bools", "census", "requires", "fails", "mutates", "needs", "makes", "precedes")
 _READS = ("node", "children", "subtree", "tree")
 
 

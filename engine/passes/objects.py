@@ -411,7 +411,7 @@ def _fail(rule, run, reason):
 
 
 # top-down: it reads `items: false` before that boolean is respelled
-@kind("tuple-to-items", fails=False, reads="subtree", creates=True, adds={"items", "anyOf", "maxItems"}, order="pre", triggers={"prefixItems"}, open=Opt("choice", "close", choices=("close", "keep")))
+@kind("tuple-to-items", fails=False, reads="subtree", creates=True, adds={"items", "anyOf", "maxItems"}, order="pre", triggers={"prefixItems"}, precedes=("bools-respelled",), open=Opt("choice", "close", choices=("close", "keep")))
 def tuple_to_items(rule, node, run):
     """`prefixItems` (a tuple) becomes `items: {anyOf: [each position's schema]}`.
 

@@ -98,7 +98,7 @@ def _listed(values: list) -> str:
 
 
 @kind(
-    "boolean-schemas", fails=False, reads="node", creates=True, adds=lambda o: keys_within([o["true_as"], o["false_as"]]),
+    "boolean-schemas", fails=False, reads="node", creates=True, adds=lambda o: keys_within([o["true_as"], o["false_as"]]), makes=("bools-respelled",),
     census=lambda o: bool_census(o["keep_in"]) | {"<bool>:"},
     order="pre",
     bools=True,
