@@ -686,7 +686,7 @@ def _lift(rule, node: dict, run, keys: list[str], closed: bool, guarded: bool, u
         if again:
             # the node is itself (inside) a lifted copy of this schema: lifting it again
             # would nest copies without end, so the recursion is cut as resolve-refs cuts it
-            lifted[n] = run.placed({"description": f"(recursive {again[0]}: cut where it is lifted again)"}, (run.chain_of(node), "properties"))
+            lifted[n] = run.placed({"description": f"(recursive {again[0]}: cut where it is lifted again)"}, run.chain_at(node, "properties"))
             run.report(rule, node, "dropped", f"{n}: recursion through {again[0]} cut where it is lifted again", "properties")
             continue
         lifted[n] = _one_schema(schemas, run)
