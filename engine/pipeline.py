@@ -68,6 +68,7 @@ def _copy(value: Any, run: Run, given: Run | None) -> Any:
     if given is None:
         return copy_input(value, run)
     run.origins, run.census, run.nodes, run.literal = given.origins, given.census, given.nodes, given.literal
+    run.keyed = given.keyed
     run.repairs = given.repairs
     return given.root
 

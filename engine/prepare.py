@@ -578,6 +578,7 @@ def copy_subtree(node: Any, run: Run, links: dict[int, Any] | None = None) -> An
     opts = run.options
     max_nodes, max_literal = opts.max_nodes, opts.max_literal_bytes
     origins = run.origins
+    keyed = run.keyed
     holder: list[Any] = [None]
     stack: list[tuple[Any, Any, Any]] = [(node, holder, 0)]
     nodes, literal = run.nodes, run.literal
@@ -628,6 +629,10 @@ def copy_subtree(node: Any, run: Run, links: dict[int, Any] | None = None) -> An
                         out[i] = v
             if entry is not None and entry[0] is src:
                 origins[id(out)] = (out, entry[1])
+            if keyed:
+                moved = keyed.get(id(src))
+                if moved is not None and moved[0] is src:
+                    keyed[id(out)] = (out, dict(moved[1]))
             dst[key] = out
             if literal > max_literal:
                 raise BudgetExceeded("budget/literal", run.pointer(src), f"more than {max_literal} characters after $ref expansion")

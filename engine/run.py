@@ -85,6 +85,7 @@ class Run:
         "options",
         "_records",
         "origins",
+        "keyed",
         "at",
         "nodes",
         "literal",
@@ -109,6 +110,9 @@ class Run:
         self.repairs: list[tuple] = []  # the copy's own, as `_records` (see `prepare._text`)
         # id(node) -> (node, origin chain); the node is kept so its id cannot be reused
         self.origins: dict[int, tuple[Any, Any]] = {}
+        # id(node) -> (node, {keyword: origin chain}): a node's keywords that were written
+        # elsewhere than the node (beside the `$ref` whose copied target the node is), see `moved`
+        self.keyed: dict[int, tuple[Any, dict]] = {}
         self.at: Any = None
         self.slot: str | None = None  # the keyword whose value the visited node is
         # walk with the generic iterative walker rather than the compiled, recursive ones
@@ -139,11 +143,16 @@ class Run:
             return entry[1]
         return self.at
 
+    def chain_at(self, node: Any, key: Any) -> Any:
+        """The origin chain of `node[key]`: where the node's keyword was written."""
+        if self.keyed:
+            entry = self.keyed.get(id(node))
+            if entry is not None and entry[0] is node and key in entry[1]:
+                return entry[1][key]
+        return (self.chain_of(node), key)
+
     def pointer(self, node: Any, key: Any = None) -> str:
-        chain = self.chain_of(node)
-        if key is not None:
-            chain = (chain, key)
-        return pointer_of(chain)
+        return pointer_of(self.chain_of(node) if key is None else self.chain_at(node, key))
 
     # -- changing the tree: how kinds make and move nodes (never through origins or ids)
     def replace(self, new: Any, old: Any) -> Any:
@@ -167,6 +176,15 @@ class Run:
         """`new` is a node made at the position `chain` (a kind that knows no node it stands for)."""
         self.origins[id(new)] = (new, chain)
         return new
+
+    def moved(self, new: dict, key: str, old: dict) -> None:
+        """`new[key]` is the value `old[key]` held (a keyword beside a `$ref`, put into the
+        copy of its target): changes to that keyword point where it was written, not into
+        the target, whose origin `new` keeps for its own keywords."""
+        entry = self.keyed.get(id(new))
+        if entry is None or entry[0] is not new:
+            entry = self.keyed[id(new)] = (new, {})
+        entry[1][key] = self.chain_at(old, key)
 
     def has_origin(self, node: Any) -> bool:
         """Whether changes inside `node` already point somewhere into the input."""
@@ -219,9 +237,9 @@ class Run:
 
     # -- what happened ----------------------------------------------------------
     def report(self, rule: Any, node: Any, action: str, detail: str, key: Any = None) -> None:
-        chain = self.chain_of(node)
+        chain = self.chain_of(node) if key is None else self.chain_at(node, key)
         # recorded now, spelled out (pointer, Change) once at the end: see `changes`
-        self._records.append((rule.id, chain if key is None else (chain, key), action, detail))
+        self._records.append((rule.id, chain, action, detail))
 
     @property
     def changes(self) -> list[Change]:

@@ -232,6 +232,121 @@ def test_an_input_past_the_optional_limit_fails_open_before_it_is_rewritten():
     assert wireschema.normalize(within, "anthropic-strict").strict
 
 
+_S = {"type": "string"}
+# keywords beside a `$ref` (the copy of its target then holds keywords of two places) and
+# recursion, which the corpus has few of
+REFS_AND_RECURSION = {
+    "root-ref-beside-defs-recursing-to-root": {"$ref": "#/$defs/A", "$defs": {"A": {"type": "object", "properties": {"a": {"$ref": "#"}}}}},
+    "ref-sibling-bound": {"type": "object", "properties": {"a": {"$ref": "#/$defs/X", "maxLength": 3}}, "$defs": {"X": _S}},
+    "ref-siblings-of-every-sort": {
+        "type": "object",
+        "properties": {"a": {"$ref": "#/$defs/X", "maxLength": 3, "format": "uri", "default": "x", "pattern": "^(?=a)", "examples": ["a"], "description": "d", "const": "abc"}},
+        "$defs": {"X": _S},
+    },
+    "ref-siblings-that-are-boolean-subschemas": {
+        "type": "object",
+        "properties": {"a": {"$ref": "#/$defs/O", "additionalProperties": False, "unevaluatedProperties": False, "propertyNames": True, "items": False}},
+        "$defs": {"O": {"type": "object", "properties": {"x": _S}}},
+    },
+    "ref-siblings-over-the-targets-keywords": {
+        "type": "object",
+        "properties": {"a": {"$ref": "#/$defs/N", "minimum": 1, "exclusiveMinimum": 0, "multipleOf": 2}},
+        "$defs": {"N": {"type": "integer", "minimum": 0, "maximum": 9}},
+    },
+    "ref-siblings-adding-properties": {
+        "type": "object",
+        "properties": {"a": {"$ref": "#/$defs/O", "properties": {"y": {"type": "integer", "minimum": 1}}, "required": ["y"], "minProperties": 1, "dependentRequired": {"x": ["y"]}}},
+        "$defs": {"O": {"type": "object", "properties": {"x": _S}}},
+    },
+    "ref-chain-with-siblings-at-each-hop": {
+        "type": "object",
+        "properties": {"a": {"$ref": "#/$defs/A", "maxLength": 5}},
+        "$defs": {"A": {"$ref": "#/$defs/B", "minLength": 1}, "B": {"type": "string", "format": "email"}},
+    },
+    "ref-siblings-in-items-and-a-union": {
+        "type": "object",
+        "properties": {"l": {"type": "array", "items": {"$ref": "#/$defs/X", "maxLength": 2}}, "u": {"anyOf": [{"$ref": "#/$defs/X", "minLength": 1}, {"type": "null"}]}},
+        "$defs": {"X": _S},
+    },
+    "recursive-ref-with-siblings": {
+        "type": "object",
+        "properties": {"n": {"$ref": "#/$defs/N", "description": "node", "maxProperties": 3}},
+        "$defs": {"N": {"type": "object", "properties": {"v": {"type": "integer", "maximum": 5}, "next": {"$ref": "#/$defs/N", "description": "next", "minProperties": 1}}}},
+    },
+    "recursion-through-the-root-with-siblings": {
+        "type": "object",
+        "properties": {"kids": {"type": "array", "items": {"$ref": "#", "maxProperties": 4}}, "name": {"type": "string", "pattern": "\\bx"}},
+    },
+    "allOf-of-refs-with-siblings": {
+        "type": "object",
+        "properties": {"a": {"allOf": [{"$ref": "#/$defs/A", "maxProperties": 2}, {"$ref": "#/$defs/B"}]}},
+        "$defs": {"A": {"type": "object", "properties": {"x": _S}}, "B": {"type": "object", "properties": {"y": {"type": "integer", "minimum": 0}}}},
+    },
+    "draft-07-definitions-with-ref-siblings": {
+        "$schema": "http://json-schema.org/draft-07/schema#",
+        "type": "object",
+        "properties": {"a": {"$ref": "#/definitions/X", "maxLength": 3}},
+        "definitions": {"X": {"type": "string", "format": "hostname"}},
+    },
+    "recursion-lifted-out-of-dependentSchemas": {
+        "type": "object",
+        "properties": {"v": {"$ref": "#/$defs/E"}},
+        "$defs": {"E": {"type": "object", "properties": {"v": {"type": "object", "unevaluatedProperties": False, "dependentSchemas": {"a": {"$ref": "#/$defs/E", "maxProperties": 3}}}}}},
+    },
+    "root-ref-with-siblings": {
+        "$ref": "#/$defs/R",
+        "description": "r",
+        "additionalProperties": False,
+        "$defs": {"R": {"type": "object", "properties": {"a": {"type": "string", "maxLength": 4}}, "required": ["a"]}},
+    },
+}
+
+
+def _in(schema, pointer: str) -> bool:
+    node = schema
+    for token in pointer.split("/")[1:]:
+        token = token.replace("~1", "/").replace("~0", "~")
+        if isinstance(node, dict) and token in node:
+            node = node[token]
+        elif isinstance(node, list) and token.isdigit() and int(token) < len(node):
+            node = node[int(token)]
+        else:
+            return False
+    return True
+
+
+@pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.parametrize("case", sorted(REFS_AND_RECURSION))
+def test_every_change_points_into_the_input(target, case):
+    """A change's pointer names where it happened in the input: its parent is there, and a
+    keyword dropped or spilled was written there (unless an earlier change made it, at
+    that node: a keyword renamed or upgraded)."""
+    schema = REFS_AND_RECURSION[case]
+    result = wireschema.normalize(schema, target)
+    changed: set[str] = set()
+    for change in result.changes:
+        if change.rule.startswith("budget/") or not change.pointer:
+            continue
+        parent = change.pointer.rsplit("/", 1)[0]
+        assert _in(schema, parent), change
+        if change.action in ("dropped", "spilled") and parent not in changed:
+            assert _in(schema, change.pointer), change
+        changed.update((parent, change.pointer))
+
+
+def test_a_keyword_beside_a_ref_is_reported_where_it_was_written():
+    result = wireschema.normalize(REFS_AND_RECURSION["ref-sibling-bound"], "gemini-jsonschema")
+    assert [c.pointer for c in result.changes if c.action == "spilled"] == ["/properties/a/maxLength"]
+    assert "(maxLength: 3)" in result.schema["properties"]["a"]["description"]
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_definitions_beside_a_root_ref_are_reported_at_the_roots_defs(target):
+    result = wireschema.normalize(REFS_AND_RECURSION["root-ref-beside-defs-recursing-to-root"], target)
+    dropped = [c for c in result.changes if c.action == "dropped" and "$defs" in c.pointer]
+    assert dropped and all(c.pointer == "/$defs" for c in dropped), dropped
+
+
 @pytest.mark.skipif(not RECORDS, reason="the shared corpus is not beside the repository")
 @pytest.mark.parametrize("target", TARGETS)
 def test_corpus_guarantees(target):

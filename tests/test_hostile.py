@@ -404,6 +404,49 @@ CYCLES = {
 }
 
 
+def _recursive_beside_unevaluated(inner: dict) -> dict:
+    """E's property v, closed by unevaluatedProperties, holds a keyword whose subschema is
+    E again: a closed wire lifts v out of that keyword into v's own properties, and the
+    lifted copy holds the keyword again (P-b1: each lift nested another copy, without end,
+    to a RecursionError on anthropic-strict and xai; now the second lift of a schema into
+    a copy of itself is cut, as resolve-refs cuts recursion)."""
+    return {
+        "type": "object",
+        "properties": {"v": {"$ref": "#/$defs/E"}},
+        "$defs": {"E": {"type": "object", "properties": {"v": {"type": "object", "unevaluatedProperties": False, **inner}}}},
+    }
+
+
+_E = {"$ref": "#/$defs/E"}
+CYCLES.update(
+    {
+        f"recursive-ref-in-{kw}-lifted-beside-unevaluated-properties": _recursive_beside_unevaluated(inner)
+        for kw, inner in {
+            "dependentSchemas": {"dependentSchemas": {"a": _E}},
+            "dependencies": {"dependencies": {"a": _E}},
+            "if": {"if": _E},
+            "then": {"if": {"required": ["a"]}, "then": _E},
+            "else": {"if": {"required": ["a"]}, "else": _E},
+            "not": {"not": _E},
+            "allOf": {"allOf": [_E]},
+            "anyOf": {"anyOf": [_E, {"type": "object"}]},
+        }.items()
+    }
+)
+CYCLES["lifts-through-two-definitions-in-turn"] = {
+    "type": "object",
+    "properties": {"v": {"$ref": "#/$defs/A"}},
+    "$defs": {
+        "A": {"type": "object", "properties": {"x": {"type": "object", "unevaluatedProperties": False, "dependentSchemas": {"a": {"$ref": "#/$defs/B"}}}}},
+        "B": {"type": "object", "properties": {"y": {"type": "object", "unevaluatedProperties": False, "if": {"$ref": "#/$defs/A"}, "then": {"$ref": "#/$defs/A"}}}},
+    },
+}
+CYCLES["root-lifted-into-its-own-property"] = {
+    "type": "object",
+    "properties": {"n": {"type": "object", "unevaluatedProperties": False, "if": {"$ref": "#"}, "then": {"$ref": "#"}}},
+}
+
+
 @pytest.mark.parametrize("target", TARGETS)
 @pytest.mark.parametrize("case", sorted(CYCLES))
 def test_cyclic_refs_terminate(case, target, uncached):
@@ -1272,3 +1315,17 @@ def test_check_and_bypass_report_it_too():
     bypassed = wireschema.normalize(schema, "mcp", options=wireschema.Options(bypass=True))
     assert bypassed.schema["description"] == "cut \\ud83d"
     assert [c.rule for c in bypassed.changes] == ["bypass", "input/text"]
+
+
+def test_a_schema_lifted_into_a_copy_of_itself_is_cut_and_reported():
+    schema = CYCLES["recursive-ref-in-dependentSchemas-lifted-beside-unevaluated-properties"]
+    result = wireschema.normalize(schema, "anthropic-strict")
+    assert result.strict
+    v = result.schema["$defs"]["E"]["properties"]["v"]
+    # lifted once, as a copy; lifted again inside that copy: cut to any value, with a note
+    cut = v["properties"]["v"]["properties"]["v"]
+    assert cut == {"description": "(recursive /$defs/E/properties/v: cut where it is lifted again)"}
+    assert any(
+        c.action == "dropped" and c.pointer == "/$defs/E/properties/v/properties" and "recursion through /$defs/E/properties/v" in c.detail
+        for c in result.changes
+    )

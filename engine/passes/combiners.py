@@ -662,6 +662,8 @@ def _lift(rule, node: dict, run, keys: list[str], closed: bool, guarded: bool, u
     own = node.get("properties") if isinstance(node.get("properties"), dict) else {}
     if "properties" in node and not isinstance(node["properties"], dict):
         return
+    lineage = run.memo("lift-lineage", dict)
+    above = _lineage_of(node, lineage)
     lifted: dict[str, Any] = {}
     for n, e in found.items():
         if n in own or (guarded and not e.schemas):
@@ -675,7 +677,20 @@ def _lift(rule, node: dict, run, keys: list[str], closed: bool, guarded: bool, u
             sure = "patternProperties" not in node  # a pattern of the node may have evaluated it
         else:
             sure = e.sure
-        lifted[n] = _one_schema(schemas, run) if sure else {}
+        if not sure:
+            lifted[n] = {}
+            continue
+        sources = [s for s in schemas if isinstance(s, dict)]
+        came = frozenset(run.pointer(s) for s in sources)
+        again = sorted(came & above)
+        if again:
+            # the node is itself (inside) a lifted copy of this schema: lifting it again
+            # would nest copies without end, so the recursion is cut as resolve-refs cuts it
+            lifted[n] = run.placed({"description": f"(recursive {again[0]}: cut where it is lifted again)"}, run.chain_at(node, "properties"))
+            run.report(rule, node, "dropped", f"{n}: recursion through {again[0]} cut where it is lifted again", "properties")
+            continue
+        lifted[n] = _one_schema(schemas, run)
+        _mark(lifted[n], above | came.union(*(_lineage_of(s, lineage) for s in sources)), lineage)
     if not lifted:
         return
     node["properties"] = {**own, **lifted}
@@ -685,6 +700,25 @@ def _lift(rule, node: dict, run, keys: list[str], closed: bool, guarded: bool, u
         node["required"] = [*req, *(n for n in required if n not in req)]
     names = ", ".join(lifted)
     run.report(rule, node, "rewritten", f"{names} lifted out of {', '.join(keys)} into the object's own properties", "properties")
+
+
+def _lineage_of(node: Any, lineage: dict) -> frozenset:
+    """The input pointers of the schemas that lifts copied to make `node` (none for a
+    node of the input)."""
+    entry = lineage.get(id(node))
+    return entry[1] if entry is not None and entry[0] is node else frozenset()
+
+
+def _mark(copy: Any, sources: frozenset, lineage: dict) -> None:
+    """Each object of a lifted copy remembers the schemas it was copied from (see `_lift`)."""
+    stack = [copy]
+    while stack:
+        x = stack.pop()
+        if x.__class__ is dict:
+            lineage[id(x)] = (x, sources)  # the node kept, so its id cannot be reused
+            stack.extend(x.values())
+        elif x.__class__ is list:
+            stack.extend(x)
 
 
 def _required_by_all(node: dict, keys: list[str], run) -> list[str]:

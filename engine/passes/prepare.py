@@ -126,11 +126,10 @@ def boolean_schemas(rule, node, run):
         return _spelled(rule, node, run, None)
     for kw in ("anyOf", "oneOf"):
         _drop_false_branches(rule, node, kw, run)
-    chain = run.chain_of(node)
     for kw, slot, cont, key in child_slots(node):
         child = cont[key]
         if child.__class__ is bool and kw not in keep_in:
-            at = (chain, kw) if slot == SLOT_SINGLE else ((chain, kw), key)
+            at = run.chain_at(node, kw) if slot == SLOT_SINGLE else (run.chain_at(node, kw), key)
             cont[key] = _spelled(rule, child, run, at)
     return None
 

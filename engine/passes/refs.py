@@ -578,6 +578,7 @@ def put_beside(new: dict, node: dict, run, rule) -> None:
             new[k] = run.replace([*mine, *v], v)
         else:
             new[k] = v
+            run.moved(new, k, node)
             if k == "description":
                 run.carry_spilled(new, mine)
 
