@@ -728,6 +728,9 @@ def _normalize_tools(
             parsed[i] = parse_tool(tool, registry)
         except ToolShapeError as exc:
             unreadable[i] = str(exc)
+    # refused before any naming or normalizing: a list far over the limit must not cost
+    # the work of making every tool first
+    _check_tool_count(t, len(parsed) + len(unreadable))
     originals = {i: p.name for i, p in parsed.items()}
     wires, renames = _wire_names(originals, list(parsed), t, reserved)
     # an unreadable tool has no name: its placeholder takes one no real tool has, and
@@ -746,7 +749,6 @@ def _normalize_tools(
             results[i] = _normalize(p.schema, t, strict=want, options=options)
         except SchemaInputError as exc:
             results[i] = _fallback_result(t, "input/not-json", str(exc))
-    _check_tool_count(t, len(results))
     order = [i for i in sorted(results) if i in parsed]
     relaxed = _strict_budget(t, [parsed[i] for i in order], [results[i] for i in order], options)
     results.update(zip(order, relaxed))

@@ -107,6 +107,18 @@ def test_vertex_limit_of_function_declarations_is_a_clear_error():
         normalize_request(body, "vertex")
 
 
+def test_a_tool_list_over_the_limit_is_refused_before_its_tools_are_named(monkeypatch):
+    import wireschema.tools as tools_module
+
+    def named(*args, **kwargs):
+        raise AssertionError("the tools were named before the count was checked")
+
+    monkeypatch.setattr(tools_module, "assign_wire_names", named)
+    tools = [{"name": "search", "parameters": WEATHER}] * 2000
+    with pytest.raises(RequestLimitError, match="2000 tools"):
+        normalize_tools(tools, "vertex")
+
+
 def test_anthropic_strict_budget_sends_later_tools_non_strict():
     many_optional = {"type": "object", "properties": {f"o{i}": {"type": "string"} for i in range(20)}}
     tools = [{"name": f"t{i}", "input_schema": many_optional, "strict": True} for i in range(3)]
