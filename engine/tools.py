@@ -323,14 +323,14 @@ def build_tool(
         try:
             out = _copy_except(source, at.get("schema", shape["schema"]))
             # the fields that travel along (an MCP tool's annotations, say) are JSON a
-            # wire must be able to send too; name, description, schema and the output
-            # schemas are mended, or judged, below
+            # wire must be able to send too, within the budgets a schema is held to;
+            # name, description, schema and the output schemas are mended, or judged, below
             apart = {tuple(p) for p in at.values()} | {tuple(shape["schema"])} | {tuple(p) for p in shape.get("outputs", ())}
             mended = mended_tree(out, apart, options_of(options))
         except SchemaInputError as exc:
-            # fields beside the schema are not JSON: the tool is rebuilt from its parts
+            # fields beside the schema are not JSON, or past a budget: the tool is rebuilt from its parts
             same, at, unread, out = False, {}, True, None
-            changes.append(Change("tool/fields", "", "dropped", f"the tool's fields beside its schema are not JSON ({exc}): it is sent with its name, description and schema alone"))
+            changes.append(Change("tool/fields", "", "dropped", f"the tool's fields beside its schema cannot be sent ({exc}): it is sent with its name, description and schema alone"))
         else:
             changes += [Change("tool/text", "", "rewritten", f"the tool's {said}") for said in mended]
     if out is None:
