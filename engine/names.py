@@ -224,16 +224,28 @@ def assign_wire_names(names: Sequence[str], rule: NameRule, *, reserved: Iterabl
     if isinstance(names, (str, bytes)):
         raise ToolNameError("assign_wire_names takes a sequence of tool names, not one name")
     taken = set(reserved)
+    # A name's candidates are tried in one fixed order, and a candidate once taken stays
+    # taken: the next tool of the same name resumes after the last one's, where starting
+    # over would hash and try again every candidate its repeats took (quadratic in them).
+    untried: dict[str, Iterator[str]] = {}
     out = []
     for original in names:
         _check_name(original)
         wire = wire_name(original, rule)
         if wire in taken:
-            base = wire
-            wire = next(w for w in (_suffixed(base, s, rule) for s in _suffixes(original, rule)) if w not in taken)
+            candidates = untried.get(original)
+            if candidates is None:
+                candidates = untried[original] = _candidates(wire, original, rule)
+            wire = next(w for w in candidates if w not in taken)
         taken.add(wire)
         out.append(wire)
     return out
+
+
+def _candidates(base: str, original: str, rule: NameRule) -> Iterator[str]:
+    """The suffixed names `original` may take when its wire name `base` is taken, in order."""
+    for suffix in _suffixes(original, rule):
+        yield _suffixed(base, suffix, rule)
 
 
 def _pairs(value: Any) -> tuple[tuple[str, str], ...]:

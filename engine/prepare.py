@@ -328,30 +328,46 @@ def mended_tree(value: Any, skip: Any, opts: Any) -> list[str]:
     said with its dotted path (a mended key's as it becomes). A value or key that is no
     JSON (a set, a float NaN without `allow_nan`) is a SchemaInputError naming where, as
     in a schema; a subclass of a scalar becomes its plain value. The paths in `skip`
-    (tuples of keys) are left alone. Each container is read once, however often the tree
-    holds it (the fields' copy shares a subtree met very many times: see `json_copy`),
-    so the time is linear in the containers, not in the paths to them."""
+    (tuples of keys) are left alone.
+
+    The tree is held to a schema's budgets (`opts.max_depth`, `max_nodes`,
+    `max_literal_bytes`): `value` is at depth 1, objects and arrays are nodes, keys and
+    strings are characters, and so is each list item, as in `copy_input`; a container
+    the tree holds in several places counts in each, as it would be sent. Past a budget
+    is a SchemaInputError too, naming it and where: what goes to the wire (and through a
+    caller's `json.dumps`) is bounded as a schema is. The time is linear in what is read
+    before the walk stops, so the budgets bound it."""
     said: list[str] = []
-    seen: set[int] = set()
-    stack: list[tuple[tuple, Any]] = [((), value)]
+    max_depth, max_nodes, max_literal = opts.max_depth, opts.max_nodes, opts.max_literal_bytes
+    # only a path no longer than the longest in `skip` can be one: deeper keys are never
+    # spelled out as a path, but where a report or an error names them
+    reach = max(map(len, skip), default=0)
+    nodes = literal = 0
+    # (origin chain, depth, container): a chain (see `positions.pointer_of`) costs one
+    # pair a level, where a tuple of keys rebuilt at each level costs the depth
+    stack: list[tuple[Any, int, Any]] = [(None, 1, value)]
     while stack:
-        path, node = stack.pop()
-        if id(node) in seen:
-            continue
-        seen.add(id(node))
+        chain, depth, node = stack.pop()
+        if depth > max_depth:
+            if _on_path(value, chain, node):
+                raise cycle_error(value)
+            raise _past(f"nesting deeper than {max_depth:,}", "max_depth", chain)
+        nodes += 1
         if node.__class__ is dict:
             if not all(k.__class__ is str and k.isascii() for k in node):
-                _mend_keys(node, path, skip, said)
+                _mend_keys(node, chain, depth <= reach and skip, said)
             entries: Any = list(node.items())
+            literal += sum(map(len, node))
         else:
             entries = list(enumerate(node))
+            literal += len(entries)  # one a list item, as copy_input counts
         for key, item in entries:
-            here = (*path, key)
-            if here in skip:
+            here = (chain, key)
+            if depth <= reach and _path(here) in skip:
                 continue
             cls = item.__class__
             if cls is dict or cls is list:
-                stack.append((here, item))
+                stack.append((here, depth + 1, item))
                 continue
             if cls is not str:
                 # the fields were copied, not judged (json_copy shares scalars): a value
@@ -359,47 +375,60 @@ def mended_tree(value: Any, skip: Any, opts: Any) -> list[str]:
                 item = node[key] = _field_scalar(item, here, opts)
                 if item.__class__ is not str:
                     continue
+            literal += len(item)
+            if literal > max_literal:
+                raise _past(f"more than {max_literal:,} characters", "max_literal_bytes", here)
             if not item.isascii():
                 fixed, what = mended_text(item, "the text")
                 if what is not None:
                     node[key] = fixed
-                    said.append(f"{_dotted(here)}: {what}")
+                    said.append(f"{_dotted(_path(here))}: {what}")
+        # each container waiting is a node when it is taken: a wide one stops here
+        if nodes + len(stack) > max_nodes:
+            raise _past(f"more than {max_nodes:,} objects and arrays", "max_nodes", chain)
+        if literal > max_literal:
+            raise _past(f"more than {max_literal:,} characters", "max_literal_bytes", chain)
     return said
 
 
-def _field_scalar(value: Any, path: tuple, opts: Any) -> Any:
+def _past(what: str, budget: str, chain: Any) -> SchemaInputError:
+    return SchemaInputError(f"{what} at {pointer_of(chain) or '/'} (Options.{budget}, a schema's budget)")
+
+
+def _field_scalar(value: Any, chain: Any, opts: Any) -> Any:
     """`_scalar` for a value of `mended_tree`'s, or SchemaInputError where it is no JSON scalar."""
-    chain = _chain(path)
     if not isinstance(value, _SCALARS):
         raise _not_json(value, chain)
     return _scalar(value, chain, opts)
 
 
-def _mend_keys(node: dict, path: tuple, skip: Any, said: list[str]) -> None:
+def _mend_keys(node: dict, chain: Any, skip: Any, said: list[str]) -> None:
     """`mended_tree`'s keys of one object, the object rebuilt in its order; a key that
-    would then be another key of its object is refused, as a schema's is."""
+    would then be another key of its object is refused, as a schema's is. `skip` is
+    falsy where the object is too deep for any of its keys' paths to be in it."""
     rebuilt = {}
     for key, item in node.items():
         if key.__class__ is not str:
-            raise _not_a_string(key, _chain(path))
-        if not key.isascii() and (*path, key) not in skip:
+            raise _not_a_string(key, chain)
+        if not key.isascii() and not (skip and _path((chain, key)) in skip):
             fixed, what = mended_text(key, "the key")
             if what is not None:
                 if fixed in node:
-                    raise _another_key(key, fixed, _dotted(path))
-                said.append(f"{_dotted((*path, fixed))}: {what}")
+                    raise _another_key(key, fixed, _dotted(_path(chain)))
+                said.append(f"{_dotted(_path((chain, fixed)))}: {what}")
                 key = fixed
         rebuilt[key] = item
     node.clear()
     node.update(rebuilt)
 
 
-def _chain(path: tuple) -> Any:
-    """The origin chain (see `positions.pointer_of`) of a path of keys."""
-    chain = None
-    for key in path:
-        chain = (chain, key)
-    return chain
+def _path(chain: Any) -> tuple:
+    """The keys of an origin chain (see `positions.pointer_of`), from the root."""
+    keys = []
+    while chain is not None:
+        chain, key = chain
+        keys.append(key)
+    return tuple(reversed(keys))
 
 
 def _dotted(path: tuple) -> str:

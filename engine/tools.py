@@ -323,14 +323,14 @@ def build_tool(
         try:
             out = _copy_except(source, at.get("schema", shape["schema"]))
             # the fields that travel along (an MCP tool's annotations, say) are JSON a
-            # wire must be able to send too; name, description, schema and the output
-            # schemas are mended, or judged, below
+            # wire must be able to send too, within the budgets a schema is held to;
+            # name, description, schema and the output schemas are mended, or judged, below
             apart = {tuple(p) for p in at.values()} | {tuple(shape["schema"])} | {tuple(p) for p in shape.get("outputs", ())}
             mended = mended_tree(out, apart, options_of(options))
         except SchemaInputError as exc:
-            # fields beside the schema are not JSON: the tool is rebuilt from its parts
+            # fields beside the schema are not JSON, or past a budget: the tool is rebuilt from its parts
             same, at, unread, out = False, {}, True, None
-            changes.append(Change("tool/fields", "", "dropped", f"the tool's fields beside its schema are not JSON ({exc}): it is sent with its name, description and schema alone"))
+            changes.append(Change("tool/fields", "", "dropped", f"the tool's fields beside its schema cannot be sent ({exc}): it is sent with its name, description and schema alone"))
         else:
             changes += [Change("tool/text", "", "rewritten", f"the tool's {said}") for said in mended]
     if out is None:
@@ -728,6 +728,9 @@ def _normalize_tools(
             parsed[i] = parse_tool(tool, registry)
         except ToolShapeError as exc:
             unreadable[i] = str(exc)
+    # refused before any naming or normalizing: a list far over the limit must not cost
+    # the work of making every tool first
+    _check_tool_count(t, len(parsed) + len(unreadable))
     originals = {i: p.name for i, p in parsed.items()}
     wires, renames = _wire_names(originals, list(parsed), t, reserved)
     # an unreadable tool has no name: its placeholder takes one no real tool has, and
@@ -746,7 +749,6 @@ def _normalize_tools(
             results[i] = _normalize(p.schema, t, strict=want, options=options)
         except SchemaInputError as exc:
             results[i] = _fallback_result(t, "input/not-json", str(exc))
-    _check_tool_count(t, len(results))
     order = [i for i in sorted(results) if i in parsed]
     relaxed = _strict_budget(t, [parsed[i] for i in order], [results[i] for i in order], options)
     results.update(zip(order, relaxed))

@@ -235,6 +235,25 @@ def test_a_third_and_fourth_repeat_take_longer_suffixes_within_the_byte_limit():
     assert wires == list(wire_names(names, OPENAI))  # deterministic
 
 
+def test_many_repeats_of_a_name_hash_it_a_bounded_number_of_times_each(monkeypatch):
+    import wireschema.names as names_module
+
+    calls = []
+
+    def counted(data):
+        calls.append(len(data))
+        return hashlib.sha256(data)
+
+    monkeypatch.setattr(names_module, "sha256", counted)
+    for name in ("search", "s" * 200):
+        calls.clear()
+        wires = list(wire_names([name] * 2000, OPENAI))
+        assert len(set(wires)) == 2000 and all(OPENAI.valid(w) for w in wires)
+        # once for the name's digest, then once per salted suffix: one hash per repeat,
+        # where trying every suffix again for each repeat took some two million
+        assert len(calls) <= 2000
+
+
 def test_reserved_wire_names_are_taken_already():
     m = wire_names(["search", "lookup"], OPENAI, reserved={"search"})
     assert m.wire("search") == "search_" + hashlib.sha256(b"search").hexdigest()[:6]

@@ -13,6 +13,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from conftest import bounded
+
 import wireschema
 from wireschema.outputs import normalize_output
 from wireschema.tools import (
@@ -105,6 +107,18 @@ def test_vertex_limit_of_function_declarations_is_a_clear_error():
     body = {"tools": [{"functionDeclarations": [{"name": f"f{i}", "parameters": WEATHER} for i in range(129)]}]}
     with pytest.raises(RequestLimitError, match="129 tools"):
         normalize_request(body, "vertex")
+
+
+def test_a_tool_list_over_the_limit_is_refused_before_its_tools_are_named(monkeypatch):
+    import wireschema.tools as tools_module
+
+    def named(*args, **kwargs):
+        raise AssertionError("the tools were named before the count was checked")
+
+    monkeypatch.setattr(tools_module, "assign_wire_names", named)
+    tools = [{"name": "search", "parameters": WEATHER}] * 2000
+    with pytest.raises(RequestLimitError, match="2000 tools"):
+        normalize_tools(tools, "vertex")
 
 
 def test_anthropic_strict_budget_sends_later_tools_non_strict():
@@ -417,6 +431,76 @@ def test_a_field_beside_the_schema_that_is_no_json_value_drops_the_fields_report
     (dropped,) = [c for c in out.results[0].changes if c.rule == "tool/fields"]
     assert said.replace("/annotations", "/annotations/more/0") in dropped.detail
     json.dumps(out.tools, allow_nan=False)
+
+
+def _nested(depth: int, leaf=1):
+    for _ in range(depth):
+        leaf = {"a": leaf}
+    return leaf
+
+
+@pytest.mark.parametrize(
+    ("target", "tool", "field"),
+    [
+        ("anthropic", {"name": "f", "input_schema": WEATHER, "cache_control": _nested(100_000)}, "/cache_control"),
+        ("openai-chat", {"type": "function", "function": {"name": "f", "parameters": WEATHER, "x": _nested(100_000)}}, "/function/x"),
+        ("mcp", {"name": "f", "inputSchema": WEATHER, "annotations": _nested(100_000)}, "/annotations"),
+        ("bedrock", {"toolSpec": {"name": "f", "inputSchema": {"json": WEATHER}, "x": _nested(100_000)}}, "/toolSpec/x"),
+        ("gemini", {"name": "f", "parameters": WEATHER, "responseJsonSchema": _nested(100_000)}, "/responseJsonSchema"),
+    ],
+    ids=["anthropic", "openai-chat", "mcp", "bedrock", "gemini"],
+)
+def test_a_field_beside_the_schema_nested_past_the_depth_budget_drops_the_fields_reported(target, tool, field):
+    """A kept field is held to a schema's budgets: 100,000 levels came back whole (after
+    a walk quadratic in them), and the caller's `json.dumps` of the tool then failed."""
+    with bounded(5.0):
+        out = normalize_tool(tool, target)
+    (dropped,) = [c for c in out.result.changes if c.rule == "tool/fields"]
+    assert dropped.action == "dropped"
+    # the tool itself is at depth 1, as a schema's root is: the 97th level is named
+    assert f"nesting deeper than 96 at {field}{'/a' * (96 - field.count('/'))} (Options.max_depth" in dropped.detail
+    sent = json.dumps(out.tool)
+    assert '"a"' not in sent and '"f"' in sent  # the tool goes with its name and schema alone
+
+
+@pytest.mark.parametrize(
+    ("options", "budget"),
+    [
+        (wireschema.Options(max_nodes=40), "more than 40 objects and arrays at /annotations/more (Options.max_nodes"),
+        (wireschema.Options(max_literal_bytes=500), "more than 500 characters at /annotations/more/"),
+    ],
+    ids=["nodes", "characters"],
+)
+def test_a_field_beside_the_schema_past_the_other_budgets_drops_the_fields_reported(options, budget):
+    tool = {"name": "ring", "inputSchema": WEATHER, "annotations": {"more": [{"k": "v" * 10} for _ in range(50)]}}
+    out = normalize_tool(tool, "mcp", options=options)
+    assert out.tool == {"name": "ring", "inputSchema": out.result.schema}
+    (dropped,) = [c for c in out.result.changes if c.rule == "tool/fields"]
+    assert budget in dropped.detail
+    assert "annotations" in normalize_tool(tool, "mcp").tool  # within the default budgets it travels
+
+
+def test_a_field_sharing_a_subtree_is_counted_as_it_would_be_sent():
+    """Each level holds the one below twice: 2**40 objects on the wire, from 41 in memory."""
+    shared = {"leaf": True}
+    for _ in range(40):
+        shared = {"l": shared, "r": shared}
+    with bounded(5.0):
+        out = normalize_tool({"name": "f", "input_schema": WEATHER, "cache_control": shared}, "anthropic")
+    (dropped,) = [c for c in out.result.changes if c.rule == "tool/fields"]
+    assert "more than 32,768 objects and arrays" in dropped.detail
+    assert "cache_control" not in out.tool
+
+
+def test_the_walk_of_the_fields_beside_the_schema_is_linear_in_their_depth():
+    """With a depth budget the caller raised, every level is read: a path of keys rebuilt
+    at each level made 80,000 of them take 11 s."""
+    from wireschema.prepare import mended_tree
+
+    tree = {"name": "f", "deep": _nested(100_000, "caf\udce9")}
+    with bounded(5.0):
+        said = mended_tree(tree, {("input_schema",)}, wireschema.Options(max_depth=200_000, max_nodes=200_000))
+    assert said == ["deep" + ".a" * 100_000 + ": the text \"caf\\udce9\": 1 lone surrogate (half of a character, which no UTF-8 text holds) written as its JSON escape"]
 
 
 def test_scalars_beside_the_schema_travel_as_their_plain_json_values():
