@@ -13,6 +13,7 @@ import textwrap
 import pytest
 
 import wireschema
+from wireschema.passes import patterns
 from conftest import describe
 
 # kind case id -> (rule-file body as YAML, input schema)
@@ -70,6 +71,16 @@ CASES = {
         "open": {"type": "string", "pattern": "(?=a"}, "close": {"type": "string", "pattern": "a)"},
         "klass": {"type": "string", "pattern": "[a-"}, "tail": {"type": "string", "pattern": "a\\"},
         "number": {"type": "string", "pattern": 5}}}),
+    "pattern-features-not-ecma": ("""
+      rules:
+        - id: t/patterns
+          kind: pattern-features
+          spill: [not-ecma]
+          why: test
+    """, {"type": "object", "properties": {
+        "range": {"type": "string", "pattern": "^[z-a]+$"}, "bounds": {"type": "string", "pattern": "^a{2,1}$"},
+        "nothing": {"type": "string", "pattern": "*.txt"}, "twice": {"type": "string", "pattern": "a+*"},
+        "fine": {"type": "string", "pattern": "^[a-z-]{1,2}?[\\]-a]*(?:x|y)+$"}}}),
     "keyword-values": ("""
       rules:
         - id: t/values
@@ -184,3 +195,24 @@ def test_kind(case, kind_targets, snap):
     if target.checks:
         doc["violations"] = [str(v) for v in wireschema.check(schema, target)]
     assert doc == snap
+
+
+# regress (ECMA-262) refuses each of these in both modes; not-ecma flags them
+NOT_ECMA = ["[z-a]", "[b-a-c]", "[\\x41-\\x40]", "[\\n-\\t]", "a{2,1}", "*a", "a**", "^*", "$+", "{2}", "a{1,2}{3}",
+            "(?:a|*)", "a|+", "(?<=a)*", "a++", "(?i)a"]
+# and takes each of these in one mode or the other; not-ecma leaves them
+ECMA = ["[a-z-0]", "[--a]", "[\\]-a]", "[^]", "[]", "a{,2}", "}", "]", "[a-\\d]", "\\cA", "[\\b]", "\\0", "a??",
+        "(?=a)*", "(?<y>a)+", "^(?:a|b)+?$", "[\\ud83d\\ude00-\\ud83d\\ude4f]", "[\U0001F600-\U0001F64F]", "\\d{2,}?"]
+
+
+@pytest.mark.parametrize("pattern", NOT_ECMA + ECMA)
+def test_not_ecma_is_what_ecma_262_refuses(pattern):
+    assert bool(patterns.scan(pattern).spans["not-ecma"]) == (pattern in NOT_ECMA)
+    regress = pytest.importorskip("regress")
+    refused = 0
+    for flags in ("u", ""):
+        try:
+            regress.Regex(pattern, flags)
+        except regress.RegressError:
+            refused += 1
+    assert (refused == 2) == (pattern in NOT_ECMA)

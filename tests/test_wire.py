@@ -158,6 +158,9 @@ FIXES = [
     ("anthropic", "python-named-group-pattern", "json-schema-2020-12", _props(a={"type": "string", "pattern": "(?P<y>\\d{4})"})),
     ("openai-chat", "possessive-pattern", "json-schema-2020-12", _props(a={"type": "string", "pattern": "^a++$"})),
     ("gemini-jsonschema", "recursion-pattern", "json-schema-2020-12", _props(a={"type": "string", "pattern": "\\((?:[^()]|(?R))*\\)"})),
+    ("mcp", "reversed-class-range", "json-schema-2020-12", _props(a={"type": "string", "pattern": "[z-a]"})),
+    ("openai-chat", "reversed-quantifier-bounds", "json-schema-2020-12", _props(a={"type": "string", "pattern": "a{2,1}"})),
+    ("openai-strict", "reversed-quantifier-bounds", "llguidance", _props(a={"type": "string", "pattern": "a{2,1}"})),
     # found on vertex (SchemaStore's pmbot): a bare type name where a property's schema belongs
     ("vertex", "type-name-as-property-schema", "vertex-proto", _props(config="object")),
 ]

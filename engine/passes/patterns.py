@@ -9,6 +9,9 @@ one loosening rewrite offered; a backreference cannot be removed that way and is
 Two spellings can be respelled without changing what matches: a raw control character
 (a line break typed into a character class) as its escape, and a `{` that starts no
 quantifier (a literal brace, ECMA-262 Annex B) as `\\{`.
+`not-ecma` is what ECMA-262 refuses in both its modes, as far as a scan can tell: other
+dialects' groups and possessive quantifiers, a class range whose start is above its end,
+quantifier bounds the wrong way round, and a quantifier with nothing to repeat.
 """
 
 from __future__ import annotations
@@ -52,11 +55,76 @@ def _quantified(p: str, end: int) -> int:
     return m.end() if m else end
 
 
+# class escapes that stand for one character, by the letter after the backslash
+_CLASS_CHAR = {"b": 8, "t": 9, "n": 10, "v": 11, "f": 12, "r": 13}
+_HEX = re.compile(r"[0-9A-Fa-f]+")
+
+
+def _class_atom(p: str, i: int) -> tuple[int, int | None]:
+    """Where the class atom at `i` ends, and the one character it stands for (None where it
+    stands for a set, or where ECMA-262's two modes read it differently: a surrogate, an
+    astral character, `\\u{...}`, a legacy octal escape)."""
+    c = p[i]
+    if c != "\\":
+        return i + 1, (ord(c) if ord(c) < 0xD800 else None)
+    d = p[i + 1]
+    if d in _CLASS_CHAR:
+        return i + 2, _CLASS_CHAR[d]
+    if d == "0" and not p[i + 2:i + 3].isdigit():
+        return i + 2, 0
+    if d == "c" and p[i + 2:i + 3].isascii() and p[i + 2:i + 3].isalpha():
+        return i + 3, ord(p[i + 2]) % 32
+    for letter, width in (("x", 2), ("u", 4)):
+        if d == letter and len(p) >= i + 2 + width and _HEX.fullmatch(p, i + 2, i + 2 + width):
+            v = int(p[i + 2:i + 2 + width], 16)
+            return i + 2 + width, (v if v < 0xD800 or v > 0xDFFF else None)
+    if d.isalnum():
+        return i + 2, None  # \\d \\w \\s \\p{..} \\u{..} and the rest: a set, or read apart by mode
+    return i + 2, ord(d) if ord(d) < 0xD800 else None  # an escaped syntax character: itself
+
+
+def _class(p: str, i: int, out: Scan) -> int:
+    """Scan the character class opening at `i`; return where it ends (after its `]`)."""
+    n = len(p)
+    i += 2 if p.startswith("[^", i) else 1
+    low: tuple[int, int | None] | None = None  # (start, value) of a range's first atom
+    while i < n and p[i] != "]":
+        start, c = i, p[i]
+        if c == "\\":
+            if i + 1 >= n:
+                raise Unreadable("the pattern ends in a lone backslash")
+            if p[i + 1] in "pPu" and p.startswith("{", i + 2):
+                j = p.find("}", i + 3)
+                end = n if j < 0 else j + 1
+                if p[i + 1] != "u":
+                    out.spans["unicode-property"].append((i, end))
+                i, value = end, None
+            else:
+                i, value = _class_atom(p, i)
+        else:
+            if c < " ":
+                out.spans["raw-control"].append((i, i + 1))
+            i, value = _class_atom(p, i)
+        if low is not None:
+            # the second atom of a range: ECMA-262 refuses one whose start is above its end
+            if low[1] is not None and value is not None and low[1] > value:
+                out.spans["not-ecma"].append((low[0], i))
+            low = None
+        elif i + 1 < n and p[i] == "-" and p[i + 1] != "]":
+            low = (start, value)
+            i += 1
+    if i >= n:
+        raise Unreadable("a character class is not closed")
+    return i + 1
+
+
 def scan(p: str) -> Scan:
     """Find the features of pattern `p`; raises Unreadable if it cannot be read."""
     out = Scan()
     groups: list[tuple[int, bool]] = []  # (start, is a lookaround)
-    in_class = False
+    # whether what was just read can take a quantifier: ECMA-262 refuses one with nothing
+    # to repeat (at the start, after `(`, `|`, `^`, `$`, a lookbehind or another quantifier)
+    atom = False
     i, n = 0, len(p)
     while i < n:
         c = p[i]
@@ -64,6 +132,7 @@ def scan(p: str) -> Scan:
             if i + 1 >= n:
                 raise Unreadable("the pattern ends in a lone backslash")
             d = p[i + 1]
+            atom = True
             if d in "pPu" and p.startswith("{", i + 2):
                 # `\p{L}` and `\u{1F600}`: the braces belong to the escape, not a quantifier
                 j = p.find("}", i + 3)
@@ -72,33 +141,31 @@ def scan(p: str) -> Scan:
                     out.spans["unicode-property"].append((i, end))
                 i = end
                 continue
-            if not in_class:
-                if d in "bB":
-                    out.spans["word-boundary"].append((i, _quantified(p, i + 2)))
-                elif d in "123456789":
-                    j = i + 2
-                    while j < n and p[j].isdigit():
-                        j += 1
-                    out.spans["backreference"].append((i, j))
-                elif d == "k" and p.startswith("<", i + 2):
-                    j = p.find(">", i + 3)
-                    out.spans["backreference"].append((i, n if j < 0 else j + 1))
+            if d in "bB":
+                out.spans["word-boundary"].append((i, _quantified(p, i + 2)))
+            elif d in "123456789":
+                j = i + 2
+                while j < n and p[j].isdigit():
+                    j += 1
+                out.spans["backreference"].append((i, j))
+            elif d == "k" and p.startswith("<", i + 2):
+                j = p.find(">", i + 3)
+                out.spans["backreference"].append((i, n if j < 0 else j + 1))
             i += 2
         elif c < " ":
             out.spans["raw-control"].append((i, i + 1))
-            i += 1
-        elif in_class:
-            in_class = c != "]"
+            atom = True
             i += 1
         elif c == "[":
-            in_class = True
-            i += 1
+            i = _class(p, i, out)
+            atom = True
         elif c == "(":
             if p.startswith("(?P=", i):
                 # Python's named backreference, written by authors who test with `re`
                 j = p.find(")", i)
                 out.spans["backreference"].append((i, n if j < 0 else j + 1))
                 i = n if j < 0 else j + 1
+                atom = True
                 continue
             if p.startswith("(?", i) and not _ECMA_GROUP.match(p, i):
                 # (?i) flags, (?P<name>, (?#...), (?>...), (?1) recursion: other dialects
@@ -108,22 +175,41 @@ def scan(p: str) -> Scan:
             if named or not p.startswith("(?", i):
                 out.captures.append(i)
             groups.append((i, look))
-            i += 1
+            atom = False
+            m = _ECMA_GROUP.match(p, i)
+            # past the opening, so the `?` of `(?:` is not read as a quantifier
+            i = m.end() if m else i + 2 if p.startswith("(?", i) else i + 1
         elif c in "*+?" and i + 1 < n and p[i + 1] == "+":
             # a possessive quantifier (PCRE, Java): ECMA reads the `+` as a quantifier of nothing
             out.spans["not-ecma"].append((i, i + 2))
+            atom = False
             i += 2
+        elif c in "*+?":
+            end = _quantified(p, i)
+            if not atom:
+                out.spans["not-ecma"].append((i, end))
+            atom = False
+            i = end
         elif c == "{":
             m = _BRACES.match(p, i)
             if m:
+                low, _, high = m.group()[1:-1].partition(",")
                 if m.end() < n and p[m.end()] == "+":
                     out.spans["not-ecma"].append((i, m.end() + 1))
-                i = m.end()  # a quantifier, its `}` included
+                    i, atom = m.end() + 1, False
+                    continue
+                if not atom or (high and int(low) > int(high)):
+                    # nothing to repeat, or bounds the wrong way round (`a{2,1}`)
+                    out.spans["not-ecma"].append((i, m.end()))
+                i = _quantified(p, i)  # a quantifier, its `}` (and a lazy `?`) included
+                atom = False
             else:
                 out.spans["lone-brace"].append((i, i + 1))
+                atom = True
                 i += 1
         elif c == "}":
             out.spans["lone-brace"].append((i, i + 1))
+            atom = True
             i += 1
         elif c == ")":
             if not groups:
@@ -132,10 +218,15 @@ def scan(p: str) -> Scan:
             i += 1
             if look:
                 out.spans["lookaround"].append((start, _quantified(p, i)))
-        else:
+                if p.startswith("(?<", start) and _quantified(p, i) > i:
+                    out.spans["not-ecma"].append((start, _quantified(p, i)))  # a quantified lookbehind
+            atom = True
+        elif c in "^$|":
+            atom = False
             i += 1
-    if in_class:
-        raise Unreadable("a character class is not closed")
+        else:
+            atom = True
+            i += 1
     if groups:
         raise Unreadable("a group is not closed")
     return out
