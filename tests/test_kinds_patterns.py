@@ -81,6 +81,18 @@ CASES = {
         "range": {"type": "string", "pattern": "^[z-a]+$"}, "bounds": {"type": "string", "pattern": "^a{2,1}$"},
         "nothing": {"type": "string", "pattern": "*.txt"}, "twice": {"type": "string", "pattern": "a+*"},
         "fine": {"type": "string", "pattern": "^[a-z-]{1,2}?[\\]-a]*(?:x|y)+$"}}}),
+    "pattern-features-respell": ("""
+      rules:
+        - id: t/patterns
+          kind: pattern-features
+          spill: [lone-surrogate]
+          respell: [lone-brace, empty-class, control-escape, surrogate-pair]
+          why: test
+    """, {"type": "object", "properties": {
+        "braces": {"type": "string", "pattern": "^{{.*}}$"}, "any": {"type": "string", "pattern": "^[^]*$"},
+        "none": {"type": "string", "pattern": "[]|a"}, "controls": {"type": "string", "pattern": "\\cA[\\b\\0-\\cZ]\\0"},
+        "pair": {"type": "string", "pattern": "^\\ud83d\\ude00+[\\ud83d\\ude00-\\ud83d\\ude4f]$"},
+        "lone": {"type": "string", "pattern": "\\ud83d"}, "kept": {"type": "string", "pattern": "\\\\cA\\\\0\\b[\\x08]"}}}),
     "keyword-values": ("""
       rules:
         - id: t/values
@@ -216,3 +228,21 @@ def test_not_ecma_is_what_ecma_262_refuses(pattern):
         except regress.RegressError:
             refused += 1
     assert (refused == 2) == (pattern in NOT_ECMA)
+
+
+RESPELLED = [("^{{.*}}$", "^\\{\\{.*\\}\\}$"), ("[^]+", "[\\s\\S]+"), ("[]|a", "[^\\s\\S]|a"),
+             ("\\cA[\\b\\0-\\cZ]\\0", "\\x01[\\x08\\x00-\\x1a]\\x00"), ("^\\ud83d\\ude00+$", "^\U0001F600+$")]
+
+
+@pytest.mark.parametrize("before,after", RESPELLED)
+def test_respelled_patterns_match_the_same_strings(before, after):
+    found = patterns.scan(before)
+    assert patterns.respell(before, found, patterns.RESPELLABLE) == after
+    assert not patterns.scan(after).uses(patterns.RESPELLABLE)  # a fixed point
+    regress = pytest.importorskip("regress")
+    try:
+        flags = regress.Regex(before, "u") and "u"
+    except regress.RegressError:
+        flags = ""  # a lone brace is Annex B, outside the u mode
+    for text in ["{{x}}", "{x}", "", "a", "\x01\x08\x00", "\x01\x1a\x00", "\x01b\x00", "\U0001F600\U0001F600", "\U0001F601"]:
+        assert (regress.Regex(before, flags).find(text) is None) == (regress.Regex(after, flags).find(text) is None), text

@@ -6,9 +6,12 @@ character-class-aware: `\\(?!x` is an escaped parenthesis and `[(?=)]` a class, 
 a lookaround, and `[\\b]` is a backspace, not a word boundary. Removing a zero-width
 assertion (with any quantifier on it) only ever lets more strings match, so it is the
 one loosening rewrite offered; a backreference cannot be removed that way and is spilled.
-Two spellings can be respelled without changing what matches: a raw control character
-(a line break typed into a character class) as its escape, and a `{` that starts no
-quantifier (a literal brace, ECMA-262 Annex B) as `\\{`.
+Some spellings can be respelled without changing what matches: a raw control character
+(a line break typed into a character class) as its escape, a `{` that starts no
+quantifier (a literal brace, ECMA-262 Annex B) as `\\{`, the empty classes `[^]` and
+`[]` as `[\\s\\S]` and `[^\\s\\S]`, the control escapes `\\cA`, `\\0` and `[\\b]` as
+`\\xHH`, and a UTF-16 surrogate pair `\\ud83d\\ude00` as the character it spells. A lone
+surrogate escape spells no character, so it has no other spelling (`lone-surrogate`).
 `not-ecma` is what ECMA-262 refuses in both its modes, as far as a scan can tell: other
 dialects' groups and possessive quantifiers, a class range whose start is above its end,
 quantifier bounds the wrong way round, and a quantifier with nothing to repeat.
@@ -22,9 +25,12 @@ from typing import Any
 from ..run import rewrite
 from . import Opt, check, kind
 
-FEATURES = ("lookaround", "word-boundary", "backreference", "unicode-property", "raw-control", "lone-brace", "not-ecma")
+FEATURES = ("lookaround", "word-boundary", "backreference", "unicode-property", "raw-control", "lone-brace",
+            "empty-class", "control-escape", "surrogate-pair", "lone-surrogate", "not-ecma")
 REMOVABLE = ("lookaround", "word-boundary")
-RESPELLABLE = ("raw-control", "lone-brace")
+RESPELLABLE = ("raw-control", "lone-brace", "empty-class", "control-escape", "surrogate-pair")
+_SURROGATE_PAIR = re.compile(r"\\u[dD][89abAB][0-9a-fA-F]{2}\\u[dD][c-fC-F][0-9a-fA-F]{2}")
+_SURROGATE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
 _QUANTIFIER = re.compile(r"(?:[*+?]|\{\d+(?:,\d*)?\})\??")
 _BRACES = re.compile(r"\{\d+(?:,\d*)?\}")
 # group openings ECMA-262 has: (?: (?= (?! (?<= (?<! and (?<name>
@@ -83,10 +89,34 @@ def _class_atom(p: str, i: int) -> tuple[int, int | None]:
     return i + 2, ord(d) if ord(d) < 0xD800 else None  # an escaped syntax character: itself
 
 
+def _escape(p: str, i: int, out: Scan, in_class: bool) -> int:
+    """Note the escape at `i` if it is one some parsers do not read though ECMA-262 does
+    (`\\cA`, `\\0`, `[\\b]`, a UTF-16 surrogate pair); return where it ends, or `i` if
+    it is none of them."""
+    d = p[i + 1]
+    if (d == "c" and p[i + 2:i + 3].isascii() and p[i + 2:i + 3].isalpha()) or (d == "0" and not p[i + 2:i + 3].isdigit()) or (d == "b" and in_class):
+        end = i + (3 if d == "c" else 2)
+        out.spans["control-escape"].append((i, end))
+        return end
+    m = _SURROGATE_PAIR.match(p, i)
+    if m:
+        out.spans["surrogate-pair"].append((i, m.end()))
+        return m.end()
+    m = _SURROGATE.match(p, i)
+    if m:
+        out.spans["lone-surrogate"].append((i, m.end()))
+        return m.end()
+    return i
+
+
 def _class(p: str, i: int, out: Scan) -> int:
     """Scan the character class opening at `i`; return where it ends (after its `]`)."""
-    n = len(p)
+    n, opening = len(p), i
     i += 2 if p.startswith("[^", i) else 1
+    if p.startswith("]", i):
+        # `[]` matches nothing and `[^]` any character: ECMA-262 spellings other parsers lack
+        out.spans["empty-class"].append((opening, i + 1))
+        return i + 1
     low: tuple[int, int | None] | None = None  # (start, value) of a range's first atom
     while i < n and p[i] != "]":
         start, c = i, p[i]
@@ -100,7 +130,9 @@ def _class(p: str, i: int, out: Scan) -> int:
                     out.spans["unicode-property"].append((i, end))
                 i, value = end, None
             else:
-                i, value = _class_atom(p, i)
+                end = _escape(p, i, out, True)
+                # a control escape still stands for one character, a range's end
+                i, value = (end, None) if end > i and p[i + 1] not in "cb0" else _class_atom(p, i)
         else:
             if c < " ":
                 out.spans["raw-control"].append((i, i + 1))
@@ -139,6 +171,10 @@ def scan(p: str) -> Scan:
                 end = n if j < 0 else j + 1
                 if d != "u":
                     out.spans["unicode-property"].append((i, end))
+                i = end
+                continue
+            end = _escape(p, i, out, False)
+            if end > i:
                 i = end
                 continue
             if d in "bB":
@@ -254,16 +290,29 @@ def remove(p: str, found: Scan, features: Any) -> str | None:
     return "".join(out)
 
 
+def _spelled(text: str) -> str:
+    """The spelling of one respellable span that every parser reads alike."""
+    if len(text) == 1:  # a raw control character or a lone brace
+        return {"\n": "\\n", "\r": "\\r", "\t": "\\t"}.get(text) or (f"\\x{ord(text):02x}" if text < " " else "\\" + text)
+    if text[0] == "[":
+        return "[\\s\\S]" if text == "[^]" else "[^\\s\\S]"
+    if text[1] == "u":  # a surrogate pair: the one character it spells
+        high, low = int(text[2:6], 16), int(text[8:12], 16)
+        return chr(0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00))
+    code = ord(text[2]) % 32 if text[1] == "c" else 8 if text[1] == "b" else 0
+    return f"\\x{code:02x}"
+
+
 def respell(p: str, found: Scan, features: Any) -> str:
-    """`p` with the spans of the respellable `features` written as escapes: the same
-    strings match, read by parsers that take no raw control character or lone brace."""
-    spans = sorted((a, f) for f in features if f in RESPELLABLE for a, _b in found.spans[f])
+    """`p` with the spans of the respellable `features` written as parsers that lack them
+    read them (an escape, `[\\s\\S]` for `[^]`, the character a surrogate pair spells): the
+    same strings match."""
+    spans = sorted(s for f in features if f in RESPELLABLE for s in found.spans[f])
     out, at = [], 0
-    for a, _f in spans:
+    for a, b in spans:
         out.append(p[at:a])
-        c = p[a]
-        out.append({"\n": "\\n", "\r": "\\r", "\t": "\\t"}.get(c) or (f"\\x{ord(c):02x}" if c < " " else "\\" + c))
-        at = a + 1
+        out.append(_spelled(p[a:b]))
+        at = b
     out.append(p[at:])
     return "".join(out)
 
@@ -313,7 +362,7 @@ def put_back(node: dict, key: str, value: Any, keys: list[str]) -> None:
     triggers={"pattern", "patternProperties"},
     remove=Opt("strlist", [], choices=REMOVABLE, doc="zero-width assertions taken out of the pattern, which only loosens it"),
     spill=Opt("strlist", [], choices=FEATURES, doc="features that make the whole pattern spilled"),
-    respell=Opt("strlist", [], choices=RESPELLABLE, doc="spellings written as escapes, which match the same strings"),
+    respell=Opt("strlist", [], choices=RESPELLABLE, doc="spellings written the way every parser reads them, which match the same strings"),
     property_patterns=Opt("bool", True, doc="patternProperties keys are patterns too"),
 )
 def pattern_features(rule, node, run):
