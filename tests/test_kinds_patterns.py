@@ -93,6 +93,15 @@ CASES = {
         "none": {"type": "string", "pattern": "[]|a"}, "controls": {"type": "string", "pattern": "\\cA[\\b\\0-\\cZ]\\0"},
         "pair": {"type": "string", "pattern": "^\\ud83d\\ude00+[\\ud83d\\ude00-\\ud83d\\ude4f]$"},
         "lone": {"type": "string", "pattern": "\\ud83d"}, "kept": {"type": "string", "pattern": "\\\\cA\\\\0\\b[\\x08]"}}}),
+    "pattern-features-inner-anchor": ("""
+      rules:
+        - id: t/patterns
+          kind: pattern-features
+          remove: [inner-anchor]
+          why: test
+    """, {"type": "object", "properties": {
+        "middle": {"type": "string", "pattern": "^a$b"}, "optional": {"type": "string", "pattern": "(a$)?b"},
+        "edges": {"type": "string", "pattern": "^(?:^a|b$)$|^c$"}}}),
     "keyword-values": ("""
       rules:
         - id: t/values
@@ -246,3 +255,18 @@ def test_respelled_patterns_match_the_same_strings(before, after):
         flags = ""  # a lone brace is Annex B, outside the u mode
     for text in ["{{x}}", "{x}", "", "a", "\x01\x08\x00", "\x01\x1a\x00", "\x01b\x00", "\U0001F600\U0001F600", "\U0001F601"]:
         assert (regress.Regex(before, flags).find(text) is None) == (regress.Regex(after, flags).find(text) is None), text
+
+
+# `^` and `$` that nothing can precede or follow are at the edge; the others are inner
+EDGE = ["^a$", "^a$|^b$", "(a|b$)", "(?:^a|^b)", "(^a)", "a|(^b)", "((a)$)", "a$$", "^^a", "^(a|b)$", "\\$a[$]"]
+INNER = ["a$b", "(a$)?", "(a$|b)c", "x(^a)", "(a)$(b)", "(?:^a|b)+", "a$(?:b)?"]
+
+
+@pytest.mark.parametrize("pattern", EDGE + INNER)
+def test_an_anchor_is_inner_where_something_can_come_before_or_after_it(pattern):
+    assert bool(patterns.scan(pattern).spans["inner-anchor"]) == (pattern in INNER)
+
+
+def test_nested_anchors_are_read_in_linear_time():
+    deep = "(?:^a|" * 3000 + "x" + ")" * 3000 + "$y"
+    assert len(patterns.scan(deep).spans["inner-anchor"]) == 1

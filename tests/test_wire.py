@@ -169,6 +169,8 @@ FIXES = [
     ("anthropic-strict", "surrogate-pair", "llguidance", _props(a={"type": "string", "pattern": "^\\ud83d\\ude00$"})),
     ("openai-strict", "control-escapes", "llguidance", _props(a={"type": "string", "pattern": "\\cA[\\b]\\0"})),
     ("anthropic-strict", "lone-surrogate", "llguidance", _props(a={"type": "string", "pattern": "\\ud83d"})),
+    ("openai-strict", "inner-anchor", "llguidance", _props(a={"type": "string", "pattern": "(a$)?b"})),
+    ("anthropic-strict", "inner-anchor", "llguidance", _props(a={"type": "string", "pattern": "a$b"})),
     # found on vertex (SchemaStore's pmbot): a bare type name where a property's schema belongs
     ("vertex", "type-name-as-property-schema", "vertex-proto", _props(config="object")),
 ]

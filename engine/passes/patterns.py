@@ -5,7 +5,9 @@ Patterns are read as ECMA-262 (the dialect JSON Schema names), escape- and
 character-class-aware: `\\(?!x` is an escaped parenthesis and `[(?=)]` a class, neither
 a lookaround, and `[\\b]` is a backspace, not a word boundary. Removing a zero-width
 assertion (with any quantifier on it) only ever lets more strings match, so it is the
-one loosening rewrite offered; a backreference cannot be removed that way and is spilled.
+one loosening rewrite offered (a `^` or `$` with something before or after it, an
+`inner-anchor`, is such an assertion too); a backreference cannot be removed that way
+and is spilled.
 Some spellings can be respelled without changing what matches: a raw control character
 (a line break typed into a character class) as its escape, a `{` that starts no
 quantifier (a literal brace, ECMA-262 Annex B) as `\\{`, the empty classes `[^]` and
@@ -25,9 +27,9 @@ from typing import Any
 from ..run import rewrite
 from . import Opt, check, kind
 
-FEATURES = ("lookaround", "word-boundary", "backreference", "unicode-property", "raw-control", "lone-brace",
+FEATURES = ("lookaround", "word-boundary", "inner-anchor", "backreference", "unicode-property", "raw-control", "lone-brace",
             "empty-class", "control-escape", "surrogate-pair", "lone-surrogate", "not-ecma")
-REMOVABLE = ("lookaround", "word-boundary")
+REMOVABLE = ("lookaround", "word-boundary", "inner-anchor")
 RESPELLABLE = ("raw-control", "lone-brace", "empty-class", "control-escape", "surrogate-pair")
 _SURROGATE_PAIR = re.compile(r"\\u[dD][89abAB][0-9a-fA-F]{2}\\u[dD][c-fC-F][0-9a-fA-F]{2}")
 _SURROGATE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
@@ -154,6 +156,8 @@ def scan(p: str) -> Scan:
     """Find the features of pattern `p`; raises Unreadable if it cannot be read."""
     out = Scan()
     groups: list[tuple[int, bool]] = []  # (start, is a lookaround)
+    shape = _Shape()
+    looks = 0  # lookarounds open here: an anchor inside one goes with it
     # whether what was just read can take a quantifier: ECMA-262 refuses one with nothing
     # to repeat (at the start, after `(`, `|`, `^`, `$`, a lookbehind or another quantifier)
     atom = False
@@ -211,10 +215,13 @@ def scan(p: str) -> Scan:
             if named or not p.startswith("(?", i):
                 out.captures.append(i)
             groups.append((i, look))
+            looks += look
             atom = False
             m = _ECMA_GROUP.match(p, i)
+            start = i
             # past the opening, so the `?` of `(?:` is not read as a quantifier
             i = m.end() if m else i + 2 if p.startswith("(?", i) else i + 1
+            shape.content[i] = start
         elif c in "*+?" and i + 1 < n and p[i + 1] == "+":
             # a possessive quantifier (PCRE, Java): ECMA reads the `+` as a quantifier of nothing
             out.spans["not-ecma"].append((i, i + 2))
@@ -251,6 +258,8 @@ def scan(p: str) -> Scan:
             if not groups:
                 raise Unreadable("a ')' closes no group")
             start, look = groups.pop()
+            shape.close[start] = i
+            looks -= look
             i += 1
             if look:
                 out.spans["lookaround"].append((start, _quantified(p, i)))
@@ -258,6 +267,10 @@ def scan(p: str) -> Scan:
                     out.spans["not-ecma"].append((start, _quantified(p, i)))  # a quantified lookbehind
             atom = True
         elif c in "^$|":
+            if c == "|":
+                shape.bars[i] = groups[-1][0] if groups else -1
+            elif not looks:
+                shape.anchors.append(i)
             atom = False
             i += 1
         else:
@@ -265,7 +278,75 @@ def scan(p: str) -> Scan:
             i += 1
     if groups:
         raise Unreadable("a group is not closed")
+    shape.index()
+    for a in shape.anchors:
+        if not (shape.at_start(p, a) if p[a] == "^" else shape.at_end(p, a)):
+            out.spans["inner-anchor"].append((a, a + 1))
     return out
+
+
+class _Shape:
+    """Where a pattern's groups, alternatives and anchors are, to tell an anchor at the
+    edge of the pattern from one inside it (`a$b`, `x(^a)`, `(a$)?`): some engines
+    (llguidance) take `^` and `$` only where nothing can come before or after them."""
+
+    def __init__(self) -> None:
+        self.anchors: list[int] = []
+        self.bars: dict[int, int] = {}  # `|` -> the group it is in (-1: none)
+        self.content: dict[int, int] = {}  # where a group's content starts -> its `(`
+        self.close: dict[int, int] = {}  # a group's `(` -> its `)`
+
+    def index(self) -> None:
+        """The reverse maps, made once: each anchor then walks in time linear in the pattern."""
+        self.at = set(self.anchors)
+        self.opens = {c: o for o, c in self.close.items()}
+        self.starts = {o: c for c, o in self.content.items()}
+        self.ends: dict[int, bool] = {}  # walks already made
+        self.starts_seen: dict[int, bool] = {}
+
+    def _quantified(self, p: str, start: int) -> bool:
+        end = self.close[start] + 1
+        return _quantified(p, end) > end
+
+    def at_end(self, p: str, i: int) -> bool:
+        j, seen = i + 1, []
+        while j < len(p) and j not in self.ends:
+            seen.append(j)
+            if p[j] == "$" and j in self.at:
+                j += 1
+            elif j in self.opens and not self._quantified(p, self.opens[j]):
+                j += 1
+            elif j in self.bars:
+                if self.bars[j] < 0:
+                    j = len(p)
+                else:
+                    j = self.close[self.bars[j]]  # the rest of the group is other alternatives
+            else:
+                break
+        edge = j >= len(p) or self.ends.get(j, False)
+        # every step of this walk ends where it did: nested groups are walked once, not once per anchor
+        self.ends.update((k, edge) for k in seen)
+        return edge
+
+    def at_start(self, p: str, i: int) -> bool:
+        k, seen = i, []
+        while k > 0 and k not in self.starts_seen:
+            seen.append(k)
+            if k in self.content:
+                group = self.content[k]
+                if self._quantified(p, group):
+                    break
+                k = group
+            elif p[k - 1] == "^" and k - 1 in self.at:
+                k -= 1
+            elif k - 1 in self.bars:
+                group = self.bars[k - 1]
+                k = 0 if group < 0 else self.starts[group]
+            else:
+                break
+        edge = k == 0 or self.starts_seen.get(k, False)
+        self.starts_seen.update((j, edge) for j in seen)
+        return edge
 
 
 def remove(p: str, found: Scan, features: Any) -> str | None:
