@@ -13,6 +13,7 @@ import textwrap
 import pytest
 
 import wireschema
+from wireschema.passes import patterns
 from conftest import describe
 
 # kind case id -> (rule-file body as YAML, input schema)
@@ -70,6 +71,37 @@ CASES = {
         "open": {"type": "string", "pattern": "(?=a"}, "close": {"type": "string", "pattern": "a)"},
         "klass": {"type": "string", "pattern": "[a-"}, "tail": {"type": "string", "pattern": "a\\"},
         "number": {"type": "string", "pattern": 5}}}),
+    "pattern-features-not-ecma": ("""
+      rules:
+        - id: t/patterns
+          kind: pattern-features
+          spill: [not-ecma]
+          why: test
+    """, {"type": "object", "properties": {
+        "range": {"type": "string", "pattern": "^[z-a]+$"}, "bounds": {"type": "string", "pattern": "^a{2,1}$"},
+        "nothing": {"type": "string", "pattern": "*.txt"}, "twice": {"type": "string", "pattern": "a+*"},
+        "fine": {"type": "string", "pattern": "^[a-z-]{1,2}?[\\]-a]*(?:x|y)+$"}}}),
+    "pattern-features-respell": ("""
+      rules:
+        - id: t/patterns
+          kind: pattern-features
+          spill: [lone-surrogate]
+          respell: [lone-brace, empty-class, control-escape, surrogate-pair]
+          why: test
+    """, {"type": "object", "properties": {
+        "braces": {"type": "string", "pattern": "^{{.*}}$"}, "any": {"type": "string", "pattern": "^[^]*$"},
+        "none": {"type": "string", "pattern": "[]|a"}, "controls": {"type": "string", "pattern": "\\cA[\\b\\0-\\cZ]\\0"},
+        "pair": {"type": "string", "pattern": "^\\ud83d\\ude00+[\\ud83d\\ude00-\\ud83d\\ude4f]$"},
+        "lone": {"type": "string", "pattern": "\\ud83d"}, "kept": {"type": "string", "pattern": "\\\\cA\\\\0\\b[\\x08]"}}}),
+    "pattern-features-inner-anchor": ("""
+      rules:
+        - id: t/patterns
+          kind: pattern-features
+          remove: [inner-anchor]
+          why: test
+    """, {"type": "object", "properties": {
+        "middle": {"type": "string", "pattern": "^a$b"}, "optional": {"type": "string", "pattern": "(a$)?b"},
+        "edges": {"type": "string", "pattern": "^(?:^a|b$)$|^c$"}}}),
     "keyword-values": ("""
       rules:
         - id: t/values
@@ -184,3 +216,57 @@ def test_kind(case, kind_targets, snap):
     if target.checks:
         doc["violations"] = [str(v) for v in wireschema.check(schema, target)]
     assert doc == snap
+
+
+# regress (ECMA-262) refuses each of these in both modes; not-ecma flags them
+NOT_ECMA = ["[z-a]", "[b-a-c]", "[\\x41-\\x40]", "[\\n-\\t]", "a{2,1}", "*a", "a**", "^*", "$+", "{2}", "a{1,2}{3}",
+            "(?:a|*)", "a|+", "(?<=a)*", "a++", "(?i)a"]
+# and takes each of these in one mode or the other; not-ecma leaves them
+ECMA = ["[a-z-0]", "[--a]", "[\\]-a]", "[^]", "[]", "a{,2}", "}", "]", "[a-\\d]", "\\cA", "[\\b]", "\\0", "a??",
+        "(?=a)*", "(?<y>a)+", "^(?:a|b)+?$", "[\\ud83d\\ude00-\\ud83d\\ude4f]", "[\U0001F600-\U0001F64F]", "\\d{2,}?"]
+
+
+@pytest.mark.parametrize("pattern", NOT_ECMA + ECMA)
+def test_not_ecma_is_what_ecma_262_refuses(pattern):
+    assert bool(patterns.scan(pattern).spans["not-ecma"]) == (pattern in NOT_ECMA)
+    regress = pytest.importorskip("regress")
+    refused = 0
+    for flags in ("u", ""):
+        try:
+            regress.Regex(pattern, flags)
+        except regress.RegressError:
+            refused += 1
+    assert (refused == 2) == (pattern in NOT_ECMA)
+
+
+RESPELLED = [("^{{.*}}$", "^\\{\\{.*\\}\\}$"), ("[^]+", "[\\s\\S]+"), ("[]|a", "[^\\s\\S]|a"),
+             ("\\cA[\\b\\0-\\cZ]\\0", "\\x01[\\x08\\x00-\\x1a]\\x00"), ("^\\ud83d\\ude00+$", "^\U0001F600+$")]
+
+
+@pytest.mark.parametrize("before,after", RESPELLED)
+def test_respelled_patterns_match_the_same_strings(before, after):
+    found = patterns.scan(before)
+    assert patterns.respell(before, found, patterns.RESPELLABLE) == after
+    assert not patterns.scan(after).uses(patterns.RESPELLABLE)  # a fixed point
+    regress = pytest.importorskip("regress")
+    try:
+        flags = regress.Regex(before, "u") and "u"
+    except regress.RegressError:
+        flags = ""  # a lone brace is Annex B, outside the u mode
+    for text in ["{{x}}", "{x}", "", "a", "\x01\x08\x00", "\x01\x1a\x00", "\x01b\x00", "\U0001F600\U0001F600", "\U0001F601"]:
+        assert (regress.Regex(before, flags).find(text) is None) == (regress.Regex(after, flags).find(text) is None), text
+
+
+# `^` and `$` that nothing can precede or follow are at the edge; the others are inner
+EDGE = ["^a$", "^a$|^b$", "(a|b$)", "(?:^a|^b)", "(^a)", "a|(^b)", "((a)$)", "a$$", "^^a", "^(a|b)$", "\\$a[$]"]
+INNER = ["a$b", "(a$)?", "(a$|b)c", "x(^a)", "(a)$(b)", "(?:^a|b)+", "a$(?:b)?"]
+
+
+@pytest.mark.parametrize("pattern", EDGE + INNER)
+def test_an_anchor_is_inner_where_something_can_come_before_or_after_it(pattern):
+    assert bool(patterns.scan(pattern).spans["inner-anchor"]) == (pattern in INNER)
+
+
+def test_nested_anchors_are_read_in_linear_time():
+    deep = "(?:^a|" * 3000 + "x" + ")" * 3000 + "$y"
+    assert len(patterns.scan(deep).spans["inner-anchor"]) == 1

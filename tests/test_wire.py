@@ -158,6 +158,19 @@ FIXES = [
     ("anthropic", "python-named-group-pattern", "json-schema-2020-12", _props(a={"type": "string", "pattern": "(?P<y>\\d{4})"})),
     ("openai-chat", "possessive-pattern", "json-schema-2020-12", _props(a={"type": "string", "pattern": "^a++$"})),
     ("gemini-jsonschema", "recursion-pattern", "json-schema-2020-12", _props(a={"type": "string", "pattern": "\\((?:[^()]|(?R))*\\)"})),
+    ("mcp", "reversed-class-range", "json-schema-2020-12", _props(a={"type": "string", "pattern": "[z-a]"})),
+    ("openai-chat", "reversed-quantifier-bounds", "json-schema-2020-12", _props(a={"type": "string", "pattern": "a{2,1}"})),
+    ("openai-strict", "reversed-quantifier-bounds", "llguidance", _props(a={"type": "string", "pattern": "a{2,1}"})),
+    # ECMA-262 spellings llguidance's parser does not read, on the targets sent strict
+    ("openai-strict", "lone-braces", "llguidance", _props(a={"type": "string", "pattern": "^{{.*}}$"})),
+    ("anthropic-strict", "lone-braces", "llguidance", _props(a={"type": "string", "pattern": "^{{.*}}$"})),
+    ("deepseek-strict", "lone-braces", "llguidance", _props(a={"type": "string", "pattern": "^{{.*}}$"})),
+    ("openai-strict", "empty-class", "llguidance", _props(a={"type": "string", "pattern": "^[^]+$"})),
+    ("anthropic-strict", "surrogate-pair", "llguidance", _props(a={"type": "string", "pattern": "^\\ud83d\\ude00$"})),
+    ("openai-strict", "control-escapes", "llguidance", _props(a={"type": "string", "pattern": "\\cA[\\b]\\0"})),
+    ("anthropic-strict", "lone-surrogate", "llguidance", _props(a={"type": "string", "pattern": "\\ud83d"})),
+    ("openai-strict", "inner-anchor", "llguidance", _props(a={"type": "string", "pattern": "(a$)?b"})),
+    ("anthropic-strict", "inner-anchor", "llguidance", _props(a={"type": "string", "pattern": "a$b"})),
     # found on vertex (SchemaStore's pmbot): a bare type name where a property's schema belongs
     ("vertex", "type-name-as-property-schema", "vertex-proto", _props(config="object")),
 ]

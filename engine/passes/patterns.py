@@ -5,10 +5,18 @@ Patterns are read as ECMA-262 (the dialect JSON Schema names), escape- and
 character-class-aware: `\\(?!x` is an escaped parenthesis and `[(?=)]` a class, neither
 a lookaround, and `[\\b]` is a backspace, not a word boundary. Removing a zero-width
 assertion (with any quantifier on it) only ever lets more strings match, so it is the
-one loosening rewrite offered; a backreference cannot be removed that way and is spilled.
-Two spellings can be respelled without changing what matches: a raw control character
-(a line break typed into a character class) as its escape, and a `{` that starts no
-quantifier (a literal brace, ECMA-262 Annex B) as `\\{`.
+one loosening rewrite offered (a `^` or `$` with something before or after it, an
+`inner-anchor`, is such an assertion too); a backreference cannot be removed that way
+and is spilled.
+Some spellings can be respelled without changing what matches: a raw control character
+(a line break typed into a character class) as its escape, a `{` that starts no
+quantifier (a literal brace, ECMA-262 Annex B) as `\\{`, the empty classes `[^]` and
+`[]` as `[\\s\\S]` and `[^\\s\\S]`, the control escapes `\\cA`, `\\0` and `[\\b]` as
+`\\xHH`, and a UTF-16 surrogate pair `\\ud83d\\ude00` as the character it spells. A lone
+surrogate escape spells no character, so it has no other spelling (`lone-surrogate`).
+`not-ecma` is what ECMA-262 refuses in both its modes, as far as a scan can tell: other
+dialects' groups and possessive quantifiers, a class range whose start is above its end,
+quantifier bounds the wrong way round, and a quantifier with nothing to repeat.
 """
 
 from __future__ import annotations
@@ -19,9 +27,12 @@ from typing import Any
 from ..run import rewrite
 from . import Opt, check, kind
 
-FEATURES = ("lookaround", "word-boundary", "backreference", "unicode-property", "raw-control", "lone-brace", "not-ecma")
-REMOVABLE = ("lookaround", "word-boundary")
-RESPELLABLE = ("raw-control", "lone-brace")
+FEATURES = ("lookaround", "word-boundary", "inner-anchor", "backreference", "unicode-property", "raw-control", "lone-brace",
+            "empty-class", "control-escape", "surrogate-pair", "lone-surrogate", "not-ecma")
+REMOVABLE = ("lookaround", "word-boundary", "inner-anchor")
+RESPELLABLE = ("raw-control", "lone-brace", "empty-class", "control-escape", "surrogate-pair")
+_SURROGATE_PAIR = re.compile(r"\\u[dD][89abAB][0-9a-fA-F]{2}\\u[dD][c-fC-F][0-9a-fA-F]{2}")
+_SURROGATE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
 _QUANTIFIER = re.compile(r"(?:[*+?]|\{\d+(?:,\d*)?\})\??")
 _BRACES = re.compile(r"\{\d+(?:,\d*)?\}")
 # group openings ECMA-262 has: (?: (?= (?! (?<= (?<! and (?<name>
@@ -52,11 +63,104 @@ def _quantified(p: str, end: int) -> int:
     return m.end() if m else end
 
 
+# class escapes that stand for one character, by the letter after the backslash
+_CLASS_CHAR = {"b": 8, "t": 9, "n": 10, "v": 11, "f": 12, "r": 13}
+_HEX = re.compile(r"[0-9A-Fa-f]+")
+
+
+def _class_atom(p: str, i: int) -> tuple[int, int | None]:
+    """Where the class atom at `i` ends, and the one character it stands for (None where it
+    stands for a set, or where ECMA-262's two modes read it differently: a surrogate, an
+    astral character, `\\u{...}`, a legacy octal escape)."""
+    c = p[i]
+    if c != "\\":
+        return i + 1, (ord(c) if ord(c) < 0xD800 else None)
+    d = p[i + 1]
+    if d in _CLASS_CHAR:
+        return i + 2, _CLASS_CHAR[d]
+    if d == "0" and not p[i + 2:i + 3].isdigit():
+        return i + 2, 0
+    if d == "c" and p[i + 2:i + 3].isascii() and p[i + 2:i + 3].isalpha():
+        return i + 3, ord(p[i + 2]) % 32
+    for letter, width in (("x", 2), ("u", 4)):
+        if d == letter and len(p) >= i + 2 + width and _HEX.fullmatch(p, i + 2, i + 2 + width):
+            v = int(p[i + 2:i + 2 + width], 16)
+            return i + 2 + width, (v if v < 0xD800 or v > 0xDFFF else None)
+    if d.isalnum():
+        return i + 2, None  # \\d \\w \\s \\p{..} \\u{..} and the rest: a set, or read apart by mode
+    return i + 2, ord(d) if ord(d) < 0xD800 else None  # an escaped syntax character: itself
+
+
+def _escape(p: str, i: int, out: Scan, in_class: bool) -> int:
+    """Note the escape at `i` if it is one some parsers do not read though ECMA-262 does
+    (`\\cA`, `\\0`, `[\\b]`, a UTF-16 surrogate pair); return where it ends, or `i` if
+    it is none of them."""
+    d = p[i + 1]
+    if (d == "c" and p[i + 2:i + 3].isascii() and p[i + 2:i + 3].isalpha()) or (d == "0" and not p[i + 2:i + 3].isdigit()) or (d == "b" and in_class):
+        end = i + (3 if d == "c" else 2)
+        out.spans["control-escape"].append((i, end))
+        return end
+    m = _SURROGATE_PAIR.match(p, i)
+    if m:
+        out.spans["surrogate-pair"].append((i, m.end()))
+        return m.end()
+    m = _SURROGATE.match(p, i)
+    if m:
+        out.spans["lone-surrogate"].append((i, m.end()))
+        return m.end()
+    return i
+
+
+def _class(p: str, i: int, out: Scan) -> int:
+    """Scan the character class opening at `i`; return where it ends (after its `]`)."""
+    n, opening = len(p), i
+    i += 2 if p.startswith("[^", i) else 1
+    if p.startswith("]", i):
+        # `[]` matches nothing and `[^]` any character: ECMA-262 spellings other parsers lack
+        out.spans["empty-class"].append((opening, i + 1))
+        return i + 1
+    low: tuple[int, int | None] | None = None  # (start, value) of a range's first atom
+    while i < n and p[i] != "]":
+        start, c = i, p[i]
+        if c == "\\":
+            if i + 1 >= n:
+                raise Unreadable("the pattern ends in a lone backslash")
+            if p[i + 1] in "pPu" and p.startswith("{", i + 2):
+                j = p.find("}", i + 3)
+                end = n if j < 0 else j + 1
+                if p[i + 1] != "u":
+                    out.spans["unicode-property"].append((i, end))
+                i, value = end, None
+            else:
+                end = _escape(p, i, out, True)
+                # a control escape still stands for one character, a range's end
+                i, value = (end, None) if end > i and p[i + 1] not in "cb0" else _class_atom(p, i)
+        else:
+            if c < " ":
+                out.spans["raw-control"].append((i, i + 1))
+            i, value = _class_atom(p, i)
+        if low is not None:
+            # the second atom of a range: ECMA-262 refuses one whose start is above its end
+            if low[1] is not None and value is not None and low[1] > value:
+                out.spans["not-ecma"].append((low[0], i))
+            low = None
+        elif i + 1 < n and p[i] == "-" and p[i + 1] != "]":
+            low = (start, value)
+            i += 1
+    if i >= n:
+        raise Unreadable("a character class is not closed")
+    return i + 1
+
+
 def scan(p: str) -> Scan:
     """Find the features of pattern `p`; raises Unreadable if it cannot be read."""
     out = Scan()
     groups: list[tuple[int, bool]] = []  # (start, is a lookaround)
-    in_class = False
+    shape = _Shape()
+    looks = 0  # lookarounds open here: an anchor inside one goes with it
+    # whether what was just read can take a quantifier: ECMA-262 refuses one with nothing
+    # to repeat (at the start, after `(`, `|`, `^`, `$`, a lookbehind or another quantifier)
+    atom = False
     i, n = 0, len(p)
     while i < n:
         c = p[i]
@@ -64,6 +168,7 @@ def scan(p: str) -> Scan:
             if i + 1 >= n:
                 raise Unreadable("the pattern ends in a lone backslash")
             d = p[i + 1]
+            atom = True
             if d in "pPu" and p.startswith("{", i + 2):
                 # `\p{L}` and `\u{1F600}`: the braces belong to the escape, not a quantifier
                 j = p.find("}", i + 3)
@@ -72,33 +177,35 @@ def scan(p: str) -> Scan:
                     out.spans["unicode-property"].append((i, end))
                 i = end
                 continue
-            if not in_class:
-                if d in "bB":
-                    out.spans["word-boundary"].append((i, _quantified(p, i + 2)))
-                elif d in "123456789":
-                    j = i + 2
-                    while j < n and p[j].isdigit():
-                        j += 1
-                    out.spans["backreference"].append((i, j))
-                elif d == "k" and p.startswith("<", i + 2):
-                    j = p.find(">", i + 3)
-                    out.spans["backreference"].append((i, n if j < 0 else j + 1))
+            end = _escape(p, i, out, False)
+            if end > i:
+                i = end
+                continue
+            if d in "bB":
+                out.spans["word-boundary"].append((i, _quantified(p, i + 2)))
+            elif d in "123456789":
+                j = i + 2
+                while j < n and p[j].isdigit():
+                    j += 1
+                out.spans["backreference"].append((i, j))
+            elif d == "k" and p.startswith("<", i + 2):
+                j = p.find(">", i + 3)
+                out.spans["backreference"].append((i, n if j < 0 else j + 1))
             i += 2
         elif c < " ":
             out.spans["raw-control"].append((i, i + 1))
-            i += 1
-        elif in_class:
-            in_class = c != "]"
+            atom = True
             i += 1
         elif c == "[":
-            in_class = True
-            i += 1
+            i = _class(p, i, out)
+            atom = True
         elif c == "(":
             if p.startswith("(?P=", i):
                 # Python's named backreference, written by authors who test with `re`
                 j = p.find(")", i)
                 out.spans["backreference"].append((i, n if j < 0 else j + 1))
                 i = n if j < 0 else j + 1
+                atom = True
                 continue
             if p.startswith("(?", i) and not _ECMA_GROUP.match(p, i):
                 # (?i) flags, (?P<name>, (?#...), (?>...), (?1) recursion: other dialects
@@ -108,37 +215,138 @@ def scan(p: str) -> Scan:
             if named or not p.startswith("(?", i):
                 out.captures.append(i)
             groups.append((i, look))
-            i += 1
+            looks += look
+            atom = False
+            m = _ECMA_GROUP.match(p, i)
+            start = i
+            # past the opening, so the `?` of `(?:` is not read as a quantifier
+            i = m.end() if m else i + 2 if p.startswith("(?", i) else i + 1
+            shape.content[i] = start
         elif c in "*+?" and i + 1 < n and p[i + 1] == "+":
             # a possessive quantifier (PCRE, Java): ECMA reads the `+` as a quantifier of nothing
             out.spans["not-ecma"].append((i, i + 2))
+            atom = False
             i += 2
+        elif c in "*+?":
+            end = _quantified(p, i)
+            if not atom:
+                out.spans["not-ecma"].append((i, end))
+            atom = False
+            i = end
         elif c == "{":
             m = _BRACES.match(p, i)
             if m:
+                low, _, high = m.group()[1:-1].partition(",")
                 if m.end() < n and p[m.end()] == "+":
                     out.spans["not-ecma"].append((i, m.end() + 1))
-                i = m.end()  # a quantifier, its `}` included
+                    i, atom = m.end() + 1, False
+                    continue
+                if not atom or (high and int(low) > int(high)):
+                    # nothing to repeat, or bounds the wrong way round (`a{2,1}`)
+                    out.spans["not-ecma"].append((i, m.end()))
+                i = _quantified(p, i)  # a quantifier, its `}` (and a lazy `?`) included
+                atom = False
             else:
                 out.spans["lone-brace"].append((i, i + 1))
+                atom = True
                 i += 1
         elif c == "}":
             out.spans["lone-brace"].append((i, i + 1))
+            atom = True
             i += 1
         elif c == ")":
             if not groups:
                 raise Unreadable("a ')' closes no group")
             start, look = groups.pop()
+            shape.close[start] = i
+            looks -= look
             i += 1
             if look:
                 out.spans["lookaround"].append((start, _quantified(p, i)))
-        else:
+                if p.startswith("(?<", start) and _quantified(p, i) > i:
+                    out.spans["not-ecma"].append((start, _quantified(p, i)))  # a quantified lookbehind
+            atom = True
+        elif c in "^$|":
+            if c == "|":
+                shape.bars[i] = groups[-1][0] if groups else -1
+            elif not looks:
+                shape.anchors.append(i)
+            atom = False
             i += 1
-    if in_class:
-        raise Unreadable("a character class is not closed")
+        else:
+            atom = True
+            i += 1
     if groups:
         raise Unreadable("a group is not closed")
+    shape.index()
+    for a in shape.anchors:
+        if not (shape.at_start(p, a) if p[a] == "^" else shape.at_end(p, a)):
+            out.spans["inner-anchor"].append((a, a + 1))
     return out
+
+
+class _Shape:
+    """Where a pattern's groups, alternatives and anchors are, to tell an anchor at the
+    edge of the pattern from one inside it (`a$b`, `x(^a)`, `(a$)?`): some engines
+    (llguidance) take `^` and `$` only where nothing can come before or after them."""
+
+    def __init__(self) -> None:
+        self.anchors: list[int] = []
+        self.bars: dict[int, int] = {}  # `|` -> the group it is in (-1: none)
+        self.content: dict[int, int] = {}  # where a group's content starts -> its `(`
+        self.close: dict[int, int] = {}  # a group's `(` -> its `)`
+
+    def index(self) -> None:
+        """The reverse maps, made once: each anchor then walks in time linear in the pattern."""
+        self.at = set(self.anchors)
+        self.opens = {c: o for o, c in self.close.items()}
+        self.starts = {o: c for c, o in self.content.items()}
+        self.ends: dict[int, bool] = {}  # walks already made
+        self.starts_seen: dict[int, bool] = {}
+
+    def _quantified(self, p: str, start: int) -> bool:
+        end = self.close[start] + 1
+        return _quantified(p, end) > end
+
+    def at_end(self, p: str, i: int) -> bool:
+        j, seen = i + 1, []
+        while j < len(p) and j not in self.ends:
+            seen.append(j)
+            if p[j] == "$" and j in self.at:
+                j += 1
+            elif j in self.opens and not self._quantified(p, self.opens[j]):
+                j += 1
+            elif j in self.bars:
+                if self.bars[j] < 0:
+                    j = len(p)
+                else:
+                    j = self.close[self.bars[j]]  # the rest of the group is other alternatives
+            else:
+                break
+        edge = j >= len(p) or self.ends.get(j, False)
+        # every step of this walk ends where it did: nested groups are walked once, not once per anchor
+        self.ends.update((k, edge) for k in seen)
+        return edge
+
+    def at_start(self, p: str, i: int) -> bool:
+        k, seen = i, []
+        while k > 0 and k not in self.starts_seen:
+            seen.append(k)
+            if k in self.content:
+                group = self.content[k]
+                if self._quantified(p, group):
+                    break
+                k = group
+            elif p[k - 1] == "^" and k - 1 in self.at:
+                k -= 1
+            elif k - 1 in self.bars:
+                group = self.bars[k - 1]
+                k = 0 if group < 0 else self.starts[group]
+            else:
+                break
+        edge = k == 0 or self.starts_seen.get(k, False)
+        self.starts_seen.update((j, edge) for j in seen)
+        return edge
 
 
 def remove(p: str, found: Scan, features: Any) -> str | None:
@@ -163,16 +371,29 @@ def remove(p: str, found: Scan, features: Any) -> str | None:
     return "".join(out)
 
 
+def _spelled(text: str) -> str:
+    """The spelling of one respellable span that every parser reads alike."""
+    if len(text) == 1:  # a raw control character or a lone brace
+        return {"\n": "\\n", "\r": "\\r", "\t": "\\t"}.get(text) or (f"\\x{ord(text):02x}" if text < " " else "\\" + text)
+    if text[0] == "[":
+        return "[\\s\\S]" if text == "[^]" else "[^\\s\\S]"
+    if text[1] == "u":  # a surrogate pair: the one character it spells
+        high, low = int(text[2:6], 16), int(text[8:12], 16)
+        return chr(0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00))
+    code = ord(text[2]) % 32 if text[1] == "c" else 8 if text[1] == "b" else 0
+    return f"\\x{code:02x}"
+
+
 def respell(p: str, found: Scan, features: Any) -> str:
-    """`p` with the spans of the respellable `features` written as escapes: the same
-    strings match, read by parsers that take no raw control character or lone brace."""
-    spans = sorted((a, f) for f in features if f in RESPELLABLE for a, _b in found.spans[f])
+    """`p` with the spans of the respellable `features` written as parsers that lack them
+    read them (an escape, `[\\s\\S]` for `[^]`, the character a surrogate pair spells): the
+    same strings match."""
+    spans = sorted(s for f in features if f in RESPELLABLE for s in found.spans[f])
     out, at = [], 0
-    for a, _f in spans:
+    for a, b in spans:
         out.append(p[at:a])
-        c = p[a]
-        out.append({"\n": "\\n", "\r": "\\r", "\t": "\\t"}.get(c) or (f"\\x{ord(c):02x}" if c < " " else "\\" + c))
-        at = a + 1
+        out.append(_spelled(p[a:b]))
+        at = b
     out.append(p[at:])
     return "".join(out)
 
@@ -222,7 +443,7 @@ def put_back(node: dict, key: str, value: Any, keys: list[str]) -> None:
     triggers={"pattern", "patternProperties"},
     remove=Opt("strlist", [], choices=REMOVABLE, doc="zero-width assertions taken out of the pattern, which only loosens it"),
     spill=Opt("strlist", [], choices=FEATURES, doc="features that make the whole pattern spilled"),
-    respell=Opt("strlist", [], choices=RESPELLABLE, doc="spellings written as escapes, which match the same strings"),
+    respell=Opt("strlist", [], choices=RESPELLABLE, doc="spellings written the way every parser reads them, which match the same strings"),
     property_patterns=Opt("bool", True, doc="patternProperties keys are patterns too"),
 )
 def pattern_features(rule, node, run):
