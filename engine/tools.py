@@ -524,7 +524,10 @@ def _tool_list(tools: Any, registry: Any) -> list[Any]:
         if dumped is not None:
             tools = dumped  # a Vertex AI SDK Tool, say
         elif _has_dump(tools):
-            tools = _dump(tools)  # an MCP ListToolsResult, or a Gemini Tool, say
+            try:
+                tools = _dump(tools)  # an MCP ListToolsResult, or a Gemini Tool, say
+            except Exception as exc:  # the SDK's own serializer failed, as `_tool_dict` says of one tool
+                raise ToolShapeError(f"the tools ({_what(tools)}) cannot be dumped to JSON: {exc}") from None
     if isinstance(tools, dict):
         wrapped = tools.get("result")
         inner: dict[str, Any] = wrapped if isinstance(wrapped, dict) else tools

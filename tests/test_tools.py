@@ -779,3 +779,14 @@ def test_an_object_whose_dump_holds_its_schema_where_no_shape_reads_it_is_refuse
                  {"response_json_schema": returns}):
         told = normalize_tool(genai.FunctionDeclaration(name="now", **said), "gemini-jsonschema")
         assert told.tool["name"] == "now" and told.tool["parametersJsonSchema"] == {"type": "object", "properties": {}}
+
+
+def test_an_object_whose_dump_fails_is_a_tool_shape_error_alone_in_a_list_or_in_place_of_one():
+    class Broken:
+        def model_dump(self, **_):
+            raise RuntimeError("serializer exploded")
+
+    for call in (lambda: normalize_tool(Broken(), "anthropic"), lambda: normalize_tools([Broken()], "anthropic"),
+                 lambda: normalize_tools(Broken(), "anthropic")):
+        with pytest.raises(ToolShapeError, match="Broken\\) cannot be dumped to JSON: serializer exploded"):
+            call()
