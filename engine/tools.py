@@ -28,7 +28,7 @@ from .names import NameMap, NameRule, assign_wire_names, wire_name
 from .native import dump as _dump
 from .native import has_dump as _has_dump
 from .native import is_python_tool, python_tool
-from .prepare import json_copy, mended_text, mended_tree
+from .prepare import json_copy, mended_text, mended_tree, nested_past
 
 if TYPE_CHECKING:
     from .ruletable import Target
@@ -883,6 +883,9 @@ class RequestResult:
     body: Any
     tools: tuple[ToolsResult, ...]
     outputs: tuple[Result, ...]
+    changes: tuple[Change, ...] = ()
+    """What was done to the body beside its tools and output schemas: a string mended as
+    UTF-8 can carry it (`request/text`, as `tool/text` in a tool)."""
 
     @property
     def names(self) -> NameMap:
@@ -906,7 +909,11 @@ def normalize_request(body: Any, target: TargetLike, *, options: Options | None 
     `normalize_output`; a `strict` flag beside the schema asks for strict mode and is
     rewritten to what was reached), `locate.strict_outputs` output schemas the wire
     always enforces (each asking for strict mode). Both SDK spellings a rule file lists
-    are read and kept where they are. The caller's body is not mutated.
+    are read and kept where they are. The caller's body is not mutated. The rest of the
+    body is judged as a tool's other fields are: a value that is no JSON (a set, NaN
+    without `allow_nan`, a datetime) or nesting deeper than `Options.max_depth` beside
+    the schemas is a `SchemaInputError` naming where; a string no UTF-8 text holds is
+    mended, reported in `changes`.
     """
     from . import _log_result, _log_tools, _target
     from .outputs import _normalize_output_quiet
@@ -939,11 +946,32 @@ def normalize_request(body: Any, target: TargetLike, *, options: Options | None 
             if "strict" in parent:
                 parent["strict"] = result.strict
             outputs.append(result)
+    changes = _judged_body(out, t, groups, outputs, options)
     for group in groups:
         _log_tools(group)
     for result in outputs:
         _log_result(result, "the output schema")
-    return RequestResult(out, tuple(groups), tuple(outputs))
+    return RequestResult(out, tuple(groups), tuple(outputs), changes)
+
+
+def _judged_body(out: Any, target: Any, groups: list[ToolsResult], outputs: list[Result], options: Options | None) -> tuple[Change, ...]:
+    """The body's other values judged, as the fields a tool keeps are (`build_tool`): the
+    SDK's encoder would fail on them at send time, naming nothing. The schemas the request
+    holds, normalized and bounded by their own budgets, are not counted in its nesting."""
+    opts = options_of(options)
+    apart = {id(result.schema) for result in outputs}
+    for group in groups:
+        for tool, path in zip(group.tools, group._schema_paths):
+            for at in (path, *target.tool.get("outputs", ())) if path is not None else ():
+                apart.add(id(_get(tool, at)))
+    where = nested_past(out, opts.max_depth, apart)
+    if where is not None:
+        raise SchemaInputError(f"the request body nests deeper than {opts.max_depth} (Options.max_depth) at {where}")
+    try:
+        mended = mended_tree(out if out.__class__ is dict or out.__class__ is list else [out], frozenset(), opts)
+    except SchemaInputError as exc:
+        raise SchemaInputError(f"the request body: {exc}") from None
+    return tuple(Change("request/text", "", "rewritten", f"the body's {said}") for said in mended)
 
 
 def _check_tool_count(target: Any, count: int) -> None:

@@ -4,6 +4,7 @@ are plain asserts."""
 
 from __future__ import annotations
 
+import datetime
 import hashlib
 import json
 import logging
@@ -84,6 +85,51 @@ def test_request_output_schema_wrapped_and_strict_flag_rewritten():
     js = result.body["response_format"]["json_schema"]
     assert js["schema"]["properties"]["response"] == {"type": "array", "items": {"type": "integer"}}
     assert js["strict"] is True and result.outputs[0].wrapped
+
+
+@pytest.mark.parametrize("value,where,what", [
+    ({"temperature": float("nan")}, "/temperature", "nan"),
+    ({"metadata": {"s": {1}}}, "/metadata/s", "set"),
+    ({"messages": [{"sent": datetime.datetime(2026, 1, 1)}]}, "/messages/0/sent", "datetime"),
+    ({"extra": object()}, "/extra", "object"),
+])
+def test_a_request_body_value_that_is_no_json_is_refused_naming_where(value, where, what):
+    body = {"tools": [{"name": "f", "input_schema": WEATHER}], **value}
+    before = repr(body)
+    with pytest.raises(wireschema.SchemaInputError, match=f"the request body: {what} at {where} is not"):
+        normalize_request(body, "anthropic")
+    assert repr(body) == before
+
+
+def test_a_request_body_takes_nan_only_where_the_options_allow_it():
+    out = normalize_request({"temperature": float("inf")}, "openai-chat", options=wireschema.Options(allow_nan=True))
+    assert out.body == {"temperature": float("inf")} and out.changes == ()
+
+
+def test_a_request_body_nested_past_the_depth_budget_is_refused_beside_its_schemas_not_within_them():
+    deep: list = []
+    inner = deep
+    for _ in range(20_000):  # deeper than any encoder that recurses can write
+        inner.append([])
+        inner = inner[0]
+    with pytest.raises(wireschema.SchemaInputError, match="the request body nests deeper than 96 .* at /messages/0/0/0"):
+        normalize_request({"messages": deep}, "anthropic")
+    # a tool's schema as deep as its budget takes (95 levels), four below the body's root, is fine
+    schema: dict = {"type": "object"}
+    for _ in range(47):
+        schema = {"type": "object", "properties": {"a": schema}}
+    out = normalize_request({"tools": [{"type": "function", "function": {"name": "f", "parameters": schema}}]}, "openai-chat")
+    assert not out.tools[0].results[0].used_fallback
+    json.dumps(out.body)
+
+
+def test_a_request_body_string_no_utf8_holds_is_mended_and_reported():
+    body = {"messages": [{"role": "user", "content": "half \ud83d"}]}
+    out = normalize_request(body, "anthropic")
+    assert out.body["messages"][0]["content"] == "half \\ud83d"
+    assert body["messages"][0]["content"] == "half \ud83d"
+    (change,) = out.changes
+    assert change.rule == "request/text" and "messages.0.content" in change.detail
 
 
 def test_names_collide_after_truncating_multi_byte_names():
