@@ -8,6 +8,7 @@ import datetime
 import hashlib
 import json
 import logging
+import re
 import time
 
 import pytest
@@ -63,6 +64,45 @@ def test_strict_in_the_tool_is_the_strictness_reached():
 def test_a_tool_without_a_name_is_refused():
     with pytest.raises(ToolShapeError):
         normalize_tool({"parameters": WEATHER}, "gemini")
+
+
+@pytest.mark.parametrize("target", ["anthropic", "gemini", "openai-strict", "bedrock", "mcp"])
+@pytest.mark.parametrize("field,value,said", [
+    ("description", 5, "its description is int (5), not text"),
+    ("description", {"en": "Forecast"}, "its description is dict ({'en': 'Forecast'}), not text"),
+    ("strict", "yes", "its strict is 'yes', not true or false"),
+    ("strict", 1, "its strict is 1, not true or false"),
+    ("strict", "true", "its strict is 'true', not true or false"),
+])
+def test_a_description_that_is_no_text_or_a_strict_flag_that_is_no_boolean_is_refused_naming_both(target, field, value, said):
+    tool = {"name": "get_weather", "input_schema": WEATHER, field: value}
+    with pytest.raises(ToolShapeError, match=re.escape(f"tool 'get_weather': {said}")):
+        normalize_tool(tool, target)
+    # in a list it falls back alone, its report naming the field
+    out = normalize_tools([tool, SHAPES["anthropic"]], target)
+    assert out.results[0].used_fallback and said in out.results[0].fallback_reason
+    assert not out.results[1].used_fallback
+
+
+def test_a_description_is_refused_in_the_spelling_the_tool_holds_it():
+    tool = {"type": "function", "function": {"name": "f", "description": 5, "parameters": WEATHER}}
+    with pytest.raises(ToolShapeError, match="tool 'f': its function.description is int"):
+        normalize_tool(tool, "gemini")
+
+
+def test_a_null_description_or_strict_flag_is_none_dropped_where_the_tool_keeps_its_shape_and_reported():
+    out = normalize_tool({"name": "f", "description": None, "strict": None, "input_schema": WEATHER}, "anthropic")
+    assert out.tool == {"name": "f", "input_schema": WEATHER}
+    assert [c.detail for c in out.result.changes if c.rule == "tool/shape"] == [
+        "the tool's description is null, which says none: not sent",
+        "the tool's strict is null, which says none: not sent",
+    ]
+    # rebuilt in another shape, a null is simply not sent: nothing was there to lose
+    rebuilt = normalize_tool({"name": "f", "description": None, "input_schema": WEATHER}, "gemini")
+    assert rebuilt.tool == {"name": "f", "parameters": WEATHER} and rebuilt.result.changes == ()
+    # an MCP title stands in for a null description, as for a missing one
+    titled = normalize_tool({"name": "f", "description": None, "title": "Forecast", "inputSchema": WEATHER}, "openai-chat")
+    assert titled.tool["function"]["description"] == "Forecast"
 
 
 def test_request_with_thirty_tools_one_broken(snap):
