@@ -153,7 +153,8 @@ def _item(value: Any, where: str, pointer: str, index: int | None) -> _Item:
         from wireschema.tools import parse_tool
 
         try:
-            parsed = parse_tool(value, wireschema._registry())
+            # a tool of a field no wire takes is still one: normalizing it names the field
+            parsed = parse_tool(value, wireschema._registry(), judged=False)
         except ToolShapeError:
             parsed = None
         if parsed is not None:

@@ -719,3 +719,26 @@ def json_copy(value: Any, repeats: int = 32_768) -> Any:
         first.setdefault(ident, out)
         dst[key] = out
     return holder[0]
+
+
+def nested_past(value: Any, limit: int, apart: Any = frozenset()) -> str | None:
+    """The pointer of the first container of `value` nested deeper than `limit` (the root
+    at depth 1), or None: what a JSON encoder that recurses (Python's own) cannot write.
+    The containers whose ids are in `apart`, and what they hold, are not entered (a
+    request's schemas, whose own budgets bound them). Iterative; a container held more
+    than once is entered again only where it is met deeper, so at most `limit` times."""
+    if value.__class__ is not dict and value.__class__ is not list:
+        return None
+    deepest: dict[int, int] = {}
+    stack: list[tuple[Any, Any, int]] = [(value, None, 1)]
+    while stack:
+        node, chain, depth = stack.pop()
+        ident = id(node)
+        if ident in apart or deepest.get(ident, 0) >= depth:
+            continue
+        if depth > limit:
+            return pointer_of(chain) or "/"
+        deepest[ident] = depth
+        entries = node.items() if node.__class__ is dict else enumerate(node)
+        stack.extend((v, (chain, k), depth + 1) for k, v in entries if v.__class__ is dict or v.__class__ is list)
+    return None

@@ -14,6 +14,7 @@ may also be an MCP `tools/list` result, as a model or as a dict.
 
 from __future__ import annotations
 
+import reprlib
 import weakref
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Iterable, Iterator, Mapping, Sequence, Union
@@ -28,7 +29,7 @@ from .names import NameMap, NameRule, assign_wire_names, wire_name
 from .native import dump as _dump
 from .native import has_dump as _has_dump
 from .native import is_python_tool, python_tool
-from .prepare import json_copy, mended_text, mended_tree
+from .prepare import json_copy, mended_text, mended_tree, nested_past
 
 if TYPE_CHECKING:
     from .ruletable import Target
@@ -185,10 +186,11 @@ def _paths(shape: Mapping[str, Any], field: str) -> tuple[tuple[str, ...], ...]:
     return (shape[field], *shape.get("aliases", {}).get(field, ()))
 
 
-def _read(tool: dict[str, Any], shape: Mapping[str, Any], field: str) -> tuple[Any, tuple[str, ...] | None]:
+def _read(tool: dict[str, Any], shape: Mapping[str, Any], field: str, nulls: bool = True) -> tuple[Any, tuple[str, ...] | None]:
+    """The first of the field's spellings the tool holds (`nulls=False`: the first not null)."""
     for path in _paths(shape, field):
         value = _get(tool, path)
-        if value is not _MISSING:
+        if value is not _MISSING and (nulls or value is not None):
             return value, path
     return _MISSING, None
 
@@ -260,8 +262,14 @@ def is_function_tool(tool: Any, registry: Any = None) -> bool:
     return _reading(registry if registry is not None else _registry()).is_function_tool(tool)
 
 
-def parse_tool(tool: Any, registry: Any) -> _Parsed:
-    """Read a tool in any shipped shape (name, description, schema, strict flag)."""
+def parse_tool(tool: Any, registry: Any, *, judged: bool = True) -> _Parsed:
+    """Read a tool in any shipped shape (name, description, schema, strict flag).
+
+    A null description or strict flag is none; a description that is no text or a strict
+    flag that is no boolean is a ToolShapeError naming the tool and the field, as a
+    framework object's is (`toolobjects`): a wire takes neither, and a truthiness guessed
+    would decide strictness for the caller. `judged=False` reads such a field as none
+    (what a command needs to know a tool when it is one)."""
     if not isinstance(tool, dict):
         raise ToolShapeError(f"a tool must be an object, got {type(tool).__name__}")
     shapes = _reading(registry).shapes
@@ -279,18 +287,37 @@ def parse_tool(tool: Any, registry: Any) -> _Parsed:
             if others:
                 continue
             schema = json_copy(_EMPTY)
-        desc, desc_at = _read(tool, shape, "description")
+        # a null description is none, so that another spelling (an MCP title) stands in
+        desc, desc_at = _read(tool, shape, "description", nulls=False)
         strict, strict_at = _read(tool, shape, "strict")
+        if judged and desc is not _MISSING and not isinstance(desc, str):
+            raise ToolShapeError(f"tool {name!r}: its {_dotted(desc_at)} is {_what(desc)} ({_brief(desc)}), not text")
+        if judged and strict is not _MISSING and strict is not None and strict.__class__ is not bool:
+            raise ToolShapeError(f"tool {name!r}: its {_dotted(strict_at)} is {_brief(strict)}, not true or false")
         at = {k: p for k, p in (("name", name_at), ("schema", schema_at), ("description", desc_at), ("strict", strict_at)) if p}
         return _Parsed(
             name=name,
             description=desc if isinstance(desc, str) else None,
             schema=schema,
-            strict=strict if isinstance(strict, bool) else None,
+            strict=strict if strict.__class__ is bool else None,
             shape=shape,
             at=at,
         )
     raise ToolShapeError(f"no known tool shape has a name in this tool (keys: {sorted(tool)[:8]})")
+
+
+def _dotted(path: Any) -> str:
+    return ".".join(map(str, path))
+
+
+_BRIEF = reprlib.Repr()  # bounded at any nesting, where repr() of a deep field would recurse
+_BRIEF.maxlevel, _BRIEF.maxstring, _BRIEF.maxother = 2, 40, 40
+
+
+def _brief(value: Any) -> str:
+    """`value`'s repr, cut short (a field may hold a whole document)."""
+    text = _BRIEF.repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
 
 
 def _layout(shape: Any, source: Any = None) -> tuple[Any, ...]:
@@ -346,6 +373,7 @@ def build_tool(
     if "strict" in shape:
         _set(out, at.get("strict", shape["strict"]), strict)
     if same:
+        changes.extend(_nulls_dropped(out, parsed.shape))
         for path in shape.get("outputs", ()):
             held = _get(out, path)
             if held is not _MISSING and held is not None:
@@ -355,6 +383,21 @@ def build_tool(
         if left:
             changes.append(_not_sent("the tool's", left, target))
     return out, tuple(changes)
+
+
+def _nulls_dropped(out: dict[str, Any], shape: Any) -> list[Change]:
+    """A null description or strict flag the caller's tool kept (in any of its shape's
+    spellings) is none, which a wire says by leaving the field out: each dropped, said."""
+    changes = []
+    for field in ("description", "strict"):
+        for path in _paths(shape, field):
+            node: Any = out
+            for key in path[:-1]:
+                node = node.get(key) if isinstance(node, dict) else None
+            if isinstance(node, dict) and path[-1] in node and node[path[-1]] is None:
+                del node[path[-1]]
+                changes.append(Change("tool/shape", "", "dropped", f"the tool's {_dotted(path)} is null, which says none: not sent"))
+    return changes
 
 
 def _not_sent(whose: str, fields: Sequence[str], target: Any, aside: str = "") -> Change:
@@ -524,7 +567,10 @@ def _tool_list(tools: Any, registry: Any) -> list[Any]:
         if dumped is not None:
             tools = dumped  # a Vertex AI SDK Tool, say
         elif _has_dump(tools):
-            tools = _dump(tools)  # an MCP ListToolsResult, or a Gemini Tool, say
+            try:
+                tools = _dump(tools)  # an MCP ListToolsResult, or a Gemini Tool, say
+            except Exception as exc:  # the SDK's own serializer failed, as `_tool_dict` says of one tool
+                raise ToolShapeError(f"the tools ({_what(tools)}) cannot be dumped to JSON: {exc}") from None
     if isinstance(tools, dict):
         wrapped = tools.get("result")
         inner: dict[str, Any] = wrapped if isinstance(wrapped, dict) else tools
@@ -633,10 +679,11 @@ def normalize_tools(
     `tools` is a list (or any iterable) of tools in any shape `normalize_tool` takes,
     or an MCP `tools/list` result (the SDK's model, or `{"tools": [...]}`). An item
     that is no tool at all (a number, a string, an object without `model_dump`)
-    raises `ToolShapeError` naming its index and type; a dict that no shape reads
-    falls back alone, reported (`tool/unreadable`), under a placeholder name
-    (`tool_<index>`) no real tool of the list has. Entries that are not function
-    tools (server tools, cache points) pass through untouched.
+    raises `ToolShapeError` naming its index and type; a dict that no shape reads, or
+    whose description is no text or strict flag no boolean, falls back alone, reported
+    (`tool/unreadable`), under a placeholder name (`tool_<index>`) no real tool of the
+    list has. Entries that are not function tools (server tools, cache points) pass
+    through untouched.
 
     Each tool's own `strict` flag, where its shape has one, asks for strict mode unless
     `strict` overrides it; the rebuilt tool says the strictness actually reached.
@@ -741,7 +788,7 @@ def _normalize_tools(
     results: dict[int, Result] = {}
     for i in sorted(originals):
         if i in unreadable:
-            results[i] = _fallback_result(t, "tool/unreadable", f"tool {i} matches no known tool shape: {unreadable[i]}")
+            results[i] = _fallback_result(t, "tool/unreadable", f"tool {i} cannot be read: {unreadable[i]}")
             continue
         p = parsed[i]
         want = strict if strict is not None else p.strict
@@ -835,7 +882,9 @@ def normalize_tool(tool: Any, target: TargetLike, *, strict: bool | None = None,
     or the model's title, description from the docstring's summary, parameter
     descriptions from its Args/Parameters/:param: sections). Anything else, or a
     dict no shape reads, raises `ToolShapeError`; so does a server tool or cache
-    point, which has no schema to normalize.
+    point, which has no schema to normalize, and a description that is no text or a
+    strict flag that is no boolean (named with the tool). A null one is none: a tool
+    kept in its shape leaves it out, reported (`tool/shape`).
     """
     from . import _log_result
 
@@ -882,6 +931,9 @@ class RequestResult:
     body: Any
     tools: tuple[ToolsResult, ...]
     outputs: tuple[Result, ...]
+    changes: tuple[Change, ...] = ()
+    """What was done to the body beside its tools and output schemas: a string mended as
+    UTF-8 can carry it (`request/text`, as `tool/text` in a tool)."""
 
     @property
     def names(self) -> NameMap:
@@ -905,7 +957,11 @@ def normalize_request(body: Any, target: TargetLike, *, options: Options | None 
     `normalize_output`; a `strict` flag beside the schema asks for strict mode and is
     rewritten to what was reached), `locate.strict_outputs` output schemas the wire
     always enforces (each asking for strict mode). Both SDK spellings a rule file lists
-    are read and kept where they are. The caller's body is not mutated.
+    are read and kept where they are. The caller's body is not mutated. The rest of the
+    body is judged as a tool's other fields are: a value that is no JSON (a set, NaN
+    without `allow_nan`, a datetime) or nesting deeper than `Options.max_depth` beside
+    the schemas is a `SchemaInputError` naming where; a string no UTF-8 text holds is
+    mended, reported in `changes`.
     """
     from . import _log_result, _log_tools, _target
     from .outputs import _normalize_output_quiet
@@ -938,11 +994,32 @@ def normalize_request(body: Any, target: TargetLike, *, options: Options | None 
             if "strict" in parent:
                 parent["strict"] = result.strict
             outputs.append(result)
+    changes = _judged_body(out, t, groups, outputs, options)
     for group in groups:
         _log_tools(group)
     for result in outputs:
         _log_result(result, "the output schema")
-    return RequestResult(out, tuple(groups), tuple(outputs))
+    return RequestResult(out, tuple(groups), tuple(outputs), changes)
+
+
+def _judged_body(out: Any, target: Any, groups: list[ToolsResult], outputs: list[Result], options: Options | None) -> tuple[Change, ...]:
+    """The body's other values judged, as the fields a tool keeps are (`build_tool`): the
+    SDK's encoder would fail on them at send time, naming nothing. The schemas the request
+    holds, normalized and bounded by their own budgets, are not counted in its nesting."""
+    opts = options_of(options)
+    apart = {id(result.schema) for result in outputs}
+    for group in groups:
+        for tool, path in zip(group.tools, group._schema_paths):
+            for at in (path, *target.tool.get("outputs", ())) if path is not None else ():
+                apart.add(id(_get(tool, at)))
+    where = nested_past(out, opts.max_depth, apart)
+    if where is not None:
+        raise SchemaInputError(f"the request body nests deeper than {opts.max_depth} (Options.max_depth) at {where}")
+    try:
+        mended = mended_tree(out if out.__class__ is dict or out.__class__ is list else [out], frozenset(), opts)
+    except SchemaInputError as exc:
+        raise SchemaInputError(f"the request body: {exc}") from None
+    return tuple(Change("request/text", "", "rewritten", f"the body's {said}") for said in mended)
 
 
 def _check_tool_count(target: Any, count: int) -> None:

@@ -667,3 +667,14 @@ def test_check_does_not_count_a_tools_fields_another_wire_has_no_place_for(run, 
     assert wireschema.normalize_tool(json.loads(f.read_text()), "openai-chat").result.changes[0].rule == "tool/shape"
     ran = run("check", f, "--targets", "openai-chat")
     assert ran.returncode == 0 and ran.stdout.splitlines() == ["openai-chat: ok (1 checked)"]
+
+
+def test_check_refuses_a_tool_whose_description_is_no_text_naming_it(run, tmp_path):
+    """It was read as a tool with no description, and `check` said ok."""
+    f = tmp_path / "tool.json"
+    f.write_text(json.dumps({"name": "t", "description": 5, "input_schema": {"type": "object"}}))
+    ran = run("check", f, "--targets", "anthropic")
+    assert ran.returncode == 2 and "tool 't': its description is int (5), not text" in ran.stderr
+    f.write_text(json.dumps({"name": "t", "input_schema": {"type": "object"}, "strict": "yes"}))
+    ran = run("check", f, "--targets", "anthropic")
+    assert ran.returncode == 2 and "tool 't': its strict is 'yes', not true or false" in ran.stderr

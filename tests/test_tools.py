@@ -4,9 +4,11 @@ are plain asserts."""
 
 from __future__ import annotations
 
+import datetime
 import hashlib
 import json
 import logging
+import re
 import time
 
 import pytest
@@ -66,6 +68,45 @@ def test_a_tool_without_a_name_is_refused():
         normalize_tool({"parameters": WEATHER}, "gemini")
 
 
+@pytest.mark.parametrize("target", ["anthropic", "gemini", "openai-strict", "bedrock", "mcp"])
+@pytest.mark.parametrize("field,value,said", [
+    ("description", 5, "its description is int (5), not text"),
+    ("description", {"en": "Forecast"}, "its description is dict ({'en': 'Forecast'}), not text"),
+    ("strict", "yes", "its strict is 'yes', not true or false"),
+    ("strict", 1, "its strict is 1, not true or false"),
+    ("strict", "true", "its strict is 'true', not true or false"),
+])
+def test_a_description_that_is_no_text_or_a_strict_flag_that_is_no_boolean_is_refused_naming_both(target, field, value, said):
+    tool = {"name": "get_weather", "input_schema": WEATHER, field: value}
+    with pytest.raises(ToolShapeError, match=re.escape(f"tool 'get_weather': {said}")):
+        normalize_tool(tool, target)
+    # in a list it falls back alone, its report naming the field
+    out = normalize_tools([tool, SHAPES["anthropic"]], target)
+    assert out.results[0].used_fallback and said in out.results[0].fallback_reason
+    assert not out.results[1].used_fallback
+
+
+def test_a_description_is_refused_in_the_spelling_the_tool_holds_it():
+    tool = {"type": "function", "function": {"name": "f", "description": 5, "parameters": WEATHER}}
+    with pytest.raises(ToolShapeError, match="tool 'f': its function.description is int"):
+        normalize_tool(tool, "gemini")
+
+
+def test_a_null_description_or_strict_flag_is_none_dropped_where_the_tool_keeps_its_shape_and_reported():
+    out = normalize_tool({"name": "f", "description": None, "strict": None, "input_schema": WEATHER}, "anthropic")
+    assert out.tool == {"name": "f", "input_schema": WEATHER}
+    assert [c.detail for c in out.result.changes if c.rule == "tool/shape"] == [
+        "the tool's description is null, which says none: not sent",
+        "the tool's strict is null, which says none: not sent",
+    ]
+    # rebuilt in another shape, a null is simply not sent: nothing was there to lose
+    rebuilt = normalize_tool({"name": "f", "description": None, "input_schema": WEATHER}, "gemini")
+    assert rebuilt.tool == {"name": "f", "parameters": WEATHER} and rebuilt.result.changes == ()
+    # an MCP title stands in for a null description, as for a missing one
+    titled = normalize_tool({"name": "f", "description": None, "title": "Forecast", "inputSchema": WEATHER}, "openai-chat")
+    assert titled.tool["function"]["description"] == "Forecast"
+
+
 def test_request_with_thirty_tools_one_broken(snap):
     decls = [{"name": f"tool_{i}", "parameters": {
         "type": "object", "properties": {"x": {"type": ["string", "null"], "minLength": i}}}} for i in range(30)]
@@ -86,6 +127,51 @@ def test_request_output_schema_wrapped_and_strict_flag_rewritten():
     js = result.body["response_format"]["json_schema"]
     assert js["schema"]["properties"]["response"] == {"type": "array", "items": {"type": "integer"}}
     assert js["strict"] is True and result.outputs[0].wrapped
+
+
+@pytest.mark.parametrize("value,where,what", [
+    ({"temperature": float("nan")}, "/temperature", "nan"),
+    ({"metadata": {"s": {1}}}, "/metadata/s", "set"),
+    ({"messages": [{"sent": datetime.datetime(2026, 1, 1)}]}, "/messages/0/sent", "datetime"),
+    ({"extra": object()}, "/extra", "object"),
+])
+def test_a_request_body_value_that_is_no_json_is_refused_naming_where(value, where, what):
+    body = {"tools": [{"name": "f", "input_schema": WEATHER}], **value}
+    before = repr(body)
+    with pytest.raises(wireschema.SchemaInputError, match=f"the request body: {what} at {where} is not"):
+        normalize_request(body, "anthropic")
+    assert repr(body) == before
+
+
+def test_a_request_body_takes_nan_only_where_the_options_allow_it():
+    out = normalize_request({"temperature": float("inf")}, "openai-chat", options=wireschema.Options(allow_nan=True))
+    assert out.body == {"temperature": float("inf")} and out.changes == ()
+
+
+def test_a_request_body_nested_past_the_depth_budget_is_refused_beside_its_schemas_not_within_them():
+    deep: list = []
+    inner = deep
+    for _ in range(20_000):  # deeper than any encoder that recurses can write
+        inner.append([])
+        inner = inner[0]
+    with pytest.raises(wireschema.SchemaInputError, match="the request body nests deeper than 96 .* at /messages/0/0/0"):
+        normalize_request({"messages": deep}, "anthropic")
+    # a tool's schema as deep as its budget takes (95 levels), four below the body's root, is fine
+    schema: dict = {"type": "object"}
+    for _ in range(47):
+        schema = {"type": "object", "properties": {"a": schema}}
+    out = normalize_request({"tools": [{"type": "function", "function": {"name": "f", "parameters": schema}}]}, "openai-chat")
+    assert not out.tools[0].results[0].used_fallback
+    json.dumps(out.body)
+
+
+def test_a_request_body_string_no_utf8_holds_is_mended_and_reported():
+    body = {"messages": [{"role": "user", "content": "half \ud83d"}]}
+    out = normalize_request(body, "anthropic")
+    assert out.body["messages"][0]["content"] == "half \\ud83d"
+    assert body["messages"][0]["content"] == "half \ud83d"
+    (change,) = out.changes
+    assert change.rule == "request/text" and "messages.0.content" in change.detail
 
 
 def test_names_collide_after_truncating_multi_byte_names():
@@ -863,3 +949,14 @@ def test_an_object_whose_dump_holds_its_schema_where_no_shape_reads_it_is_refuse
                  {"response_json_schema": returns}):
         told = normalize_tool(genai.FunctionDeclaration(name="now", **said), "gemini-jsonschema")
         assert told.tool["name"] == "now" and told.tool["parametersJsonSchema"] == {"type": "object", "properties": {}}
+
+
+def test_an_object_whose_dump_fails_is_a_tool_shape_error_alone_in_a_list_or_in_place_of_one():
+    class Broken:
+        def model_dump(self, **_):
+            raise RuntimeError("serializer exploded")
+
+    for call in (lambda: normalize_tool(Broken(), "anthropic"), lambda: normalize_tools([Broken()], "anthropic"),
+                 lambda: normalize_tools(Broken(), "anthropic")):
+        with pytest.raises(ToolShapeError, match="Broken\\) cannot be dumped to JSON: serializer exploded"):
+            call()
