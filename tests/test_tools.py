@@ -165,6 +165,17 @@ def test_a_request_body_nested_past_the_depth_budget_is_refused_beside_its_schem
     json.dumps(out.body)
 
 
+def test_a_request_body_is_not_held_to_a_schemas_node_and_character_budgets():
+    """A conversation is no schema: its messages and images (base64 text) may be larger
+    than one schema may be, and the body is sent as it was given."""
+    image = "A" * (9 * 1024 * 1024)  # past max_literal_bytes (8 MiB)
+    messages = [{"role": "user", "content": [{"type": "text", "text": str(i)}]} for i in range(12_000)]  # past max_nodes
+    body = {"messages": [*messages, {"role": "user", "content": [{"type": "image", "source": {"data": image}}]}], "tools": []}
+    out = wireschema.normalize_request(body, "anthropic")
+    assert out.body["messages"][-1]["content"][0]["source"]["data"] is image
+    assert len(out.body["messages"]) == 12_001 and out.changes == ()
+
+
 def test_a_request_body_string_no_utf8_holds_is_mended_and_reported():
     body = {"messages": [{"role": "user", "content": "half \ud83d"}]}
     out = normalize_request(body, "anthropic")
