@@ -322,7 +322,7 @@ def mended_text(value: str, what: str = "") -> tuple[str, str | None]:
     return fixed, f"{what + ' ' if what else ''}{_escaped(value)}: {said}"
 
 
-def mended_tree(value: Any, skip: Any, opts: Any) -> list[str]:
+def mended_tree(value: Any, skip: Any, opts: Any, *, budgeted: bool = True) -> list[str]:
     """Mend, in place, the strings of a JSON tree outside any schema (a tool's fields
     beside its schema) as `mended_text` mends one, keys included; what was done to each,
     said with its dotted path (a mended key's as it becomes). A value or key that is no
@@ -336,9 +336,17 @@ def mended_tree(value: Any, skip: Any, opts: Any) -> list[str]:
     the tree holds in several places counts in each, as it would be sent. Past a budget
     is a SchemaInputError too, naming it and where: what goes to the wire (and through a
     caller's `json.dumps`) is bounded as a schema is. The time is linear in what is read
-    before the walk stops, so the budgets bound it."""
+    before the walk stops, so the budgets bound it.
+
+    Not `budgeted` (a request body: a conversation is no schema, and its nesting is the
+    caller's to bound), no budget applies and each container is read once, however
+    often the tree holds it, so the time is linear in the distinct containers."""
     said: list[str] = []
     max_depth, max_nodes, max_literal = opts.max_depth, opts.max_nodes, opts.max_literal_bytes
+    seen: set[int] | None = None
+    if not budgeted:
+        max_depth = max_nodes = max_literal = math.inf
+        seen = set()
     # only a path no longer than the longest in `skip` can be one: deeper keys are never
     # spelled out as a path, but where a report or an error names them
     reach = max(map(len, skip), default=0)
@@ -348,6 +356,10 @@ def mended_tree(value: Any, skip: Any, opts: Any) -> list[str]:
     stack: list[tuple[Any, int, Any]] = [(None, 1, value)]
     while stack:
         chain, depth, node = stack.pop()
+        if seen is not None:
+            if id(node) in seen:
+                continue
+            seen.add(id(node))
         if depth > max_depth:
             if _on_path(value, chain, node):
                 raise cycle_error(value)

@@ -1015,17 +1015,13 @@ def _judged_body(out: Any, target: Any, groups: list[ToolsResult], outputs: list
     where = nested_past(out, opts.max_depth, apart)
     if where is not None:
         raise SchemaInputError(f"the request body nests deeper than {opts.max_depth} (Options.max_depth) at {where}")
-    # the budgets bound one schema, not a conversation (its messages, images as base64
-    # text): the body is held to nesting alone, above
-    whole = attrs.evolve(opts, max_depth=_UNBOUNDED.max_depth, max_nodes=_UNBOUNDED.max_nodes, max_literal_bytes=_UNBOUNDED.max_literal_bytes)
     try:
-        mended = mended_tree(out if out.__class__ is dict or out.__class__ is list else [out], frozenset(), whole)
+        # the budgets bound one schema, not a conversation (its messages, images as
+        # base64 text): the body is held to nesting alone, above
+        mended = mended_tree(out if out.__class__ is dict or out.__class__ is list else [out], frozenset(), opts, budgeted=False)
     except SchemaInputError as exc:
         raise SchemaInputError(f"the request body: {exc}") from None
     return tuple(Change("request/text", "", "rewritten", f"the body's {said}") for said in mended)
-
-
-_UNBOUNDED = Options(max_depth=10**6, max_nodes=10**9, max_literal_bytes=10**12)
 
 
 def _check_tool_count(target: Any, count: int) -> None:

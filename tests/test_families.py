@@ -375,11 +375,19 @@ def _shared(depth: int):
     return node
 
 
+def _request_with(schema, target: str) -> dict:
+    """A request body whose tool list the target reads (a Gemini Tool's declarations on
+    gemini): a tool in no shape it reads would be the body's own data, judged as such."""
+    if target == "gemini":
+        return {"tools": [{"functionDeclarations": [{"name": "x", "parameters": schema}]}]}
+    return {"tools": [{"name": "x", "input_schema": schema}]}
+
+
 SHARED_APIS = {
     "normalize": lambda s, t: [wireschema.normalize(s, t)],
     "normalize_output": lambda s, t: [wireschema.normalize_output(s, t)],
     "normalize_tools": lambda s, t: list(wireschema.normalize_tools([{"name": "x", "description": "d", "input_schema": s, "parameters": s}], t).results),
-    "normalize_request": lambda s, t: [r for g in wireschema.normalize_request({"tools": [{"name": "x", "input_schema": s}]}, t).tools for r in g.results],
+    "normalize_request": lambda s, t: [r for g in wireschema.normalize_request(_request_with(s, t), t).tools for r in g.results],
     "check": lambda s, t: [wireschema.check(s, t)],
 }
 

@@ -176,6 +176,17 @@ def test_a_request_body_is_not_held_to_a_schemas_node_and_character_budgets():
     assert len(out.body["messages"]) == 12_001 and out.changes == ()
 
 
+def test_a_request_body_sharing_its_data_many_ways_is_read_once_per_container():
+    """Each level holds the one below twice: 2**41 places, 41 containers (metadata that a
+    caller builds once and refers to twice, say). It is read in time linear in the
+    containers, as `json_copy` copied it."""
+    shared: dict = {"leaf": "x"}
+    for _ in range(40):
+        shared = {"a": shared, "b": shared}
+    out = wireschema.normalize_request({"metadata": shared, "tools": []}, "anthropic", options=wireschema.Options(max_depth=64))
+    assert out.changes == ()
+
+
 def test_a_request_body_string_no_utf8_holds_is_mended_and_reported():
     body = {"messages": [{"role": "user", "content": "half \ud83d"}]}
     out = normalize_request(body, "anthropic")
