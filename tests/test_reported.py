@@ -175,3 +175,20 @@ def test_a_definition_that_spilled_text_names_is_kept(target, schema, named, spi
 @pytest.mark.parametrize("schema", [_BASE_AND_STEP, _CONFLICT, _RECURSIVE_BASE], ids=["extends", "conflict", "recursive"])
 def test_every_spilled_text_of_a_definition_pattern_is_in_the_output(target, schema, spills):
     assert lost_spills(wireschema.normalize(schema, target), spills) == []
+
+
+def test_a_spill_beside_a_one_branch_all_of_survives_the_branch_winning(spills):
+    schema = {"allOf": [{"multipleOf": 2}], "anyOf": [{"multipleOf": 3}], "oneOf": [{"multipleOf": 5}]}
+    result = wireschema.normalize(schema, "gemini")
+    assert result.schema["description"] == '(multipleOf: 2) (anyOf: [{"multipleOf":3}]) (oneOf: [{"multipleOf":5}])'
+    assert lost_spills(result, spills) == []
+
+
+def test_a_spill_beside_an_any_of_survives_the_move_into_branches_with_their_own_text(spills):
+    schema = {"type": "object", "properties": {"x": {"type": "object", "not": {"required": ["a"]}, "anyOf": [
+        {"description": "One.", "type": "object", "properties": {"a": {"type": "string"}}},
+        {"description": "Two.", "type": "object", "properties": {"b": {"type": "string"}}}]}}}
+    result = wireschema.normalize(schema, "vertex")
+    assert [b["description"] for b in result.schema["properties"]["x"]["anyOf"]] == [
+        'One. (not: {"required":["a"]})', 'Two. (not: {"required":["a"]})']
+    assert lost_spills(result, spills) == []
