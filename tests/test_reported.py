@@ -134,3 +134,61 @@ def test_every_spilled_text_of_the_corpus_is_in_the_output(target, spills):
         spills.clear()
         lost.extend((rid, *miss) for miss in lost_spills(wireschema.normalize(schema, target), spills))
     assert lost == []
+
+
+_BASE_AND_STEP = {"type": "object", "properties": {"step": {"$ref": "#/$defs/Step"}}, "$defs": {
+    "Base": {"type": "object", "properties": {"name": {"type": "string", "maxLength": 50}}},
+    "Step": {"allOf": [{"$ref": "#/$defs/Base"}, {"type": "object", "properties": {"when": {"type": "string"}}}]}}}
+
+
+@pytest.mark.parametrize("target", ["gemini-jsonschema", "vertex"])
+def test_an_all_of_that_extends_a_definition_merges_where_defs_are_kept(target, spills):
+    result = wireschema.normalize(_BASE_AND_STEP, target)
+    step = result.schema.get("$defs", result.schema.get("defs"))["Step"]
+    assert step["type"] == "object" and list(step["properties"]) == ["name", "when"]
+    assert "allOf" not in json.dumps(result.schema)
+    assert lost_spills(result, spills) == []
+
+
+_CONFLICT = {"type": "object", "properties": {"step": {"$ref": "#/$defs/Step"}}, "$defs": {
+    "Other": {"type": "object", "properties": {"z": {"type": "string"}}},
+    "Base": {"type": "object", "properties": {"o": {"$ref": "#/$defs/Other"}}},
+    "Step": {"allOf": [{"$ref": "#/$defs/Base"}, {"type": "string"}]}}}
+
+_RECURSIVE_BASE = {"type": "object", "properties": {"t": {"$ref": "#/$defs/Tagged"}}, "$defs": {
+    "Node": {"type": "object", "properties": {"next": {"$ref": "#/$defs/Node"}}},
+    "Tagged": {"allOf": [{"$ref": "#/$defs/Node"}, {"type": "object", "properties": {"tag": {"type": "string"}}}]}}}
+
+
+@pytest.mark.parametrize("target", ["gemini-jsonschema", "vertex"])
+@pytest.mark.parametrize(("schema", "named"), [(_CONFLICT, "Other"), (_RECURSIVE_BASE, "Node")])
+def test_a_definition_that_spilled_text_names_is_kept(target, schema, named, spills):
+    result = wireschema.normalize(schema, target)
+    defs = result.schema.get("$defs", result.schema.get("defs"))
+    assert f'"$ref":"#/$defs/{named}"' in descriptions(result.schema)
+    assert named in defs
+    assert f"unused definition {named}" not in " ".join(c.detail for c in result.changes)
+    assert lost_spills(result, spills) == []
+
+
+@pytest.mark.parametrize("target", [t.name for t in wireschema.targets()])
+@pytest.mark.parametrize("schema", [_BASE_AND_STEP, _CONFLICT, _RECURSIVE_BASE], ids=["extends", "conflict", "recursive"])
+def test_every_spilled_text_of_a_definition_pattern_is_in_the_output(target, schema, spills):
+    assert lost_spills(wireschema.normalize(schema, target), spills) == []
+
+
+def test_a_spill_beside_a_one_branch_all_of_survives_the_branch_winning(spills):
+    schema = {"allOf": [{"multipleOf": 2}], "anyOf": [{"multipleOf": 3}], "oneOf": [{"multipleOf": 5}]}
+    result = wireschema.normalize(schema, "gemini")
+    assert result.schema["description"] == '(multipleOf: 2) (anyOf: [{"multipleOf":3}]) (oneOf: [{"multipleOf":5}])'
+    assert lost_spills(result, spills) == []
+
+
+def test_a_spill_beside_an_any_of_survives_the_move_into_branches_with_their_own_text(spills):
+    schema = {"type": "object", "properties": {"x": {"type": "object", "not": {"required": ["a"]}, "anyOf": [
+        {"description": "One.", "type": "object", "properties": {"a": {"type": "string"}}},
+        {"description": "Two.", "type": "object", "properties": {"b": {"type": "string"}}}]}}}
+    result = wireschema.normalize(schema, "vertex")
+    assert [b["description"] for b in result.schema["properties"]["x"]["anyOf"]] == [
+        'One. (not: {"required":["a"]})', 'Two. (not: {"required":["a"]})']
+    assert lost_spills(result, spills) == []

@@ -105,6 +105,9 @@ def _fold_one(outer: dict, branch: dict, branch_wins: bool, run) -> dict:
     own_req, other_req = outer.get("required"), branch.get("required")
     if isinstance(own_req, list) and isinstance(other_req, list):
         merged["required"] = union(own_req, other_req)
+    if "description" in outer and "description" in branch:
+        # one description wins; the constraints spilled into the other still apply
+        run.carry_spilled(merged, outer["description"] if branch_wins else branch["description"])
     return merged
 
 

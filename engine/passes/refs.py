@@ -10,6 +10,7 @@ which add to them. A loop of `$ref`s that passes no subschema constrains nothing
 from __future__ import annotations
 
 import fnmatch
+import re
 from typing import Any
 from urllib.parse import urldefrag, urljoin
 
@@ -664,12 +665,20 @@ def _cyclic(edges: dict[Any, set[Any]], nodes: set[int]) -> bool:
     return first_cycle(nodes, lambda n: edges.get(n, ())) is not None
 
 
+# a definition a spilled `$ref` names: the token ends where the JSON string does (a
+# token spells `"` and `\` percent-encoded, see `ref_token`), or before the `)` that
+# closes a spilled bare string
+_NAMED_IN_TEXT = re.compile(r'#/\$defs/([^"\\/\s]+)')
+
+
 @kind("prune-defs", fails=False, phase="finish", reads="tree", creates=False, adds=(), order="tree", triggers={"$defs"})
 def prune_defs(rule, run):
     """Remove root `$defs` entries that no `$ref` reaches any more (run it last).
 
     Rules after reference resolution may spill or drop the only schema that used a
-    definition; pruning at the end sees the tree as it goes on the wire.
+    definition; pruning at the end sees the tree as it goes on the wire. A definition
+    that spilled text names (`"$ref":"#/$defs/Base"` in a description) is kept, so the
+    text the model reads never points at nothing.
     """
     root = run.root
     defs = root.get("$defs") if isinstance(root, dict) else None
@@ -678,13 +687,23 @@ def prune_defs(rule, run):
     prefix = "#/$defs/"
     used: set[str] = set()
     todo: list[Any] = [(c[k]) for kw, _s, c, k in child_slots(root) if kw != "$defs"]
+    desc = root.get("description")
+    if isinstance(desc, str) and prefix in desc:
+        todo.append({"description": desc})  # the root's own text (its $defs are not a use)
     while todo:
         node = todo.pop()
         if not isinstance(node, dict):
             continue
         ref = node.get("$ref")
+        names = []
         if isinstance(ref, str) and ref.startswith(prefix):
-            name = unescape(decode_fragment(ref[len(prefix):]))
+            names.append(unescape(decode_fragment(ref[len(prefix):])))
+        desc = node.get("description")
+        if isinstance(desc, str) and prefix in desc:
+            for token in _NAMED_IN_TEXT.findall(desc):
+                name = unescape(decode_fragment(token))
+                names.append(name if name in defs or not name.endswith(")") else name[:-1])
+        for name in names:
             if name not in used and name in defs:
                 used.add(name)
                 todo.append(defs[name])

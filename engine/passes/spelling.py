@@ -299,6 +299,8 @@ def any_of_alone(rule, node, run):
                 merged = _added(k, new[k], v)
                 if merged is not None:
                     new[k] = run.replace(merged, new[k])
+                elif k == "description":
+                    run.carry_spilled(new, v)  # the branch's text wins, what the parent's spilled stays
                 taken.add(k)  # the branch says it already, its own way (or both, merged)
                 continue
             new[k] = v
