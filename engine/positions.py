@@ -113,6 +113,16 @@ def child_slots(node: dict) -> Iterator[tuple[str, int, Any, Any]]:
                     yield kw, SLOT_ARRAY, value, i
 
 
+def schema_nodes(root: Any) -> Iterator[dict]:
+    """Every object schema of `root`, itself included (iterative: any depth)."""
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if node.__class__ is dict:
+            yield node
+            stack.extend(c[k] for _kw, _s, c, k in child_slots(node))
+
+
 def subschemas(node: dict) -> list[Any]:
     """The child schemas of `node` (dicts and booleans), in document order: for walks that
     need the children themselves, not where they sit."""

@@ -620,6 +620,10 @@ def copy_subtree(node: Any, run: Run, links: dict[int, Any] | None = None) -> An
     max_nodes, max_literal = opts.max_nodes, opts.max_literal_bytes
     origins = run.origins
     keyed = run.keyed
+    # the changes made so far go along with the copy: where its source later leaves the
+    # tree, they are still in the output (`Run.left_out`); none made, none to carry
+    made = run._made
+    copied = run.copied if made else None
     holder: list[Any] = [None]
     stack: list[tuple[Any, Any, Any]] = [(node, holder, 0)]
     nodes, literal = run.nodes, run.literal
@@ -631,6 +635,8 @@ def copy_subtree(node: Any, run: Run, links: dict[int, Any] | None = None) -> An
                 raise BudgetExceeded("budget/nodes", run.pointer(src), f"more than {max_nodes} nodes after $ref expansion")
             entry = origins.get(id(src))
             if src.__class__ is dict:
+                if copied is not None:
+                    copied[id(src)] = (src, made)
                 out: Any = {}
                 if links is not None and id(src) in links:
                     links[id(out)] = links[id(src)]

@@ -11,7 +11,7 @@ from .facts import Facts
 from .jsontext import dumps, dumps_within
 from .model import Change, Options
 from .positions import SLOT_KIND as _SLOT_KIND
-from .positions import SLOT_MAP, SLOT_SINGLE, pointer_of
+from .positions import SLOT_MAP, SLOT_SINGLE, pointer_of, schema_nodes
 
 
 class Unrepresentable(Exception):
@@ -62,6 +62,7 @@ def shown_value(value: Any, width: int = 120) -> str:
     size = f"{len(value):,} items" if isinstance(value, (list, dict)) else f"{len(text):,}+ characters"
     return f"{text[: width - 20]}... ({size})"
 # before the copy, and in runs that only judge (pipeline._Collecting): nothing may be written
+_NO_ORIGIN = object()
 _NO_FACTS = Facts(
     nullable_removed=frozenset(),  # type: ignore[arg-type]
     nulled_optionals=(),  # type: ignore[arg-type]
@@ -84,6 +85,9 @@ class Run:
         "target",
         "options",
         "_records",
+        "_on",
+        "_made",
+        "copied",
         "origins",
         "keyed",
         "at",
@@ -107,6 +111,12 @@ class Run:
         self.target = target
         self.options = options
         self._records: list[tuple] = []  # (rule id, origin chain, action, detail), see `report`
+        # (the node each record was made on, its number), at the record's index; the
+        # records made so far; id(node) -> (node, records made when it was last copied)
+        # (`prepare.copy_subtree`): what `left_out` reads
+        self._on: list[tuple[Any, int]] = []
+        self._made = 0
+        self.copied: dict[int, tuple[Any, int]] = {}
         self.repairs: list[tuple] = []  # the copy's own, as `_records` (see `prepare._text`)
         # id(node) -> (node, origin chain); the node is kept so its id cannot be reused
         self.origins: dict[int, tuple[Any, Any]] = {}
@@ -240,6 +250,36 @@ class Run:
         chain = self.chain_of(node) if key is None else self.chain_at(node, key)
         # recorded now, spelled out (pointer, Change) once at the end: see `changes`
         self._records.append((rule.id, chain, action, detail))
+        self._on.append((node, self._made))
+        self._made += 1
+
+    def left_out(self, *subtrees: Any) -> None:
+        """`subtrees` have left the tree whole (definitions no `$ref` reaches): a change
+        made on one of its nodes is in no output, and is forgotten, unless the node was
+        copied after the change (inlined where a `$ref` used it) and a copy of it is still
+        in the tree. So the report names only what is sent."""
+        if not self._records:
+            return
+        inside = {id(n) for subtree in subtrees for n in schema_nodes(subtree)}
+        gone = [i for i, (n, _made) in enumerate(self._on) if id(n) in inside]
+        if not gone:
+            return
+        kept = {self._origin(n) for n in schema_nodes(self.root)}
+        drop = {i for i in gone if not self._carried(*self._on[i], kept)}
+        if drop:
+            self._records = [r for i, r in enumerate(self._records) if i not in drop]
+            self._on = [n for i, n in enumerate(self._on) if i not in drop]
+
+    def _carried(self, node: Any, made: int, kept: set) -> bool:
+        """Whether the change numbered `made`, on `node`, went along with a copy of it
+        that is in the tree (origins `kept`)."""
+        copy = self.copied.get(id(node))
+        return copy is not None and copy[0] is node and copy[1] > made and self._origin(node) in kept
+
+    def _origin(self, node: Any) -> Any:
+        entry = self.origins.get(id(node))
+        # a node made with no origin is only ever itself
+        return entry[1] if entry is not None and entry[0] is node else (_NO_ORIGIN, id(node))
 
     @property
     def changes(self) -> list[Change]:

@@ -52,13 +52,14 @@ def spills(monkeypatch):
 
 def lost_spills(result, made) -> list[tuple[str, str]]:
     """Spills the report calls spilled whose text is not in the output. A spill inside a
-    subtree a later change drops is excused (the report says it is gone), except the
-    `$defs` container removed once its entries were copied where they were used."""
+    subtree a later change drops is excused (the report says it is gone), but for a
+    definition's: one dropped as unused, or with the `$defs` removed after inlining,
+    takes its changes out of the report with it (`Run.left_out`)."""
     if result.used_fallback:
         return []
     text = descriptions(result.schema)
     spilled = [c.pointer for c in result.changes if c.action == "spilled"]
-    gone = [c.pointer for c in result.changes if c.action == "dropped" and "after inlining" not in c.detail]
+    gone = [c.pointer for c in result.changes if c.action == "dropped" and "after inlining" not in c.detail and "unused definition" not in c.detail]
     return [
         (pointer, added) for pointer, added in made
         if pointer in spilled and added not in text and not any(pointer.startswith(g + "/") for g in gone)
@@ -191,4 +192,26 @@ def test_a_spill_beside_an_any_of_survives_the_move_into_branches_with_their_own
     result = wireschema.normalize(schema, "vertex")
     assert [b["description"] for b in result.schema["properties"]["x"]["anyOf"]] == [
         'One. (not: {"required":["a"]})', 'Two. (not: {"required":["a"]})']
+    assert lost_spills(result, spills) == []
+
+
+_UNUSED_AND_USED = {"type": "object", "properties": {"b": {"$ref": "#/$defs/Used"}}, "$defs": {
+    "Unused": {"type": "object", "properties": {"x": {"type": "string", "maxLength": 5, "not": {"const": "no"}}}},
+    "Used": {"type": "string", "maxLength": 3, "not": {"const": "never"}}}}
+
+
+@pytest.mark.parametrize("target", [t.name for t in wireschema.targets()])
+def test_a_change_inside_a_definition_that_leaves_the_tree_leaves_the_report(target, spills):
+    """Spilled or rewritten inside a definition then dropped as unused (or with the `$defs`
+    removed once inlined), a change was reported though no output held it. One made
+    before the definition was copied where a `$ref` used it goes along with the copy."""
+    result = wireschema.normalize(_UNUSED_AND_USED, target)
+    assert not any(c.pointer.startswith("/$defs/Unused/") for c in result.changes), result.changes
+    assert lost_spills(result, spills) == []
+
+
+def test_a_spill_made_before_inlining_is_reported_with_the_copy_that_carries_it(spills):
+    result = wireschema.normalize(_UNUSED_AND_USED, "gemini")  # `not` is spilled before refs are inlined
+    assert result.schema["properties"]["b"]["description"] == '(not: {"const":"never"})'
+    assert "gemini/unsupported-subschemas /$defs/Used/not spilled: not moved into description" in map(str, result.changes)
     assert lost_spills(result, spills) == []

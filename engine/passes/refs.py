@@ -372,7 +372,8 @@ class _Expander:
         self._walk(stack)
         for node, kw in self.spent:
             if kw in node:
-                del node[kw]
+                definitions = node.pop(kw)
+                run.left_out(*(definitions.values() if isinstance(definitions, dict) else ()))
                 run.report(self.rule, node, "dropped", f"{kw} removed after inlining", kw)
 
     def _walk(self, stack: list) -> None:
@@ -708,8 +709,10 @@ def prune_defs(rule, run):
                 used.add(name)
                 todo.append(defs[name])
         todo.extend(c[k] for _kw, _s, c, k in child_slots(node))
-    for name in [n for n in defs if n not in used]:
-        del defs[name]
+    unused = [n for n in defs if n not in used]
+    # all at once: a copy inside another unused definition carries nothing to the output
+    run.left_out(*(defs.pop(name) for name in unused))
+    for name in unused:
         run.report(rule, root, "dropped", f"unused definition {name}", "$defs")
     if not defs:
         del root["$defs"]
