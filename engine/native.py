@@ -183,7 +183,7 @@ def _function_schema(fn: Any, pydantic: Any) -> dict[str, Any]:
             fields[f"wireschema_argument_{at}"] = (annotation, default)
             continue
         fields[name] = (annotation, default)
-    _refuse_one_name_twice(fields, fn)
+    _refuse_one_name_twice(fields, fn, pydantic.fields.FieldInfo)
     try:
         model = pydantic.create_model(getattr(fn, "__name__", "arguments"), __base__=base, **fields)
         schema: dict[str, Any] = model.model_json_schema()
@@ -194,12 +194,12 @@ def _function_schema(fn: Any, pydantic: Any) -> dict[str, Any]:
     return schema
 
 
-def _refuse_one_name_twice(fields: dict[str, Any], fn: Any) -> None:
+def _refuse_one_name_twice(fields: dict[str, Any], fn: Any, field_info: type) -> None:
     """Two parameters the schema would name alike (a `Field(alias=...)` naming another
     parameter): pydantic keeps the last, and the other argument is lost with no word."""
     named: dict[str, str] = {}
     for field, (_annotation, default) in fields.items():
-        alias = getattr(default, "alias", None) or field
+        alias = (default.alias if isinstance(default, field_info) else None) or field
         parameter = alias if field.startswith("wireschema_argument_") else field
         if alias in named:
             raise SchemaInputError(

@@ -322,7 +322,7 @@ def mended_text(value: str, what: str = "") -> tuple[str, str | None]:
     return fixed, f"{what + ' ' if what else ''}{_escaped(value)}: {said}"
 
 
-def mended_tree(value: Any, skip: Any, opts: Any, *, budgeted: bool = True) -> list[str]:
+def mended_tree(value: Any, skip: Any, opts: Any, *, budgeted: bool = True, apart: Any = frozenset()) -> list[str]:
     """Mend, in place, the strings of a JSON tree outside any schema (a tool's fields
     beside its schema) as `mended_text` mends one, keys included; what was done to each,
     said with its dotted path (a mended key's as it becomes). A value or key that is no
@@ -340,13 +340,14 @@ def mended_tree(value: Any, skip: Any, opts: Any, *, budgeted: bool = True) -> l
 
     Not `budgeted` (a request body: a conversation is no schema, and its nesting is the
     caller's to bound), no budget applies and each container is read once, however
-    often the tree holds it, so the time is linear in the distinct containers."""
+    often the tree holds it, so the time is linear in the distinct containers; those
+    whose ids are in `apart` (a request's schemas, judged already) are not read."""
     said: list[str] = []
     max_depth, max_nodes, max_literal = opts.max_depth, opts.max_nodes, opts.max_literal_bytes
     seen: set[int] | None = None
     if not budgeted:
         max_depth = max_nodes = max_literal = math.inf
-        seen = set()
+        seen = set(apart)
     # only a path no longer than the longest in `skip` can be one: deeper keys are never
     # spelled out as a path, but where a report or an error names them
     reach = max(map(len, skip), default=0)
@@ -622,7 +623,7 @@ def copy_subtree(node: Any, run: Run, links: dict[int, Any] | None = None) -> An
     keyed = run.keyed
     # the changes made so far go along with the copy: where its source later leaves the
     # tree, they are still in the output (`Run.left_out`); none made, none to carry
-    made = run._made
+    made = run.reported
     copied = run.copied if made else None
     holder: list[Any] = [None]
     stack: list[tuple[Any, Any, Any]] = [(node, holder, 0)]

@@ -86,7 +86,7 @@ class Run:
         "options",
         "_records",
         "_on",
-        "_made",
+        "reported",
         "copied",
         "origins",
         "keyed",
@@ -112,10 +112,11 @@ class Run:
         self.options = options
         self._records: list[tuple] = []  # (rule id, origin chain, action, detail), see `report`
         # (the node each record was made on, its number), at the record's index; the
-        # records made so far; id(node) -> (node, records made when it was last copied)
-        # (`prepare.copy_subtree`): what `left_out` reads
+        # records made so far (those `left_out` forgot included); id(node) -> (node,
+        # records made when it was last copied) (`prepare.copy_subtree`): what
+        # `left_out` reads
         self._on: list[tuple[Any, int]] = []
-        self._made = 0
+        self.reported = 0
         self.copied: dict[int, tuple[Any, int]] = {}
         self.repairs: list[tuple] = []  # the copy's own, as `_records` (see `prepare._text`)
         # id(node) -> (node, origin chain); the node is kept so its id cannot be reused
@@ -250,8 +251,8 @@ class Run:
         chain = self.chain_of(node) if key is None else self.chain_at(node, key)
         # recorded now, spelled out (pointer, Change) once at the end: see `changes`
         self._records.append((rule.id, chain, action, detail))
-        self._on.append((node, self._made))
-        self._made += 1
+        self._on.append((node, self.reported))
+        self.reported += 1
 
     def left_out(self, *subtrees: Any) -> None:
         """`subtrees` have left the tree whole (definitions no `$ref` reaches): a change
@@ -261,7 +262,7 @@ class Run:
         if not self._records:
             return
         inside = {id(n) for subtree in subtrees for n in schema_nodes(subtree)}
-        gone = [i for i, (n, _made) in enumerate(self._on) if id(n) in inside]
+        gone = [i for i, (n, _number) in enumerate(self._on) if id(n) in inside]
         if not gone:
             return
         kept = {self._origin(n) for n in schema_nodes(self.root)}

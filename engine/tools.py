@@ -391,9 +391,7 @@ def _nulls_dropped(out: dict[str, Any], shape: Any) -> list[Change]:
     changes = []
     for field in ("description", "strict"):
         for path in _paths(shape, field):
-            node: Any = out
-            for key in path[:-1]:
-                node = node.get(key) if isinstance(node, dict) else None
+            node = _get(out, path[:-1])
             if isinstance(node, dict) and path[-1] in node and node[path[-1]] is None:
                 del node[path[-1]]
                 changes.append(Change("tool/shape", "", "dropped", f"the tool's {_dotted(path)} is null, which says none: not sent"))
@@ -1018,7 +1016,7 @@ def _judged_body(out: Any, target: Any, groups: list[ToolsResult], outputs: list
     try:
         # the budgets bound one schema, not a conversation (its messages, images as
         # base64 text): the body is held to nesting alone, above
-        mended = mended_tree(out if out.__class__ is dict or out.__class__ is list else [out], frozenset(), opts, budgeted=False)
+        mended = mended_tree(out if out.__class__ is dict or out.__class__ is list else [out], frozenset(), opts, budgeted=False, apart=apart)
     except SchemaInputError as exc:
         raise SchemaInputError(f"the request body: {exc}") from None
     return tuple(Change("request/text", "", "rewritten", f"the body's {said}") for said in mended)

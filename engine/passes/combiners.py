@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..positions import IN_PLACE_LISTS, IN_PLACE_SINGLE, SLOT_SINGLE, SUBSCHEMA_ARRAY, SUBSCHEMA_MAP, child_slots, subschemas
+from ..positions import IN_PLACE_LISTS, IN_PLACE_SINGLE, SLOT_SINGLE, SUBSCHEMA_ARRAY, SUBSCHEMA_MAP, child_slots, schema_nodes, subschemas
 from . import Opt, kind
 from .literals import dedupe, json_equal, union
 from .objects import is_object
@@ -713,15 +713,9 @@ def _lineage_of(node: Any, lineage: dict) -> frozenset:
 
 
 def _mark(copy: Any, sources: frozenset, lineage: dict) -> None:
-    """Each object of a lifted copy remembers the schemas it was copied from (see `_lift`)."""
-    stack = [copy]
-    while stack:
-        x = stack.pop()
-        if x.__class__ is dict:
-            lineage[id(x)] = (x, sources)  # the node kept, so its id cannot be reused
-            stack.extend(x.values())
-        elif x.__class__ is list:
-            stack.extend(x)
+    """Each schema of a lifted copy remembers the schemas it was copied from (see `_lift`)."""
+    for x in schema_nodes(copy):
+        lineage[id(x)] = (x, sources)  # the node kept, so its id cannot be reused
 
 
 def _required_by_all(node: dict, keys: list[str], run) -> list[str]:
