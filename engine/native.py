@@ -152,6 +152,8 @@ def _function_schema(fn: Any, pydantic: Any) -> dict[str, Any]:
     """A function's parameters as one object: each parameter a property, those without a
     default required, and `**kwargs` the schema of any other property (a call passes its
     arguments by name, so they reach it). `*args` has no name a call could give: left out."""
+    from pydantic.fields import FieldInfo  # a submodule `import pydantic` does not load
+
     fields: dict[str, Any] = {}
     base = pydantic.BaseModel
     try:
@@ -172,18 +174,18 @@ def _function_schema(fn: Any, pydantic: Any) -> dict[str, Any]:
         if param.kind is param.VAR_POSITIONAL or _is_receiver(at, name, param):
             continue
         default = ... if param.default is param.empty else param.default
-        if _private_to_pydantic(name, pydantic) and not (isinstance(default, pydantic.fields.FieldInfo) and default.alias):
+        if _private_to_pydantic(name, pydantic) and not (isinstance(default, FieldInfo) and default.alias):
             # pydantic takes `_x` for a private attribute (left out of the schema) and
             # refuses a model's own names (`model_config`, `copy`): a call passes the
             # argument by its name all the same, so the field is named by an alias
-            if isinstance(default, pydantic.fields.FieldInfo):
+            if isinstance(default, FieldInfo):
                 annotation, default = Annotated[annotation, default], pydantic.Field(alias=name)
             else:
                 default = pydantic.Field(default, alias=name)
             fields[f"wireschema_argument_{at}"] = (annotation, default)
             continue
         fields[name] = (annotation, default)
-    _refuse_one_name_twice(fields, fn, pydantic.fields.FieldInfo)
+    _refuse_one_name_twice(fields, fn, FieldInfo)
     try:
         model = pydantic.create_model(getattr(fn, "__name__", "arguments"), __base__=base, **fields)
         schema: dict[str, Any] = model.model_json_schema()

@@ -318,3 +318,13 @@ def test_normalize_of_a_function_keeps_its_summary_and_parameter_descriptions_no
     assert schema["description"] == "Daily forecast for a city."
     assert "title" not in schema
     assert schema["properties"]["city"]["description"] == 'The city name, e.g. "Lyon".'
+
+
+def test_a_parameter_pydantic_keeps_for_itself_is_described_in_a_fresh_process():
+    """`pydantic.fields` is a submodule `import pydantic` leaves unloaded: read as an
+    attribute in a fresh process, it failed where a suite that had loaded it passed."""
+    import subprocess
+
+    code = "import wireschema\ndef f(_id: int): ...\nprint(list(wireschema.normalize(f, 'anthropic').schema['properties']))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "['_id']"
