@@ -188,14 +188,15 @@ class Run:
         self.origins[id(new)] = (new, chain)
         return new
 
-    def moved(self, new: dict, key: str, old: dict) -> None:
+    def moved(self, new: dict, key: str, old: dict, old_key: str | None = None) -> None:
         """`new[key]` is the value `old[key]` held (a keyword beside a `$ref`, put into the
-        copy of its target): changes to that keyword point where it was written, not into
-        the target, whose origin `new` keeps for its own keywords."""
+        copy of its target), or what `old[old_key]` became (a union a merge made of the
+        branches of `old`'s union): changes to that keyword point where it was written,
+        not where `new` stands, whose origin `new` keeps for its own keywords."""
         entry = self.keyed.get(id(new))
         if entry is None or entry[0] is not new:
             entry = self.keyed[id(new)] = (new, {})
-        entry[1][key] = self.chain_at(old, key)
+        entry[1][key] = self.chain_at(old, key if old_key is None else old_key)
 
     def has_origin(self, node: Any) -> bool:
         """Whether changes inside `node` already point somewhere into the input."""

@@ -302,6 +302,52 @@ REFS_AND_RECURSION = {
 }
 
 
+# merges that make a union of schemas two branches give one property (collapse-any-of's
+# object-merge, merge-all-of's properties both define): the union made stands where the
+# property's first schema was written, and its keyword where the merged union was
+MERGED_UNIONS = {
+    "anyOf-of-objects-that-define-a-property-differently": {
+        "type": "object",
+        "properties": {"r": {"anyOf": [
+            {"type": "object", "properties": {"v": {"type": "array", "items": _S}, "e": {"type": "null", "default": None}}, "required": ["v"]},
+            {"type": "object", "properties": {"v": {"type": "null", "default": None}, "e": {"type": "string", "maxLength": 9}}, "required": ["e"]},
+        ]}},
+    },
+    "anyOf-of-refs-to-objects-that-define-a-property-differently": {
+        "type": "object",
+        "properties": {"r": {"anyOf": [{"$ref": "#/$defs/Ok"}, {"$ref": "#/$defs/Err"}]}},
+        "$defs": {
+            "Ok": {"type": "object", "properties": {"v": {"type": "array", "items": _S}, "e": {"type": "null"}}, "required": ["v"]},
+            "Err": {"type": "object", "properties": {"v": {"type": "null"}, "e": {"type": "string"}}, "required": ["e"]},
+        },
+    },
+    "anyOf-of-three-objects-and-a-boolean-property": {
+        "type": "object",
+        "properties": {"r": {"anyOf": [
+            {"type": "object", "properties": {"v": True}},
+            {"type": "object", "properties": {"v": {"type": "integer", "minimum": 1}}},
+            {"type": "object", "properties": {"v": {"type": "string", "format": "date"}}},
+        ]}},
+    },
+    "anyOf-beside-the-objects-own-property": {
+        "type": "object",
+        "properties": {"r": {
+            "type": "object",
+            "properties": {"a": {"type": "string", "maxLength": 2}},
+            "anyOf": [{"type": "object", "properties": {"a": {"type": "integer"}}}, {"type": "object", "properties": {"b": _S}}],
+        }},
+    },
+    "allOf-of-objects-that-define-a-property-differently": {
+        "type": "object",
+        "properties": {"x": {"allOf": [
+            {"type": "object", "properties": {"t": {"type": "string", "enum": ["a", "b"]}}},
+            {"type": "object", "properties": {"t": {"type": "integer", "maximum": 3}}},
+        ]}},
+    },
+}
+POINTER_CASES = {**REFS_AND_RECURSION, **MERGED_UNIONS}
+
+
 def _in(schema, pointer: str) -> bool:
     node = schema
     for token in pointer.split("/")[1:]:
@@ -316,12 +362,12 @@ def _in(schema, pointer: str) -> bool:
 
 
 @pytest.mark.parametrize("target", TARGETS)
-@pytest.mark.parametrize("case", sorted(REFS_AND_RECURSION))
+@pytest.mark.parametrize("case", sorted(POINTER_CASES))
 def test_every_change_points_into_the_input(target, case):
     """A change's pointer names where it happened in the input: its parent is there, and a
     keyword dropped or spilled was written there (unless an earlier change made it, at
     that node: a keyword renamed or upgraded)."""
-    schema = REFS_AND_RECURSION[case]
+    schema = POINTER_CASES[case]
     result = wireschema.normalize(schema, target)
     changed: set[str] = set()
     for change in result.changes:
@@ -332,6 +378,16 @@ def test_every_change_points_into_the_input(target, case):
         if change.action in ("dropped", "spilled") and parent not in changed:
             assert _in(schema, change.pointer), change
         changed.update((parent, change.pointer))
+
+
+def test_a_union_collapsed_on_cca_claude_is_reported_where_the_input_wrote_it():
+    schema = MERGED_UNIONS["anyOf-of-objects-that-define-a-property-differently"]
+    result = wireschema.normalize(schema, "cca-claude")
+    assert [c for c in result.changes if not _in(schema, c.pointer)] == []
+    # the unions the merge made for v and e, collapsed in turn, are the union at /properties/r
+    made = [(c.pointer, c.action) for c in result.changes if "mixed-type" in c.detail or c.action == "spilled" and "anyOf" in c.detail]
+    assert made == [("/properties/r/anyOf", "spilled"), ("/properties/r/anyOf", "rewritten")]
+    assert "(anyOf: " in result.schema["properties"]["r"]["properties"]["v"]["description"]
 
 
 def test_a_keyword_beside_a_ref_is_reported_where_it_was_written():

@@ -30,15 +30,16 @@ def one_of_to_any_of(rule, node, run):
     return None
 
 
-def _merge_into(target: dict, branch: dict, run, joined: dict | None = None, nest: bool = True, carried: list | None = None) -> str | None:
+def _merge_into(target: dict, branch: dict, run, joined: dict | None = None, nest: bool = True, carried: list | None = None, at: dict | None = None) -> str | None:
     """Merge one allOf branch into `target`; the reason it cannot, or None.
 
     A property both define holds both ways: the two merge where they are compatible,
     else they become an allOf of their own (with `nest`; without, that is a conflict).
     Values compare as JSON values (`true` is not `1`). `joined` holds the allOf nodes
-    made so far for one merge, which the next branch's schema for that property joins.
-    The first description wins, and the constraints spilled into the others stay: their
-    descriptions go to `carried`, for `_carry_all` (or are carried at once without it).
+    made so far for one merge, which the next branch's schema for that property joins;
+    `at` is the node whose allOf is merged. The first description wins, and the
+    constraints spilled into the others stay: their descriptions go to `carried`, for
+    `_carry_all` (or are carried at once without it).
     """
     for k, v in branch.items():
         if k not in target:
@@ -49,7 +50,7 @@ def _merge_into(target: dict, branch: dict, run, joined: dict | None = None, nes
                 if name in props and not json_equal(props[name], sub):
                     if not nest:
                         return f"property {name!r} is defined twice, differently"
-                    props[name] = _both(props[name], sub, run, joined)
+                    props[name] = _both(props[name], sub, run, at, joined)
                 else:
                     props[name] = sub
             target[k] = props
@@ -66,12 +67,13 @@ def _merge_into(target: dict, branch: dict, run, joined: dict | None = None, nes
     return None
 
 
-def _both(a: Any, b: Any, run, joined: dict | None = None) -> Any:
-    """One schema that says what `a` and `b` say together (a property both define).
+def _both(a: Any, b: Any, run, at: Any, joined: dict | None = None) -> Any:
+    """One schema that says what `a` and `b` say together (a property both define, where
+    the allOf of `at` is merged): it stands where `a` was written.
 
-    Where they do not merge, an allOf of the two; a third schema for the same property
-    joins that allOf (`joined`) rather than nesting it one level deeper: n branches that
-    disagree give one allOf of n, not a chain n deep.
+    Where they do not merge, an allOf of the two, which stands for the allOf of `at`; a
+    third schema for the same property joins that allOf (`joined`) rather than nesting
+    it one level deeper: n branches that disagree give one allOf of n, not a chain n deep.
     """
     if json_equal(a, b) or b is True or b == {}:
         return a
@@ -80,19 +82,20 @@ def _both(a: Any, b: Any, run, joined: dict | None = None) -> Any:
     if isinstance(a, dict) and isinstance(b, dict):
         merged = dict(a)
         if _merge_into(merged, b, run, nest=False) is None and not any(k in merged for k in ("$ref", "allOf")):
-            return merged
+            return run.replace(merged, a)
     if joined is not None and joined.get(id(a)) is a:
         a["allOf"].append(b)
         return a
     both = run.replace({"allOf": [a, b]}, a)
+    run.moved(both, "allOf", at)
     run.grow(a, nodes=2)
     if joined is not None:
         joined[id(both)] = both
     return both
 
 
-def _fold_one(outer: dict, branch: dict, branch_wins: bool, run) -> dict:
-    """A parent and its one allOf branch as one schema: `properties` and `required`
+def _fold_one(outer: dict, branch: dict, branch_wins: bool, run, at: dict) -> dict:
+    """A parent (`at`) and its one allOf branch as one schema: `properties` and `required`
     are unioned (a property both define holds both ways), the other keywords of the
     winning side replace the other's."""
     merged = {**outer, **branch} if branch_wins else {**branch, **outer}
@@ -100,7 +103,7 @@ def _fold_one(outer: dict, branch: dict, branch_wins: bool, run) -> dict:
     if isinstance(own, dict) and isinstance(other, dict):
         props = dict(own)
         for name, sub in other.items():
-            props[name] = _both(props[name], sub, run) if name in props else sub
+            props[name] = _both(props[name], sub, run, at) if name in props else sub
         merged["properties"] = props
     own_req, other_req = outer.get("required"), branch.get("required")
     if isinstance(own_req, list) and isinstance(other_req, list):
@@ -164,7 +167,7 @@ def _fold_all_of(rule, node, run) -> None:
                 return None
             run.report(rule, node, "rewritten", "one-branch allOf around a $ref -> one-branch anyOf", "allOf")
             return None
-        merged = _fold_one(outer, b, rule.options["single_wins"] == "branch", run)
+        merged = _fold_one(outer, b, rule.options["single_wins"] == "branch", run, node)
         run.rewrite(node, merged)
         run.report(rule, node, "rewritten", "one-branch allOf merged into its parent", "allOf")
         return None
@@ -176,7 +179,7 @@ def _fold_all_of(rule, node, run) -> None:
     for b in branches:
         if "$ref" in b or "allOf" in b:
             return None
-        if _merge_into(merged, b, run, joined, carried=carried) is not None:
+        if _merge_into(merged, b, run, joined, carried=carried, at=node) is not None:
             return None  # a conflict: the allOf stays for the rules and checks after this
     _carry_all(run, merged, carried)
     run.rewrite(node, merged)
@@ -194,23 +197,27 @@ def _is_object_branch(b: Any) -> bool:
     return t == "object" or (t is None and any(k in b for k in _OBJECT_KEYS))
 
 
-def _merge_objects(branches: list[dict]) -> dict | None:
-    """One object that any branch's instance satisfies: properties unioned, a property
-    required only if every branch requires it."""
+def _merge_objects(node: dict, branches: list[dict], run) -> dict | None:
+    """One object that any branch of `node`'s anyOf accepts: properties unioned, a
+    property required only if every branch requires it; a property the branches define
+    differently becomes an anyOf, standing where its first schema and the union were."""
     props: dict[str, Any] = {}
+    owner: dict[str, dict] = {}  # the branch each schema in `props` came from
     made: dict[int, dict] = {}  # the anyOf nodes made here, by id (kept alive here)
     for b in branches:
         for name, sub in (b.get("properties") or {}).items():
             have = props.get(name)
             if name not in props or json_equal(have, sub):
-                props[name] = sub
+                props[name], owner[name] = sub, b
             elif made.get(id(have)) is have:
                 have["anyOf"].append(sub)  # made here: a third schema joins it, in place
             else:
                 # a schema that is an anyOf alone takes the new branch beside its own
                 alone = isinstance(have, dict) and set(have) == {"anyOf"} and isinstance(have["anyOf"], list)
                 either = {"anyOf": [*have["anyOf"], sub]} if alone else {"anyOf": [have, sub]}
-                props[name] = made[id(either)] = either
+                props[name] = made[id(either)] = _stands_for(run, either, owner[name], name)
+                if not alone:
+                    run.moved(either, "anyOf", node)  # the union it came from
     required_sets = [set(b.get("required") or []) for b in branches]
     common = set.intersection(*required_sets) if required_sets else set()
     out: dict[str, Any] = {"type": "object", "properties": props}
@@ -257,7 +264,17 @@ def _merge_same_type(branches: list[dict], loosened: list[str] | None = None) ->
 _MISSING = object()
 
 
-def _keep_own(node: dict, merged: dict) -> None:
+def _stands_for(run, new: dict, holder: dict, name: str) -> dict:
+    """`new` stands for the schema `holder` gives property `name` (a union made of it and
+    others): changes to `new`'s own keywords point where that schema was written."""
+    old = holder["properties"][name]
+    if isinstance(old, dict):
+        return run.replace(new, old)
+    # a boolean schema has no origin of its own: it was written in its holder's properties
+    return run.placed(new, (run.chain_at(holder, "properties"), name))
+
+
+def _keep_own(node: dict, merged: dict, run) -> None:
     """The node's own properties and required hold beside its union (both apply): a
     property both sides define becomes an allOf of the two, for merge-all-of to fold."""
     own = node.get("properties")
@@ -267,7 +284,8 @@ def _keep_own(node: dict, merged: dict) -> None:
             if name not in props or json_equal(props[name], sub):
                 props[name] = sub
             else:
-                props[name] = {"allOf": [props[name], sub]}
+                both = props[name] = _stands_for(run, {"allOf": [props[name], sub]}, node, name)
+                run.moved(both, "allOf", node, "anyOf")  # what the union said of it
         merged["properties"] = props
     own_req = node.get("required")
     if isinstance(own_req, list):
@@ -303,7 +321,7 @@ def collapse_any_of(rule, node, run):
     loosened: list[str] = []
     for mode in rule.options["modes"]:
         if mode == "object-merge" and all(_is_object_branch(b) for b in branches):
-            merged = _merge_objects(branches)
+            merged = _merge_objects(node, branches, run)
         elif mode == "same-type":
             merged = _merge_same_type(branches, loosened)
         elif mode == "mixed-type":
@@ -320,7 +338,7 @@ def collapse_any_of(rule, node, run):
     else:
         del node["anyOf"]
     if used == "object-merge":
-        _keep_own(node, merged)
+        _keep_own(node, merged, run)
     for k, v in merged.items():
         if k in _TEXT and k in node:
             continue
