@@ -188,15 +188,23 @@ class Run:
         self.origins[id(new)] = (new, chain)
         return new
 
-    def moved(self, new: dict, key: str, old: dict, old_key: str | None = None) -> None:
+    def moved(self, new: dict, key: str, old: dict) -> None:
         """`new[key]` is the value `old[key]` held (a keyword beside a `$ref`, put into the
-        copy of its target), or what `old[old_key]` became (a union a merge made of the
-        branches of `old`'s union): changes to that keyword point where it was written,
-        not where `new` stands, whose origin `new` keeps for its own keywords."""
+        copy of its target): changes to that keyword point where it was written, not into
+        the target, whose origin `new` keeps for its own keywords."""
+        self._keyword_at(new, key, self.chain_at(old, key))
+
+    def made_keyword(self, new: dict, key: str) -> None:
+        """`new[key]` is a keyword no place in the input wrote (the `anyOf` or `allOf` a
+        merge makes of what two branches say of one property): changes to it point where
+        `new` stands, so the unions one merge makes are each reported apart."""
+        self._keyword_at(new, key, self.chain_of(new))
+
+    def _keyword_at(self, new: dict, key: str, chain: Any) -> None:
         entry = self.keyed.get(id(new))
         if entry is None or entry[0] is not new:
             entry = self.keyed[id(new)] = (new, {})
-        entry[1][key] = self.chain_at(old, key if old_key is None else old_key)
+        entry[1][key] = chain
 
     def has_origin(self, node: Any) -> bool:
         """Whether changes inside `node` already point somewhere into the input."""

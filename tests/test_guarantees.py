@@ -384,9 +384,11 @@ def test_a_union_collapsed_on_cca_claude_is_reported_where_the_input_wrote_it():
     schema = MERGED_UNIONS["anyOf-of-objects-that-define-a-property-differently"]
     result = wireschema.normalize(schema, "cca-claude")
     assert [c for c in result.changes if not _in(schema, c.pointer)] == []
-    # the unions the merge made for v and e, collapsed in turn, are the union at /properties/r
+    # the unions the merge made for v and e, collapsed in turn, are each reported where
+    # the first branch wrote that property (one line each, not one for both)
     made = [(c.pointer, c.action) for c in result.changes if "mixed-type" in c.detail or c.action == "spilled" and "anyOf" in c.detail]
-    assert made == [("/properties/r/anyOf", "spilled"), ("/properties/r/anyOf", "rewritten")]
+    first = "/properties/r/anyOf/0/properties"
+    assert made == [(f"{first}/v", "spilled"), (f"{first}/v", "rewritten"), (f"{first}/e", "spilled"), (f"{first}/e", "rewritten")]
     assert "(anyOf: " in result.schema["properties"]["r"]["properties"]["v"]["description"]
 
 

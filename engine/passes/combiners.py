@@ -30,16 +30,15 @@ def one_of_to_any_of(rule, node, run):
     return None
 
 
-def _merge_into(target: dict, branch: dict, run, joined: dict | None = None, nest: bool = True, carried: list | None = None, at: dict | None = None) -> str | None:
+def _merge_into(target: dict, branch: dict, run, joined: dict | None = None, nest: bool = True, carried: list | None = None) -> str | None:
     """Merge one allOf branch into `target`; the reason it cannot, or None.
 
     A property both define holds both ways: the two merge where they are compatible,
     else they become an allOf of their own (with `nest`; without, that is a conflict).
     Values compare as JSON values (`true` is not `1`). `joined` holds the allOf nodes
-    made so far for one merge, which the next branch's schema for that property joins;
-    `at` is the node whose allOf is merged. The first description wins, and the
-    constraints spilled into the others stay: their descriptions go to `carried`, for
-    `_carry_all` (or are carried at once without it).
+    made so far for one merge, which the next branch's schema for that property joins.
+    The first description wins, and the constraints spilled into the others stay: their
+    descriptions go to `carried`, for `_carry_all` (or are carried at once without it).
     """
     for k, v in branch.items():
         if k not in target:
@@ -50,7 +49,7 @@ def _merge_into(target: dict, branch: dict, run, joined: dict | None = None, nes
                 if name in props and not json_equal(props[name], sub):
                     if not nest:
                         return f"property {name!r} is defined twice, differently"
-                    props[name] = _both(props[name], sub, run, at, joined)
+                    props[name] = _both(props[name], sub, run, joined)
                 else:
                     props[name] = sub
             target[k] = props
@@ -67,11 +66,11 @@ def _merge_into(target: dict, branch: dict, run, joined: dict | None = None, nes
     return None
 
 
-def _both(a: Any, b: Any, run, at: Any, joined: dict | None = None) -> Any:
+def _both(a: Any, b: Any, run, joined: dict | None = None) -> Any:
     """One schema that says what `a` and `b` say together (a property both define, where
-    the allOf of `at` is merged): it stands where `a` was written.
+    an allOf is merged): it stands where `a` was written.
 
-    Where they do not merge, an allOf of the two, which stands for the allOf of `at`; a
+    Where they do not merge, an allOf of the two (its keyword reported where it stands); a
     third schema for the same property joins that allOf (`joined`) rather than nesting
     it one level deeper: n branches that disagree give one allOf of n, not a chain n deep.
     """
@@ -87,15 +86,15 @@ def _both(a: Any, b: Any, run, at: Any, joined: dict | None = None) -> Any:
         a["allOf"].append(b)
         return a
     both = run.replace({"allOf": [a, b]}, a)
-    run.moved(both, "allOf", at)
+    run.made_keyword(both, "allOf")
     run.grow(a, nodes=2)
     if joined is not None:
         joined[id(both)] = both
     return both
 
 
-def _fold_one(outer: dict, branch: dict, branch_wins: bool, run, at: dict) -> dict:
-    """A parent (`at`) and its one allOf branch as one schema: `properties` and `required`
+def _fold_one(outer: dict, branch: dict, branch_wins: bool, run) -> dict:
+    """A parent and its one allOf branch as one schema: `properties` and `required`
     are unioned (a property both define holds both ways), the other keywords of the
     winning side replace the other's."""
     merged = {**outer, **branch} if branch_wins else {**branch, **outer}
@@ -103,7 +102,7 @@ def _fold_one(outer: dict, branch: dict, branch_wins: bool, run, at: dict) -> di
     if isinstance(own, dict) and isinstance(other, dict):
         props = dict(own)
         for name, sub in other.items():
-            props[name] = _both(props[name], sub, run, at) if name in props else sub
+            props[name] = _both(props[name], sub, run) if name in props else sub
         merged["properties"] = props
     own_req, other_req = outer.get("required"), branch.get("required")
     if isinstance(own_req, list) and isinstance(other_req, list):
@@ -167,7 +166,7 @@ def _fold_all_of(rule, node, run) -> None:
                 return None
             run.report(rule, node, "rewritten", "one-branch allOf around a $ref -> one-branch anyOf", "allOf")
             return None
-        merged = _fold_one(outer, b, rule.options["single_wins"] == "branch", run, node)
+        merged = _fold_one(outer, b, rule.options["single_wins"] == "branch", run)
         run.rewrite(node, merged)
         run.report(rule, node, "rewritten", "one-branch allOf merged into its parent", "allOf")
         return None
@@ -179,7 +178,7 @@ def _fold_all_of(rule, node, run) -> None:
     for b in branches:
         if "$ref" in b or "allOf" in b:
             return None
-        if _merge_into(merged, b, run, joined, carried=carried, at=node) is not None:
+        if _merge_into(merged, b, run, joined, carried=carried) is not None:
             return None  # a conflict: the allOf stays for the rules and checks after this
     _carry_all(run, merged, carried)
     run.rewrite(node, merged)
@@ -197,10 +196,10 @@ def _is_object_branch(b: Any) -> bool:
     return t == "object" or (t is None and any(k in b for k in _OBJECT_KEYS))
 
 
-def _merge_objects(node: dict, branches: list[dict], run) -> dict | None:
-    """One object that any branch of `node`'s anyOf accepts: properties unioned, a
-    property required only if every branch requires it; a property the branches define
-    differently becomes an anyOf, standing where its first schema and the union were."""
+def _merge_objects(branches: list[dict], run) -> dict | None:
+    """One object that any branch accepts: properties unioned, a property required
+    only if every branch requires it; a property the branches define differently
+    becomes an anyOf, standing where its first schema was written."""
     props: dict[str, Any] = {}
     owner: dict[str, dict] = {}  # the branch each schema in `props` came from
     made: dict[int, dict] = {}  # the anyOf nodes made here, by id (kept alive here)
@@ -217,7 +216,7 @@ def _merge_objects(node: dict, branches: list[dict], run) -> dict | None:
                 either = {"anyOf": [*have["anyOf"], sub]} if alone else {"anyOf": [have, sub]}
                 props[name] = made[id(either)] = _stands_for(run, either, owner[name], name)
                 if not alone:
-                    run.moved(either, "anyOf", node)  # the union it came from
+                    run.made_keyword(either, "anyOf")
     required_sets = [set(b.get("required") or []) for b in branches]
     common = set.intersection(*required_sets) if required_sets else set()
     out: dict[str, Any] = {"type": "object", "properties": props}
@@ -285,7 +284,7 @@ def _keep_own(node: dict, merged: dict, run) -> None:
                 props[name] = sub
             else:
                 both = props[name] = _stands_for(run, {"allOf": [props[name], sub]}, node, name)
-                run.moved(both, "allOf", node, "anyOf")  # what the union said of it
+                run.made_keyword(both, "allOf")
         merged["properties"] = props
     own_req = node.get("required")
     if isinstance(own_req, list):
@@ -321,7 +320,7 @@ def collapse_any_of(rule, node, run):
     loosened: list[str] = []
     for mode in rule.options["modes"]:
         if mode == "object-merge" and all(_is_object_branch(b) for b in branches):
-            merged = _merge_objects(node, branches, run)
+            merged = _merge_objects(branches, run)
         elif mode == "same-type":
             merged = _merge_same_type(branches, loosened)
         elif mode == "mixed-type":
