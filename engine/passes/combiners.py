@@ -80,6 +80,7 @@ def _both(a: Any, b: Any, run, joined: dict | None = None) -> Any:
     if isinstance(a, dict) and isinstance(b, dict):
         merged = dict(a)
         if _merge_into(merged, b, run, nest=False) is None and not any(k in merged for k in ("$ref", "allOf")):
+            run.absorbed_into(merged, a, b)
             return merged
     if joined is not None and joined.get(id(a)) is a:
         a["allOf"].append(b)
@@ -166,6 +167,7 @@ def _fold_all_of(rule, node, run) -> None:
             return None
         merged = _fold_one(outer, b, rule.options["single_wins"] == "branch", run)
         run.rewrite(node, merged)
+        run.absorbed_into(node, b)
         run.report(rule, node, "rewritten", "one-branch allOf merged into its parent", "allOf")
         return None
     if rule.options["mode"] != "compatible":
@@ -180,6 +182,7 @@ def _fold_all_of(rule, node, run) -> None:
             return None  # a conflict: the allOf stays for the rules and checks after this
     _carry_all(run, merged, carried)
     run.rewrite(node, merged)
+    run.absorbed_into(node, *branches)
     run.report(rule, node, "rewritten", f"allOf of {len(branches)} compatible branches merged", "allOf")
     return None
 
@@ -327,7 +330,12 @@ def collapse_any_of(rule, node, run):
         node[k] = v
     if used != "mixed-type":
         _carry_all(run, node, [b.get("description") for b in branches])  # what a branch spilled still applies
+        run.absorbed_into(node, *branches)
     run.report(rule, node, "rewritten", f"anyOf of {len(branches)} collapsed ({used})", "anyOf")
+    if loosened:
+        # what was spilled inside a value loosened away leaves with it (all at once: one
+        # look at the report however many branches)
+        run.left_out(*({k: b[k]} for k in loosened for b in branches if k in b))
     for k in loosened:
         for b in branches:
             if k in b:
@@ -363,6 +371,7 @@ def _spill_union(rule, node: dict, run, branches: list, key: str = "anyOf") -> N
     had = node.get("description")
     structure, deeper = _structure(branches)
     run.spill(rule, node, key, structure)
+    run.absorbed_into(node, *branches, whole=True)  # what was spilled inside them is node's text now
     if node.get("description") == had:
         return  # spilling was switched off, or the description already says it
     texts = []
