@@ -403,13 +403,14 @@ class Run:
         carried = self.facts.spilled
         return carried.get(description, "") if carried and isinstance(description, str) else ""
 
-    def append_spilled(self, node: dict, text: str) -> None:
-        """Append more spilled text to a description a spill just wrote."""
+    def append_spilled(self, node: dict, text: str, spilled: str | None = None) -> None:
+        """Append more spilled text to a description a spill just wrote: all of `text`, or
+        of it the `spilled` part (text that joins merged descriptions holds their words)."""
         self.grow(node, chars=len(text))
         desc = node.get("description")
         node["description"] = (desc + text) if isinstance(desc, str) and desc else text.strip()
         carried = self.facts.spilled
-        carried[node["description"]] = self.spilled_text(desc) + text
+        carried[node["description"]] = self.spilled_text(desc) + (text if spilled is None else spilled)
 
     def carry_spilled(self, node: dict, lost: Any) -> None:
         """`node`'s description won over `lost`, one that gave way (a branch folded into

@@ -222,10 +222,27 @@ _TWO_DESCRIBED_BRANCHES = {"type": "object", "properties": {"p": {"type": "objec
 
 
 @pytest.mark.parametrize("target", ["gemini-jsonschema", "vertex", "cca-claude", "gemini"])
-def test_what_two_all_of_branches_spilled_is_all_in_the_merged_description(target, spills):
+def test_two_described_all_of_branches_keep_both_texts_and_both_spills_in_branch_order(target, spills):
     result = wireschema.normalize(_TWO_DESCRIBED_BRANCHES, target)
-    text = result.schema["properties"]["p"]["description"]
-    assert '(not: {"required":["a"]})' in text and '(not: {"required":["b"]})' in text
+    assert result.schema["properties"]["p"]["description"] == 'Not a. (not: {"required":["a"]}) Not b. (not: {"required":["b"]})'
+    assert lost_spills(result, spills) == []
+
+
+def test_all_of_branches_that_say_what_the_description_says_add_only_what_is_new(spills):
+    schema = {"type": "object", "properties": {"p": {"type": "object", "description": "Shared.", "allOf": [
+        {"description": "Shared."}, {"description": "Shared.", "not": {"required": ["b"]}}, {"description": "Own."}, {"description": "Own."}]}}}
+    result = wireschema.normalize(schema, "gemini")
+    assert result.schema["properties"]["p"]["description"] == 'Shared. (not: {"required":["b"]}) Own.'
+    assert lost_spills(result, spills) == []
+
+
+@pytest.mark.parametrize("target", ["gemini-jsonschema", "vertex", "cca-claude", "gemini"])
+def test_a_property_two_all_of_branches_describe_keeps_both_descriptions(target, spills):
+    schema = {"type": "object", "properties": {"p": {"allOf": [
+        {"type": "object", "properties": {"n": {"type": "string", "description": "Name."}}},
+        {"properties": {"n": {"type": "string", "description": "Of the step.", "not": {"const": "x"}}}}]}}}
+    result = wireschema.normalize(schema, target)
+    assert result.schema["properties"]["p"]["properties"]["n"]["description"] == 'Name. Of the step. (not: {"const":"x"})'
     assert lost_spills(result, spills) == []
 
 
