@@ -636,9 +636,12 @@ def copy_subtree(node: Any, run: Run, links: dict[int, Any] | None = None) -> An
                 raise BudgetExceeded("budget/nodes", run.pointer(src), f"more than {max_nodes} nodes after $ref expansion")
             entry = origins.get(id(src))
             if src.__class__ is dict:
-                if copied is not None:
-                    copied[id(src)] = (src, made)
                 out: Any = {}
+                if copied is not None:
+                    copies = copied.get(id(src))
+                    if copies is None or copies[0] is not src:
+                        copies = copied[id(src)] = (src, [])
+                    copies[1].append((out, made))
                 if links is not None and id(src) in links:
                     links[id(out)] = links[id(src)]
                 in_map = key in HOLDS_MAP

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Callable, Iterable
+from typing import Any, Callable, Iterable, Iterator
 
 from types import MappingProxyType
 
@@ -62,7 +62,6 @@ def shown_value(value: Any, width: int = 120) -> str:
     size = f"{len(value):,} items" if isinstance(value, (list, dict)) else f"{len(text):,}+ characters"
     return f"{text[: width - 20]}... ({size})"
 # before the copy, and in runs that only judge (pipeline._Collecting): nothing may be written
-_NO_ORIGIN = object()
 _NO_FACTS = Facts(
     nullable_removed=frozenset(),  # type: ignore[arg-type]
     nulled_optionals=(),  # type: ignore[arg-type]
@@ -88,6 +87,7 @@ class Run:
         "_on",
         "reported",
         "copied",
+        "absorbed",
         "origins",
         "keyed",
         "at",
@@ -113,11 +113,14 @@ class Run:
         self._records: list[tuple] = []  # (rule id, origin chain, action, detail), see `report`
         # (the node each record was made on, its number), at the record's index; the
         # records made so far (those `left_out` forgot included); id(node) -> (node,
-        # records made when it was last copied) (`prepare.copy_subtree`): what
-        # `left_out` reads
+        # [(a copy of it, records made when it was made), ...]) (`prepare.copy_subtree`):
+        # what `left_out` reads
         self._on: list[tuple[Any, int]] = []
         self.reported = 0
-        self.copied: dict[int, tuple[Any, int]] = {}
+        self.copied: dict[int, tuple[Any, list[tuple[Any, int]]]] = {}
+        # id(node) -> (node, the node its keywords went into, changes made by then): see
+        # `absorbed_into`
+        self.absorbed: dict[int, tuple[Any, Any, int]] = {}
         self.repairs: list[tuple] = []  # the copy's own, as `_records` (see `prepare._text`)
         # id(node) -> (node, origin chain); the node is kept so its id cannot be reused
         self.origins: dict[int, tuple[Any, Any]] = {}
@@ -171,6 +174,8 @@ class Run:
         Returns `new`, for the kind to put in `old`'s place (or return)."""
         if isinstance(new, (dict, list)):
             self.origins[id(new)] = (new, self.chain_of(old))
+            if new.__class__ is dict:
+                self.absorbed_into(new, old)  # what was changed on old went along
         return new
 
     def made(self, value: Any, chain: Any = None) -> Any:
@@ -205,6 +210,25 @@ class Run:
         if entry is None or entry[0] is not new:
             entry = self.keyed[id(new)] = (new, {})
         entry[1][key] = chain
+
+    def absorbed_into(self, into: Any, *olds: Any, whole: bool = False) -> None:
+        """The keywords of `olds` now live in `into` (allOf branches folded into their
+        parent, two schemas merged into one), the olds leave the tree: a change made on
+        one of them, and the text it spilled, went with `into`, where `left_out` looks.
+        With `whole`, every object inside them too (a value spilled into `into`'s text)."""
+        if not self.reported:  # no change made yet, none to follow
+            return
+        absorbed = self.absorbed
+        todo = list(olds)
+        while todo:
+            old = todo.pop()
+            if isinstance(old, dict):
+                if old is not into:
+                    absorbed[id(old)] = (old, into, self.reported)
+                if whole:
+                    todo.extend(v for v in old.values() if isinstance(v, (dict, list)))
+            elif whole and isinstance(old, list):
+                todo.extend(v for v in old if isinstance(v, (dict, list)))
 
     def has_origin(self, node: Any) -> bool:
         """Whether changes inside `node` already point somewhere into the input."""
@@ -265,31 +289,66 @@ class Run:
 
     def left_out(self, *subtrees: Any) -> None:
         """`subtrees` have left the tree whole (definitions no `$ref` reaches): a change
-        made on one of its nodes is in no output, and is forgotten, unless the node was
-        copied after the change (inlined where a `$ref` used it) and a copy of it is still
-        in the tree. So the report names only what is sent."""
-        if not self._records:
-            return
-        inside = {id(n) for subtree in subtrees for n in schema_nodes(subtree)}
-        gone = [i for i, (n, _number) in enumerate(self._on) if id(n) in inside]
-        if not gone:
-            return
-        kept = {self._origin(n) for n in schema_nodes(self.root)}
-        drop = {i for i in gone if not self._carried(*self._on[i], kept)}
+        made on one of its nodes is in no output, and is forgotten, unless it went along
+        somewhere still in the tree: into a copy made after it (inlined where a `$ref`
+        used it), or into the node a merge or a spill absorbed its node into
+        (`absorbed_into`), or a copy of that. So the report names only what is sent."""
+        if self._records:
+            self._forget({id(n) for subtree in subtrees for n in schema_nodes(subtree)}, None)
+
+    def text_left(self, node: dict) -> None:
+        """`node`'s description left the tree (the node stays): a spill whose text it held,
+        and no copy holds elsewhere, is in no output, and is forgotten as `left_out` does."""
+        if self._records:
+            self._forget({id(node)}, "spilled")
+
+    def _forget(self, inside: set[int], action: str | None) -> None:
+        """Forget the changes (of `action`, or any) that went into nodes `inside` only."""
+        tree: set[int] | None = None
+        drop = set()
+        for i, (node, number) in enumerate(self._on):
+            if action is not None and self._records[i][2] != action:
+                continue
+            if tree is None:
+                if not any(id(n) in inside for n in self._places(node, number)):
+                    continue
+                tree = {id(n) for n in schema_nodes(self.root)} - inside
+            found = False
+            # stops at the first place still in the tree: most changes sit on one
+            for n in self._places(node, number):
+                if id(n) in tree:
+                    break
+                found = found or id(n) in inside
+            else:
+                if found:
+                    drop.add(i)
         if drop:
             self._records = [r for i, r in enumerate(self._records) if i not in drop]
             self._on = [n for i, n in enumerate(self._on) if i not in drop]
 
-    def _carried(self, node: Any, made: int, kept: set) -> bool:
-        """Whether the change numbered `made`, on `node`, went along with a copy of it
-        that is in the tree (origins `kept`)."""
-        copy = self.copied.get(id(node))
-        return copy is not None and copy[0] is node and copy[1] > made and self._origin(node) in kept
-
-    def _origin(self, node: Any) -> Any:
-        entry = self.origins.get(id(node))
-        # a node made with no origin is only ever itself
-        return entry[1] if entry is not None and entry[0] is node else (_NO_ORIGIN, id(node))
+    def _places(self, node: Any, number: int) -> Iterator[Any]:
+        """The nodes that hold what the change numbered `number`, made on `node`, did:
+        the node, the nodes it was absorbed into, and the copies of each made after."""
+        yield node
+        copies, absorbed = self.copied, self.absorbed
+        if id(node) not in copies and id(node) not in absorbed:
+            return
+        # (a node, the first change count a copy of it must be made at to carry it)
+        todo = [(node, number + 1)]
+        seen: dict[int, int] = {}
+        while todo:
+            n, since = todo.pop()
+            if seen.get(id(n), since + 1) <= since:
+                continue  # again only with an earlier count: bounded by the copies made
+            if id(n) not in seen and n is not node:
+                yield n
+            seen[id(n)] = since
+            entry = absorbed.get(id(n))
+            if entry is not None and entry[0] is n:
+                todo.append((entry[1], entry[2]))
+            made = copies.get(id(n))
+            if made is not None and made[0] is n:
+                todo.extend((copy, when) for copy, when in made[1] if when >= since)
 
     @property
     def changes(self) -> list[Change]:
@@ -344,6 +403,8 @@ class Run:
         # this one (a keyword beside a $ref) can keep it: read by `spilled_text`
         carried = self.facts.spilled
         carried[node["description"]] = self.spilled_text(desc) + text
+        if isinstance(value, (dict, list)):
+            self.absorbed_into(node, value, whole=True)
         self.report(rule, node, "spilled", f"{key} moved into description", key)
 
     def spilled_text(self, description: Any) -> str:
@@ -351,13 +412,14 @@ class Run:
         carried = self.facts.spilled
         return carried.get(description, "") if carried and isinstance(description, str) else ""
 
-    def append_spilled(self, node: dict, text: str) -> None:
-        """Append more spilled text to a description a spill just wrote."""
+    def append_spilled(self, node: dict, text: str, spilled: str | None = None) -> None:
+        """Append more spilled text to a description a spill just wrote: all of `text`, or
+        of it the `spilled` part (text that joins merged descriptions holds their words)."""
         self.grow(node, chars=len(text))
         desc = node.get("description")
         node["description"] = (desc + text) if isinstance(desc, str) and desc else text.strip()
         carried = self.facts.spilled
-        carried[node["description"]] = self.spilled_text(desc) + text
+        carried[node["description"]] = self.spilled_text(desc) + (text if spilled is None else spilled)
 
     def carry_spilled(self, node: dict, lost: Any) -> None:
         """`node`'s description won over `lost`, one that gave way (a branch folded into

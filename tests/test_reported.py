@@ -215,3 +215,86 @@ def test_a_spill_made_before_inlining_is_reported_with_the_copy_that_carries_it(
     assert result.schema["properties"]["b"]["description"] == '(not: {"const":"never"})'
     assert "gemini/unsupported-subschemas /$defs/Used/not spilled: not moved into description" in map(str, result.changes)
     assert lost_spills(result, spills) == []
+
+
+_TWO_DESCRIBED_BRANCHES = {"type": "object", "properties": {"p": {"type": "object", "allOf": [
+    {"description": "Not a.", "not": {"required": ["a"]}}, {"description": "Not b.", "not": {"required": ["b"]}}]}}}
+
+
+@pytest.mark.parametrize("target", ["gemini-jsonschema", "vertex", "cca-claude", "gemini"])
+def test_two_described_all_of_branches_keep_both_texts_and_both_spills_in_branch_order(target, spills):
+    result = wireschema.normalize(_TWO_DESCRIBED_BRANCHES, target)
+    assert result.schema["properties"]["p"]["description"] == 'Not a. (not: {"required":["a"]}) Not b. (not: {"required":["b"]})'
+    assert lost_spills(result, spills) == []
+
+
+def test_all_of_branches_that_say_what_the_description_says_add_only_what_is_new(spills):
+    schema = {"type": "object", "properties": {"p": {"type": "object", "description": "Shared.", "allOf": [
+        {"description": "Shared."}, {"description": "Shared.", "not": {"required": ["b"]}}, {"description": "Own."}, {"description": "Own."}]}}}
+    result = wireschema.normalize(schema, "gemini")
+    assert result.schema["properties"]["p"]["description"] == 'Shared. (not: {"required":["b"]}) Own.'
+    assert lost_spills(result, spills) == []
+
+
+@pytest.mark.parametrize("target", ["gemini-jsonschema", "vertex", "cca-claude", "gemini"])
+def test_a_property_two_all_of_branches_describe_keeps_both_descriptions(target, spills):
+    schema = {"type": "object", "properties": {"p": {"allOf": [
+        {"type": "object", "properties": {"n": {"type": "string", "description": "Name."}}},
+        {"properties": {"n": {"type": "string", "description": "Of the step.", "not": {"const": "x"}}}}]}}}
+    result = wireschema.normalize(schema, target)
+    assert result.schema["properties"]["p"]["properties"]["n"]["description"] == 'Name. Of the step. (not: {"const":"x"})'
+    assert lost_spills(result, spills) == []
+
+
+_UNUSED_ALL_OF = {"type": "object", "properties": {"a": {"type": "string"}}, "$defs": {
+    "Play": {"type": "object", "allOf": [{"not": {"required": ["x"]}}, {"not": {"required": ["y"]}}]}}}
+
+
+@pytest.mark.parametrize("target", [t.name for t in wireschema.targets()])
+def test_spills_into_all_of_branches_leave_the_report_with_their_unused_definition(target, spills):
+    """The branches fold into their parent (their spilled text with them), then the
+    definition is dropped as unused: the spills went where the branches went."""
+    result = wireschema.normalize(_UNUSED_ALL_OF, target)
+    assert not any(c.action == "spilled" and c.pointer.startswith("/$defs/Play/") for c in result.changes), result.changes
+    assert lost_spills(result, spills) == []
+
+
+_BESIDE_A_RECURSIVE_REF = {"type": "object", "properties": {"n": {"$ref": "#/$defs/Node"}}, "$defs": {
+    "Node": {"type": "object", "properties": {"next": {"$ref": "#/$defs/Node"}}},
+    "Loop": {"$ref": "#/$defs/Loop", "description": "Loops.", "allOf": [{"not": {"required": ["q"]}}]}}}
+
+
+@pytest.mark.parametrize("target", ["gemini-jsonschema", "vertex"])
+def test_a_spill_among_the_keywords_dropped_beside_a_recursive_ref_leaves_the_report(target, spills):
+    result = wireschema.normalize(_BESIDE_A_RECURSIVE_REF, target)
+    assert not any(c.action == "spilled" and c.pointer.startswith("/$defs/Loop/") for c in result.changes), result.changes
+    assert lost_spills(result, spills) == []
+
+
+def test_a_spill_inside_a_value_a_collapse_loosens_away_leaves_the_report(spills):
+    severity = {"type": "object", "properties": {"severity": {"type": "integer", "description": "How bad.", "minimum": 1, "maximum": 200}}}
+    schema = {"type": "object", "properties": {"v": {"oneOf": [
+        {"type": "array", "items": {"$ref": "#/$defs/Log"}}, {"type": "array", "items": {"$ref": "#/$defs/Alarm"}}]}},
+        "$defs": {"Log": severity, "Alarm": {"type": "object", "properties": {"severity": {"type": "integer", "minimum": 201}}}}}
+    result = wireschema.normalize(schema, "cca-claude")
+    assert "cca/any-of /properties/v/oneOf/0/items dropped: items loosened away: the union's branches differ in it" in map(str, result.changes)
+    assert not any(c.action == "spilled" and "severity" in c.pointer for c in result.changes), result.changes
+    assert lost_spills(result, spills) == []
+
+
+@pytest.mark.parametrize("target", ["gemini-jsonschema", "vertex", "gemini", "anthropic", "openai-chat"])
+def test_every_spilled_text_of_the_schemastore_documents_is_in_the_output(target, spills):
+    """Definitions whose allOf branches, or copies of them, spilled and then folded or
+    were spilled themselves, before the definition was dropped: none of it reported."""
+    path = CORPUS / "general.jsonl"
+    if not path.is_file():
+        pytest.skip("the shared corpus is not next to the repository")
+    lost = []
+    for record in map(json.loads, path.read_text(encoding="utf-8").splitlines()):
+        spills.clear()
+        try:
+            result = wireschema.normalize(record["schema"], target)
+        except wireschema.WireschemaError:
+            continue  # refused as a whole: nothing reported, nothing to lose
+        lost.extend((record["id"], *miss) for miss in lost_spills(result, spills))
+    assert lost == []

@@ -37,8 +37,9 @@ def _merge_into(target: dict, branch: dict, run, joined: dict | None = None, nes
     else they become an allOf of their own (with `nest`; without, that is a conflict).
     Values compare as JSON values (`true` is not `1`). `joined` holds the allOf nodes
     made so far for one merge, which the next branch's schema for that property joins.
-    The first description wins, and the constraints spilled into the others stay: their
-    descriptions go to `carried`, for `_carry_all` (or are carried at once without it).
+    Every branch holds, so every description stays: the first one's, then each other
+    one's words and the constraints spilled into them, once; they go to `carried`, for
+    `_join_texts` (or are joined at once without it).
     """
     for k, v in branch.items():
         if k not in target:
@@ -56,11 +57,11 @@ def _merge_into(target: dict, branch: dict, run, joined: dict | None = None, nes
         elif k == "required" and isinstance(v, list) and isinstance(target[k], list):
             target[k] = union(target[k], v)
         elif k in _TEXT:
-            if k == "description":  # the text wins, what it spilled stays
+            if k == "description":
                 if carried is not None:
                     carried.append(v)
                 else:
-                    run.carry_spilled(target, v)
+                    _join_texts(run, target, [v])
         elif not json_equal(target[k], v):
             return f"{k} differs between branches"
     return None
@@ -81,6 +82,7 @@ def _both(a: Any, b: Any, run, joined: dict | None = None) -> Any:
     if isinstance(a, dict) and isinstance(b, dict):
         merged = dict(a)
         if _merge_into(merged, b, run, nest=False) is None and not any(k in merged for k in ("$ref", "allOf")):
+            run.absorbed_into(merged, a, b)
             return run.replace(merged, a)
     if joined is not None and joined.get(id(a)) is a:
         a["allOf"].append(b)
@@ -125,7 +127,8 @@ def merge_all_of(rule, node, run):
 
     A one-branch `allOf` always folds (the branch's keywords win, or the outer ones,
     as the rule says); with `compatible`, several branches fold when no keyword
-    conflicts. Either way `properties` and `required` are unioned, and a property
+    conflicts, and their descriptions join, in branch order, each once (all of them
+    hold). Either way `properties` and `required` are unioned, and a property
     both sides define holds both ways (merged where compatible, else an allOf of the
     two); an allOf the branch brings along folds the same way. Otherwise `allOf`
     stays for the residual checks to judge, or with `otherwise: spill` is spilled at
@@ -168,20 +171,22 @@ def _fold_all_of(rule, node, run) -> None:
             return None
         merged = _fold_one(outer, b, rule.options["single_wins"] == "branch", run)
         run.rewrite(node, merged)
+        run.absorbed_into(node, b)
         run.report(rule, node, "rewritten", "one-branch allOf merged into its parent", "allOf")
         return None
     if rule.options["mode"] != "compatible":
         return None
     merged: dict[str, Any] = {k: v for k, v in node.items() if k != "allOf"}
     joined: dict[int, dict] = {}  # the allOf nodes this merge made, by id (kept alive here)
-    carried: list = []  # the branch descriptions that gave way
+    carried: list = []  # the branch descriptions after the first
     for b in branches:
         if "$ref" in b or "allOf" in b:
             return None
         if _merge_into(merged, b, run, joined, carried=carried) is not None:
             return None  # a conflict: the allOf stays for the rules and checks after this
-    _carry_all(run, merged, carried)
+    _join_texts(run, merged, carried)
     run.rewrite(node, merged)
+    run.absorbed_into(node, *branches)
     run.report(rule, node, "rewritten", f"allOf of {len(branches)} compatible branches merged", "allOf")
     return None
 
@@ -344,12 +349,39 @@ def collapse_any_of(rule, node, run):
         node[k] = v
     if used != "mixed-type":
         _carry_all(run, node, [b.get("description") for b in branches])  # what a branch spilled still applies
+        run.absorbed_into(node, *branches)
     run.report(rule, node, "rewritten", f"anyOf of {len(branches)} collapsed ({used})", "anyOf")
+    if loosened:
+        # what was spilled inside a value loosened away leaves with it (all at once: one
+        # look at the report however many branches)
+        run.left_out(*({k: b[k]} for k in loosened for b in branches if k in b))
     for k in loosened:
         for b in branches:
             if k in b:
                 run.report(rule, b, "dropped", f"{k} loosened away: the union's branches differ in it", k)
     return None
+
+
+def _join_texts(run, node: dict, texts: list) -> None:
+    """The descriptions of allOf branches merged into `node`, after its own, in branch
+    order: all of them hold, so each one's words stay, once (a text the description holds
+    already adds nothing; one that extends it adds the rest), with the constraints spilled
+    into it. Appended at once (one at a time, a merge of 15,000 branches would copy the
+    growing description 15,000 times)."""
+    desc = node.get("description")
+    have = desc if isinstance(desc, str) else ""
+    parts: list[str] = []
+    spilled: list[str] = []
+    seen: set[str] = set()
+    for text in texts:
+        if not isinstance(text, str) or not text.strip() or text in seen or (have and text in have):
+            continue
+        seen.add(text)
+        parts.append(text[len(have):] if have and text.startswith(have) else " " + text)
+        held = run.spilled_text(text)
+        spilled.append("" if held.strip() in have else held)
+    if parts:
+        run.append_spilled(node, "".join(parts), "".join(spilled))
 
 
 def _carry_all(run, node: dict, lost: list) -> None:
@@ -380,6 +412,7 @@ def _spill_union(rule, node: dict, run, branches: list, key: str = "anyOf") -> N
     had = node.get("description")
     structure, deeper = _structure(branches)
     run.spill(rule, node, key, structure)
+    run.absorbed_into(node, *branches, whole=True)  # what was spilled inside them is node's text now
     if node.get("description") == had:
         return  # spilling was switched off, or the description already says it
     texts = []

@@ -514,9 +514,12 @@ class _Expander:
     def _keep_recursive(self, node: dict, target: Any, owner: Any) -> None:
         # recursion through an inlined ref: keep the bare ref, its siblings cannot stay
         extra = [k for k in node if k != "$ref"]
-        for k in extra:
-            del node[k]
+        siblings = {k: node.pop(k) for k in extra}
         if extra:
+            # the subschemas among them leave with them: what was spilled there is gone too
+            self.run.left_out(siblings)
+            if "description" in siblings:
+                self.run.text_left(node)
             self.run.report(self.rule, node, "dropped", f"{', '.join(extra)} beside a recursive $ref dropped", "$ref")
         self._keep_ref(node, target, owner)
 
