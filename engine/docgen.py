@@ -184,6 +184,7 @@ listed under `rules:` (or a rule kind under `checks:`) is refused with where it 
 | `json` | Any YAML value, taken as JSON (usually a schema). |
 | `regex` | A Python regular expression, compiled when the file is compiled. |
 | `int` | A non-negative integer. |
+| `ranges` | A list of inclusive `[low, high]` number ranges, either end `null` for none (`[[null, -1], [1, 100]]`). |
 | `bool` | `true` or `false`. |
 | `str` | A string. |
 

@@ -1164,9 +1164,29 @@ def _option(opt: Opt, value: Any, scope: _Scope, err: Any, use: Any) -> Any:
             return re.compile(value)
         except re.error as exc:
             err(f"bad regex {value!r}: {exc}")
+    if t == "ranges":
+        return _ranges(value, err)
     if t == "json":
         return _freeze_json(value)
     raise AssertionError(f"unknown option type {t}")
+
+
+def _ranges(value: Any, err: Any) -> tuple:
+    """Inclusive [low, high] number pairs, either end null for none."""
+    def number(x: Any) -> bool:
+        return isinstance(x, (int, float)) and not isinstance(x, bool) and x == x and abs(x) != float("inf")
+
+    if not isinstance(value, list) or not value:
+        err("must be a non-empty list of [low, high] ranges")
+    out = []
+    for i, pair in enumerate(value):
+        if not (isinstance(pair, list) and len(pair) == 2 and all(e is None or number(e) for e in pair)):
+            err(f"a range is [low, high], each a number or null, got {pair!r}", i)
+        lo, hi = pair
+        if lo is not None and hi is not None and lo > hi:
+            err(f"the range [{lo}, {hi}] holds no number (low above high)", i)
+        out.append((lo, hi))
+    return tuple(out)
 
 
 def _checks_walked_once(checks: tuple[Rule, ...], table: dict[str, Kind]) -> tuple[Rule, ...]:

@@ -126,6 +126,29 @@ CASES = {
         "a": {"type": "array", "minItems": 5, "maxItems": 9},
         "s": {"type": "string", "minLength": 0.5},
         "n": {"type": "string", "minLength": "3"}}}),
+    "keyword-values-ranges": ("""
+      rules:
+        - id: t/lower
+          kind: keyword-values
+          keys: [minimum, exclusiveMinimum]
+          types: [number]
+          ranges: [[null, 0], [1.0e-64, 100]]
+          floor: true
+          why: test
+        - id: t/upper
+          kind: keyword-values
+          keys: [maximum]
+          ranges: [[-100, null]]
+          ceil: true
+          why: test
+    """, {"type": "object", "properties": {
+        "past": {"type": "number", "minimum": 1000, "maximum": -1000, "description": "n"},
+        "tiny": {"type": "number", "exclusiveMinimum": 1e-70},
+        "kept": {"type": "number", "minimum": -1e300, "maximum": 5},
+        "integer": {"type": "integer", "minimum": 1000},
+        "nullable": {"type": ["number", "null"], "minimum": 1000},
+        "untyped": {"minimum": 1000, "maximum": -1000},
+        "not-a-number": {"type": "number", "minimum": "1000"}}}),
     "inline-refs": ("""
       rules:
         - id: t/inline

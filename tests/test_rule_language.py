@@ -365,6 +365,33 @@ def test_rules_readme_lists_every_kind_under_the_phase_it_declares():
     assert set().union(*listed.values()) == set(KINDS)
 
 
+@pytest.mark.parametrize(
+    ("ranges", "message"),
+    [
+        ("[]", "must be a non-empty list of [low, high] ranges"),
+        ("[[1, 2, 3]]", "a range is [low, high], each a number or null, got [1, 2, 3]"),
+        ("[[0, x]]", "a range is [low, high], each a number or null, got [0, 'x']"),
+        ("[[true, 1]]", "a range is [low, high], each a number or null"),
+        ("[[5, 1]]", "the range [5, 1] holds no number (low above high)"),
+    ],
+    ids=["empty", "three-ends", "a-string", "a-boolean", "reversed"],
+)
+def test_a_ranges_option_that_says_no_ranges_is_refused_at_its_line(tmp_path, ranges, message):
+    path = _write(tmp_path, "mine.yaml", f"""
+        description: mine
+        extends: _base
+        rules:
+          - id: t/bounds
+            kind: keyword-values
+            keys: [maximum]
+            ranges: {ranges}
+            why: x
+        """)
+    text = _error(path)
+    assert message in text
+    assert f"{path}:" in text and "ranges" in text, text
+
+
 # --- the kinds' contracts order the rules: a wrong order is refused at its line -------
 
 

@@ -246,3 +246,84 @@ def test_check(target, case, schema, snap):
     violations = wireschema.check(schema, target)
     assert violations
     assert {"target": target, "schema": schema, "violations": [str(v) for v in violations]} == snap
+
+
+# -- bounds past what the wire can hold ------------------------------------------------------
+# llguidance compiles bounds into regexes and refuses some ("Failed to generate regex for
+# integer range", "... float range", "regex parse error", "number out of range"); the
+# Gemini and Vertex protos hold counts as int64 and minimum/maximum as doubles. Each bound
+# past them is loosened to the nearest one taken (`to`) or, with none looser, spilled.
+
+BIG = 10**400  # JSON allows it; no double holds it
+STRICT_BOUNDS = [
+    ("number-lower-past-1e18", {"type": "number", "minimum": 1e19}, "number-lower-bounds", 999999999999999744),
+    ("number-lower-past-int64", {"type": "number", "exclusiveMinimum": -1e19}, "number-lower-bounds", None),
+    ("number-lower-tiny", {"type": "number", "minimum": 1e-320}, "number-lower-bounds", 0),
+    ("number-upper-past-int64", {"type": "number", "maximum": 1e19}, "number-upper-bounds", None),
+    ("number-upper-past-minus-1e18", {"type": "number", "exclusiveMaximum": -1e19}, "number-upper-bounds", -999999999999999744),
+    ("number-upper-tiny", {"type": "number", "maximum": -1e-75}, "number-upper-bounds", 0),
+    ("integer-lower-int64-min", {"type": "integer", "minimum": -2**63}, "integer-lower-bounds", None),
+    ("integer-lower-past-1e18", {"type": "integer", "minimum": 10**18}, "integer-lower-bounds", 999999999999999744),
+    ("integer-upper-past-minus-1e18", {"type": "integer", "maximum": -10**18}, "integer-upper-bounds", -999999999999999744),
+    ("integer-upper-past-double", {"type": "integer", "maximum": BIG}, "integer-upper-bounds", None),
+]
+STRICT_COUNTS = [
+    ("min-length-past-2-32", {"type": "string", "minLength": 2**33}, "min-length", 2**32 - 1),
+    ("max-length-past-2-32", {"type": "string", "maxLength": 2**32}, "max-length", None),
+    ("min-items-past-2-64", {"type": "array", "items": {"type": "string"}, "minItems": 2**64}, "min-items", 2**64 - 1),
+    ("max-items-past-2-64", {"type": "array", "items": {"type": "string"}, "maxItems": 2**64}, "max-items", None),
+]
+PROTO_BOUNDS = [
+    ("min-items-past-int64", {"type": "array", "items": {"type": "string"}, "minItems": 2**64}, "min-counts", 2**63 - 1),
+    ("min-length-past-int64", {"type": "string", "minLength": 2**63}, "min-counts", 2**63 - 1),
+    ("min-properties-past-int64", {"type": "object", "properties": {"k": {"type": "string"}}, "minProperties": 2**63}, "min-counts", 2**63 - 1),
+    ("max-items-past-int64", {"type": "array", "items": {"type": "string"}, "maxItems": 2**64 - 1}, "max-counts", None),
+    ("max-length-past-int64", {"type": "string", "maxLength": 2**63}, "max-counts", None),
+    ("max-properties-past-int64", {"type": "object", "properties": {"k": {"type": "string"}}, "maxProperties": 2**64}, "max-counts", None),
+    ("minimum-past-double", {"type": "number", "minimum": BIG}, "minimum", 1.7976931348623157e308),
+    ("minimum-below-double", {"type": "integer", "minimum": -BIG}, "minimum", None),
+    ("maximum-past-double", {"type": "number", "maximum": BIG}, "maximum", None),
+    ("maximum-below-double", {"type": "integer", "maximum": -BIG}, "maximum", -1.7976931348623157e308),
+]
+BOUNDS = (
+    [(t, "llguidance", f"openai-strict/{rule}", case, node, to)
+     for t in ("openai-strict", "deepseek-strict") for case, node, rule, to in STRICT_BOUNDS]
+    + [("openai-strict", "llguidance", f"openai-strict/{rule}", case, node, to) for case, node, rule, to in STRICT_COUNTS]
+    + [(t, v, f"gemini/{rule}", case, node, to)
+       for t, v in (("gemini", "gemini-proto"), ("vertex", "vertex-proto")) for case, node, rule, to in PROTO_BOUNDS]
+)
+
+
+@pytest.mark.parametrize("target,validator,rule,case,node,to", BOUNDS, ids=[f"{b[0]}:{b[3]}" for b in BOUNDS])
+def test_a_bound_past_the_wire_is_loosened_or_spilled_and_reported(target, validator, rule, case, node, to):
+    from test_reported import descriptions
+
+    judge(validator)
+    [key] = [k for k in node if k.startswith(("min", "max", "exclusive"))]
+    schema = {"type": "object", "properties": {"a": node}, "required": ["a"], "additionalProperties": False}
+    result = wireschema.normalize(schema, target)
+    strict = {t.name: t.strict for t in wireschema.targets()}[target]
+    assert not result.used_fallback and result.strict == strict
+    for entry in ENTRIES:
+        if entry.target == target and not isinstance(_judge(entry.validator), ImportError):
+            assert _judge(entry.validator)(result.schema, "parameters") is None, entry.validator
+    made = {(c.rule, c.action) for c in result.changes if c.pointer == f"/properties/a/{key}"}
+    assert (rule, "spilled") in made
+    assert f"({key}: " in descriptions(result.schema)
+    [out] = [n for n in _schemas(result.schema["properties"]["a"]) if n.get("type") == node["type"]]
+    if to is None:
+        assert key not in out
+    else:
+        assert out[key] == to and (rule, "rewritten") in made
+
+
+def _schemas(node):
+    """The node and its anyOf branches (a strict target's optional wrapper)."""
+    return [node, *node.get("anyOf", [])]
+
+
+def test_int64s_maximum_compiles_and_stays_where_its_minimum_is_spilled():
+    schema = {"type": "object", "properties": {"a": {"type": "integer", "minimum": -2**63, "maximum": 2**63 - 1}},
+              "required": ["a"], "additionalProperties": False}
+    out = wireschema.normalize(schema, "openai-strict").schema["properties"]["a"]
+    assert out == {"type": "integer", "maximum": 2**63 - 1, "description": "(minimum: -9223372036854775808)"}

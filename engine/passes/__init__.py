@@ -17,7 +17,7 @@ import attrs
 class Opt:
     """One option of a rule kind, as a rule file may spell it."""
 
-    type: str  # str | int | bool | keys | map | json | strlist | choice | typemap | regex
+    type: str  # str | int | bool | keys | map | json | strlist | choice | typemap | regex | ranges
     default: Any = None
     required: bool = False
     choices: tuple[str, ...] = ()

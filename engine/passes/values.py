@@ -31,31 +31,74 @@ def _number(v: Any) -> bool:
     triggers="keys",
     keys=Opt("keys", required=True),
     allowed=Opt("json", None, doc="the values the wire takes (a list, or one value); unset: any value"),
+    ranges=Opt("ranges", None, doc="the numbers the wire takes, as inclusive [low, high] ranges (`null` for no end); a number in none of them is not taken (unset: any)"),
+    types=Opt("strlist", [], doc="only on a schema whose `type` is one of these (a type list: each of its types but null); empty: every schema"),
     floor=Opt("bool", False, doc="a number above the allowed ones becomes the greatest allowed number below it"),
+    ceil=Opt("bool", False, doc="a number below the allowed ones becomes the least allowed number above it"),
     max_decimals=Opt("int", None, doc="a number written with more decimal places than this is not taken (unset: any)"),
 )
 def keyword_values(rule, node, run):
     """Keep a keyword only where its value is one the wire takes; spill it otherwise.
 
     With `floor`, a lower bound the wire cannot take is loosened to the nearest one it
-    can (`minItems: 3` becomes `minItems: 1` where only 0 and 1 are taken): the schema
-    still accepts every value it accepted, and the description keeps the original.
+    can (`minItems: 3` becomes `minItems: 1` where only 0 and 1 are taken), and with
+    `ceil` an upper bound is (`maximum: -1e19` becomes the least maximum the ranges
+    take): the schema still accepts every value it accepted, and the description keeps
+    the original. A bound with no taken number on its loose side is spilled alone.
     """
-    allowed = _listed(rule.options["allowed"]) if rule.options["allowed"] is not None else None
-    decimals = rule.options["max_decimals"]
-    for k in [k for k in node if k in rule.options["keys"]]:
+    options = rule.options
+    if options["types"] and not _typed_as(node.get("type"), options["types"]):
+        return
+    allowed = _listed(options["allowed"]) if options["allowed"] is not None else None
+    ranges = options["ranges"]
+    decimals = options["max_decimals"]
+    for k in [k for k in node if k in options["keys"]]:
         value = node[k]
-        if (allowed is None or _member(value, allowed)) and (decimals is None or _decimals(value) <= decimals):
+        if (
+            (allowed is None or _member(value, allowed))
+            and (ranges is None or not _number(value) or _in_ranges(value, ranges))
+            and (decimals is None or _decimals(value) <= decimals)
+        ):
             continue
-        if allowed is None:
+        if allowed is None and ranges is None:
             run.spill(rule, node, k, value)
             continue
         keys = list(node)
         run.spill(rule, node, k, value)
-        below = [a for a in allowed if _number(a) and _number(value) and a < value]
-        if rule.options["floor"] and below:
-            put_back(node, k, max(below), keys)
-            run.report(rule, node, "rewritten", f"{k} {value} loosened to {max(below)}", k)
+        nearest = _nearest(value, allowed, ranges, options["floor"], options["ceil"])
+        if nearest is not None:
+            put_back(node, k, nearest, keys)
+            run.report(rule, node, "rewritten", f"{k} {value} loosened to {nearest}", k)
+
+
+def _typed_as(declared: Any, types: tuple) -> bool:
+    if isinstance(declared, str):
+        return declared in types
+    # null takes no bound: ["integer", "null"] bounds its integers alone
+    named = [t for t in declared if t != "null"] if isinstance(declared, list) else []
+    return bool(named) and all(t in types for t in named)
+
+
+def _in_ranges(value: Any, ranges: Any) -> bool:
+    # exact comparison: an integer past 2**53 is not rounded to a double first
+    return any((lo is None or lo <= value) and (hi is None or value <= hi) for lo, hi in ranges)
+
+
+def _nearest(value: Any, allowed: Any, ranges: Any, floor: bool, ceil: bool) -> Any:
+    """The taken number nearest `value` on its loose side (below with `floor`, above with
+    `ceil`), or None: then the keyword stays spilled."""
+    if not _number(value) or not (floor or ceil):
+        return None
+    taken = [a for a in allowed or () if _number(a)]
+    if ranges is not None:
+        taken += [hi if floor else lo for lo, hi in ranges]
+    if allowed is not None and ranges is not None:
+        taken = [a for a in taken if a is not None and _member(a, allowed) and _in_ranges(a, ranges)]
+    if floor:
+        below = [a for a in taken if a is not None and a < value]
+        return max(below) if below else None
+    above = [a for a in taken if a is not None and a > value]
+    return min(above) if above else None
 
 
 def _decimals(value: Any) -> int:
