@@ -93,6 +93,20 @@ CASES = {
         "none": {"type": "string", "pattern": "[]|a"}, "controls": {"type": "string", "pattern": "\\cA[\\b\\0-\\cZ]\\0"},
         "pair": {"type": "string", "pattern": "^\\ud83d\\ude00+[\\ud83d\\ude00-\\ud83d\\ude4f]$"},
         "lone": {"type": "string", "pattern": "\\ud83d"}, "kept": {"type": "string", "pattern": "\\\\cA\\\\0\\b[\\x08]"}}}),
+    "pattern-features-escapes": ("""
+      rules:
+        - id: t/patterns
+          kind: pattern-features
+          spill: [identity-escape]
+          respell: [control-escape, escaped-symbol]
+          refused_properties: [Cs]
+          why: test
+    """, {"type": "object", "properties": {
+        "letters": {"type": "string", "pattern": "^\\d+\\Z"}, "control": {"type": "string", "pattern": "\\c1"},
+        "octal": {"type": "string", "pattern": "\\08[\\1-\\37]"}, "symbols": {"type": "string", "pattern": "\\<\\w+\\>\\\u00e9"},
+        "kept": {"type": "string", "pattern": "\\\\e\\x41\\u0041\\p{L}\\-"},
+        "category": {"type": "string", "pattern": "\\p{L}|\\P{gc=Cs}"}},
+        "patternProperties": {"^\\e": {"type": "string"}}}),
     "pattern-features-inner-anchor": ("""
       rules:
         - id: t/patterns
@@ -263,7 +277,9 @@ def test_not_ecma_is_what_ecma_262_refuses(pattern):
 
 
 RESPELLED = [("^{{.*}}$", "^\\{\\{.*\\}\\}$"), ("[^]+", "[\\s\\S]+"), ("[]|a", "[^\\s\\S]|a"),
-             ("\\cA[\\b\\0-\\cZ]\\0", "\\x01[\\x08\\x00-\\x1a]\\x00"), ("^\\ud83d\\ude00+$", "^\U0001F600+$")]
+             ("\\cA[\\b\\0-\\cZ]\\0", "\\x01[\\x08\\x00-\\x1a]\\x00"), ("^\\ud83d\\ude00+$", "^\U0001F600+$"),
+             # legacy octal escapes (Annex B) and `\\<`, `\\>`, an escaped non-ASCII character: themselves
+             ("\\08[\\012-\\17]\\0123", "\\x008[\\x0a-\\x0f]\\x0a3"), ("\\<[\\>\\\u00e9]\\\U0001F600", "\\x3c[\\x3e\u00e9]\U0001F600")]
 
 
 @pytest.mark.parametrize("before,after", RESPELLED)
@@ -276,8 +292,28 @@ def test_respelled_patterns_match_the_same_strings(before, after):
         flags = regress.Regex(before, "u") and "u"
     except regress.RegressError:
         flags = ""  # a lone brace is Annex B, outside the u mode
-    for text in ["{{x}}", "{x}", "", "a", "\x01\x08\x00", "\x01\x1a\x00", "\x01b\x00", "\U0001F600\U0001F600", "\U0001F601"]:
+    for text in ["{{x}}", "{x}", "", "a", "\x01\x08\x00", "\x01\x1a\x00", "\x01b\x00", "\U0001F600\U0001F600", "\U0001F601",
+                 "\x008\n\n3", "\x008\x10\n3", "\x008\x0f\n3", "<>\U0001F600", "<\u00e9\U0001F600", "<e\U0001F600"]:
         assert (regress.Regex(before, flags).find(text) is None) == (regress.Regex(after, flags).find(text) is None), text
+
+
+# escapes ECMA-262 gives no meaning: the u flag refuses them, Annex B reads them as written,
+# other dialects as escapes of their own (`\\e` escape, `\\Z` end of input, `\\pL` a letter)
+IDENTITY = ["\\e", "\\Z", "a\\y", "\\o", "\\q", "\\G", "\\h", "\\Q.\\E", "\\k", "[\\k]", "[\\B]", "\\c1", "\\c", "[\\c_]",
+            "\\x1", "\\xZZ", "\\u12", "[\\uZZZZ]", "\\u{zz}", "\\pL", "\\P", "\\p{L", "[\\8]"]
+# and escapes ECMA-262 reads (in one mode or both), `\\k<name>` a backreference
+MEANT = ["\\d\\D\\s\\S\\w\\W", "\\f\\n\\r\\t\\v", "\\b\\B", "[\\b]", "\\cA\\cz", "\\0", "\\012", "[\\1]", "\\x41", "\\u0041",
+         "\\u{41}", "\\p{L}", "[\\P{L}]", "(?<a>x)\\k<a>", "\\-\\/\\.", "\\<", "\\\u00e9"]
+
+
+@pytest.mark.parametrize("pattern", IDENTITY + MEANT)
+def test_an_identity_escape_is_an_escape_ecma_262_gives_no_meaning(pattern):
+    assert bool(patterns.scan(pattern).spans["identity-escape"]) == (pattern in IDENTITY)
+    regress = pytest.importorskip("regress")
+    if pattern in IDENTITY:
+        with pytest.raises(regress.RegressError):
+            regress.Regex(pattern, "u")
+        regress.Regex(pattern, "")
 
 
 # `^` and `$` that nothing can precede or follow are at the edge; the others are inner

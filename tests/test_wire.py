@@ -169,6 +169,11 @@ FIXES = [
     ("anthropic-strict", "surrogate-pair", "llguidance", _props(a={"type": "string", "pattern": "^\\ud83d\\ude00$"})),
     ("openai-strict", "control-escapes", "llguidance", _props(a={"type": "string", "pattern": "\\cA[\\b]\\0"})),
     ("anthropic-strict", "lone-surrogate", "llguidance", _props(a={"type": "string", "pattern": "\\ud83d"})),
+    # escapes ECMA-262 gives no meaning ("unrecognized escape sequence"), and Annex B spellings it reads
+    ("openai-strict", "identity-escapes", "llguidance", _props(a={"type": "string", "pattern": "\\e\\Z"})),
+    ("anthropic-strict", "identity-escapes", "llguidance", _props(a={"type": "string", "pattern": "[\\c1]\\k\\x1"})),
+    ("deepseek-strict", "identity-escapes", "llguidance", _props(a={"type": "string", "pattern": "^\\h+\\Z"})),
+    ("openai-strict", "octal-and-escaped-symbols", "llguidance", _props(a={"type": "string", "pattern": "\\08[\\1]\\<\\\u00e9\\>"})),
     ("openai-strict", "inner-anchor", "llguidance", _props(a={"type": "string", "pattern": "(a$)?b"})),
     ("anthropic-strict", "inner-anchor", "llguidance", _props(a={"type": "string", "pattern": "a$b"})),
     # found on vertex (SchemaStore's pmbot): a bare type name where a property's schema belongs
@@ -237,6 +242,8 @@ CHECKS = [
     ("openai-strict", "lookahead", {"type": "object", "properties": {"a": {"type": "string", "pattern": "^(?=a)"}},
                                     "required": ["a"], "additionalProperties": False}),
     ("anthropic-strict", "boolean-subschema", {"type": "object", "properties": {"a": False}, "additionalProperties": False}),
+    ("anthropic-strict", "identity-escape", {"type": "object", "properties": {"a": {"type": "string", "pattern": "\\e\\Z"}},
+                                             "required": ["a"], "additionalProperties": False}),
     ("vertex", "null-type", _props(a={"type": "null"})),
 ]
 
@@ -327,3 +334,19 @@ def test_int64s_maximum_compiles_and_stays_where_its_minimum_is_spilled():
               "required": ["a"], "additionalProperties": False}
     out = wireschema.normalize(schema, "openai-strict").schema["properties"]["a"]
     assert out == {"type": "integer", "maximum": 2**63 - 1, "description": "(minimum: -9223372036854775808)"}
+
+
+@pytest.mark.parametrize("target", ["openai-strict", "anthropic-strict"])
+def test_the_property_names_a_strict_target_spills_are_the_ones_llguidance_does_not_know(target):
+    llg = judge("llguidance")
+    rule = next(r for r in wireschema._target(target).rules if r.id == f"{target}/patterns")
+    refused = rule.options["refused_properties"]
+    known = ("L", "Lu", "Letter", "gc=Nd", "General_Category=Cn", "Script=Greek", "sc=Latn", "scx=Grek", "Any", "ASCII",
+             "Assigned", "Alphabetic", "Emoji", "Extended_Pictographic", "White_Space", "Changes_When_Casefolded")
+    for name in refused + known:
+        schema = {"type": "object", "properties": {"a": {"type": "string", "pattern": f"^\\p{{{name}}}$"}},
+                  "required": ["a"], "additionalProperties": False}
+        assert (llg(schema, "parameters") is not None) == (name in refused), name
+        out = wireschema.normalize(schema, target).schema
+        assert llg(out, "parameters") is None, name
+        assert ("pattern" in out["properties"]["a"]) == (name not in refused), name

@@ -11,9 +11,21 @@ and is spilled.
 Some spellings can be respelled without changing what matches: a raw control character
 (a line break typed into a character class) as its escape, a `{` that starts no
 quantifier (a literal brace, ECMA-262 Annex B) as `\\{`, the empty classes `[^]` and
-`[]` as `[\\s\\S]` and `[^\\s\\S]`, the control escapes `\\cA`, `\\0` and `[\\b]` as
-`\\xHH`, and a UTF-16 surrogate pair `\\ud83d\\ude00` as the character it spells. A lone
-surrogate escape spells no character, so it has no other spelling (`lone-surrogate`).
+`[]` as `[\\s\\S]` and `[^\\s\\S]`, the control escapes `\\cA`, `\\0` (and the legacy
+octal `\\012` and `[\\1]`, which every dialect that reads them reads alike) and `[\\b]` as
+`\\xHH`, a UTF-16 surrogate pair `\\ud83d\\ude00` as the character it spells, and an escaped `<`,
+`>` or non-ASCII character (itself in ECMA-262's Annex B and in PCRE, Python, Java and
+.NET; `\\<` is a word boundary to Rust's and GNU's parsers) as that character
+(`escaped-symbol`). A lone surrogate escape spells no character, so it has no other
+spelling (`lone-surrogate`).
+`identity-escape` is an escape ECMA-262 gives no meaning: a letter that names no escape
+(`\\e`, `\\Z`, `\\h`, `\\Q`, a `\\k` that opens no `\\k<name>`, `[\\B]`), a `\\c` without a
+control letter, a `\\x` or `\\u` without their hex digits, a `\\p` without braces. The `u`
+flag refuses it and Annex B reads it as the letter (`\\c1` as a backslash and `c1`), but
+other dialects give most of them a meaning of their own (`\\e` escape, `\\Z` end of input),
+so no respelling is known to say what the author meant; a wire whose parser refuses
+them spills the pattern. So does a `\\p{...}` naming a property the wire's parser lacks
+(`refused_properties`: llguidance has no surrogate category and no properties of strings).
 `not-ecma` is what ECMA-262 refuses in both its modes, as far as a scan can tell: other
 dialects' groups and possessive quantifiers, a class range whose start is above its end,
 quantifier bounds the wrong way round, and a quantifier with nothing to repeat.
@@ -28,11 +40,20 @@ from ..run import rewrite
 from . import Opt, check, kind
 
 FEATURES = ("lookaround", "word-boundary", "inner-anchor", "backreference", "unicode-property", "raw-control", "lone-brace",
-            "empty-class", "control-escape", "surrogate-pair", "lone-surrogate", "not-ecma")
+            "empty-class", "control-escape", "surrogate-pair", "escaped-symbol", "lone-surrogate", "identity-escape",
+            "not-ecma")
 REMOVABLE = ("lookaround", "word-boundary", "inner-anchor")
-RESPELLABLE = ("raw-control", "lone-brace", "empty-class", "control-escape", "surrogate-pair")
+RESPELLABLE = ("raw-control", "lone-brace", "empty-class", "control-escape", "surrogate-pair", "escaped-symbol")
 _SURROGATE_PAIR = re.compile(r"\\u[dD][89abAB][0-9a-fA-F]{2}\\u[dD][c-fC-F][0-9a-fA-F]{2}")
 _SURROGATE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
+# `\u{1F600}`, `\p{L}`, `\p{Script=Greek}`: an escape whose braces are its own
+_BRACED = re.compile(r"\\(?:u\{[0-9A-Fa-f]+\}|[pP]\{[A-Za-z0-9_]+(?:=[A-Za-z0-9_]+)?\})")
+# Annex B's legacy octal escape, `\0`-`\377` (in a class: outside one `\1` is a backreference)
+_OCTAL = re.compile(r"\\(?:[0-3][0-7]{0,2}|[4-7][0-7]?)")
+# letters ECMA-262 gives an escape of their own (`\c`, `\x`, `\u`, `\p`, `\k` only when the
+# rest of the escape follows them); in a class `\b` is a backspace and `\B` nothing
+_ESCAPE_LETTERS = "bBdDsSwWfnrtv"
+_CLASS_ESCAPE_LETTERS = "bdDsSwWfnrtv"
 _QUANTIFIER = re.compile(r"(?:[*+?]|\{\d+(?:,\d*)?\})\??")
 _BRACES = re.compile(r"\{\d+(?:,\d*)?\}")
 # group openings ECMA-262 has: (?: (?= (?! (?<= (?<! and (?<name>
@@ -71,15 +92,16 @@ _HEX = re.compile(r"[0-9A-Fa-f]+")
 def _class_atom(p: str, i: int) -> tuple[int, int | None]:
     """Where the class atom at `i` ends, and the one character it stands for (None where it
     stands for a set, or where ECMA-262's two modes read it differently: a surrogate, an
-    astral character, `\\u{...}`, a legacy octal escape)."""
+    astral character, `\\u{...}`, an escape ECMA-262 gives no meaning)."""
     c = p[i]
     if c != "\\":
         return i + 1, (ord(c) if ord(c) < 0xD800 else None)
     d = p[i + 1]
     if d in _CLASS_CHAR:
         return i + 2, _CLASS_CHAR[d]
-    if d == "0" and not p[i + 2:i + 3].isdigit():
-        return i + 2, 0
+    if d in "01234567":
+        end = _OCTAL.match(p, i).end()
+        return end, int(p[i + 1:end], 8)
     if d == "c" and p[i + 2:i + 3].isascii() and p[i + 2:i + 3].isalpha():
         return i + 3, ord(p[i + 2]) % 32
     for letter, width in (("x", 2), ("u", 4)):
@@ -91,13 +113,21 @@ def _class_atom(p: str, i: int) -> tuple[int, int | None]:
     return i + 2, ord(d) if ord(d) < 0xD800 else None  # an escaped syntax character: itself
 
 
+def _braced(p: str, i: int) -> int:
+    """Where the `\\u{...}` or `\\p{...}` escape at `i` ends, or 0 if there is none (`\\u{zz}`
+    and a `\\p{` without its `}` are identity escapes)."""
+    m = _BRACED.match(p, i)
+    return m.end() if m else 0
+
+
 def _escape(p: str, i: int, out: Scan, in_class: bool) -> int:
     """Note the escape at `i` if it is one some parsers do not read though ECMA-262 does
-    (`\\cA`, `\\0`, `[\\b]`, a UTF-16 surrogate pair); return where it ends, or `i` if
-    it is none of them."""
+    (`\\cA`, `\\0`, `\\012`, `[\\b]`, `[\\1]`, a UTF-16 surrogate pair, `\\<`) or one ECMA-262 gives no
+    meaning (`\\e`); return where it ends, or `i` if it is none of them."""
     d = p[i + 1]
-    if (d == "c" and p[i + 2:i + 3].isascii() and p[i + 2:i + 3].isalpha()) or (d == "0" and not p[i + 2:i + 3].isdigit()) or (d == "b" and in_class):
-        end = i + (3 if d == "c" else 2)
+    octal = d == "0" or (in_class and d in "1234567")
+    if (d == "c" and p[i + 2:i + 3].isascii() and p[i + 2:i + 3].isalpha()) or octal or (d == "b" and in_class):
+        end = _OCTAL.match(p, i).end() if octal else i + (3 if d == "c" else 2)
         out.spans["control-escape"].append((i, end))
         return end
     m = _SURROGATE_PAIR.match(p, i)
@@ -108,7 +138,35 @@ def _escape(p: str, i: int, out: Scan, in_class: bool) -> int:
     if m:
         out.spans["lone-surrogate"].append((i, m.end()))
         return m.end()
+    if d in "<>" or (not d.isascii() and not "\ud800" <= d <= "\udfff"):
+        out.spans["escaped-symbol"].append((i, i + 2))
+        return i + 2
+    if _identity(p, i, in_class):
+        if d in "pP" and p.startswith("{", i + 2):
+            # a `\p{` without its name and `}` is still a property escape to a parser that has them
+            out.spans["unicode-property"].append((i, i + 2))
+        out.spans["identity-escape"].append((i, i + 2))
+        return i + 2
     return i
+
+
+def _identity(p: str, i: int, in_class: bool) -> bool:
+    """Whether the escape at `i` is one ECMA-262 gives no meaning of its own (a letter
+    that names no escape, or one whose escape does not follow: `\\c1`, `\\x1`, `\\pL`)."""
+    d, rest = p[i + 1], p[i + 2:i + 6]
+    if "\ud800" <= d <= "\udfff" or (in_class and d in "89"):
+        return True  # an escaped lone surrogate code unit (no character to respell it as), `[\8]`
+    if not (d.isascii() and d.isalpha()) or d in (_CLASS_ESCAPE_LETTERS if in_class else _ESCAPE_LETTERS):
+        return False
+    if d == "x":
+        return len(rest) < 2 or not _HEX.fullmatch(rest[:2])
+    if d == "u":  # a well-formed `\u{1F600}` is read before
+        return not (len(rest) == 4 and _HEX.fullmatch(rest))
+    if d in "pP":  # and so is `\p{L}`
+        return True
+    if d == "k":
+        return in_class or not rest.startswith("<")
+    return True  # \c without a control letter (a control escape is taken above), \e, \Z, ...
 
 
 def _class(p: str, i: int, out: Scan) -> int:
@@ -125,16 +183,15 @@ def _class(p: str, i: int, out: Scan) -> int:
         if c == "\\":
             if i + 1 >= n:
                 raise Unreadable("the pattern ends in a lone backslash")
-            if p[i + 1] in "pPu" and p.startswith("{", i + 2):
-                j = p.find("}", i + 3)
-                end = n if j < 0 else j + 1
+            end = _braced(p, i)
+            if end:
                 if p[i + 1] != "u":
                     out.spans["unicode-property"].append((i, end))
                 i, value = end, None
             else:
                 end = _escape(p, i, out, True)
-                # a control escape still stands for one character, a range's end
-                i, value = (end, None) if end > i and p[i + 1] not in "cb0" else _class_atom(p, i)
+                # an escape other than a surrogate stands for what _class_atom reads, a range's end
+                i, value = (end, None) if end > i and p[i + 1] == "u" else _class_atom(p, i)
         else:
             if c < " ":
                 out.spans["raw-control"].append((i, i + 1))
@@ -169,10 +226,9 @@ def scan(p: str) -> Scan:
                 raise Unreadable("the pattern ends in a lone backslash")
             d = p[i + 1]
             atom = True
-            if d in "pPu" and p.startswith("{", i + 2):
+            end = _braced(p, i)
+            if end:
                 # `\p{L}` and `\u{1F600}`: the braces belong to the escape, not a quantifier
-                j = p.find("}", i + 3)
-                end = n if j < 0 else j + 1
                 if d != "u":
                     out.spans["unicode-property"].append((i, end))
                 i = end
@@ -380,7 +436,11 @@ def _spelled(text: str) -> str:
     if text[1] == "u":  # a surrogate pair: the one character it spells
         high, low = int(text[2:6], 16), int(text[8:12], 16)
         return chr(0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00))
-    code = ord(text[2]) % 32 if text[1] == "c" else 8 if text[1] == "b" else 0
+    if not text[1].isascii():  # an escaped non-ASCII character: itself
+        return text[1]
+    if text[1] in "<>":
+        return f"\\x{ord(text[1]):02x}"
+    code = ord(text[2]) % 32 if text[1] == "c" else 8 if text[1] == "b" else int(text[1:], 8)  # \cA, [\b], \0, \012
     return f"\\x{code:02x}"
 
 
@@ -398,7 +458,7 @@ def respell(p: str, found: Scan, features: Any) -> str:
     return "".join(out)
 
 
-def _rewrite(p: Any, removable: Any, spillable: Any, respellable: Any = ()) -> tuple[str, Any]:
+def _rewrite(p: Any, removable: Any, spillable: Any, respellable: Any = (), refused: Any = ()) -> tuple[str, Any]:
     """What to do with one pattern: ("keep", p), ("rewrite", (new, features)),
     ("respell", (new, features)) or ("drop", why)."""
     if not isinstance(p, str):
@@ -410,6 +470,9 @@ def _rewrite(p: Any, removable: Any, spillable: Any, respellable: Any = ()) -> t
     blocked = found.uses(spillable)
     if blocked:
         return "drop", f"uses {', '.join(blocked)}"
+    unknown = sorted(set(property_names(p, found)) & set(refused))
+    if unknown:
+        return "drop", f"names Unicode properties the wire does not know ({', '.join(unknown)})"
     used = found.uses(removable)
     if not used:
         spelled = found.uses(respellable)
@@ -424,6 +487,11 @@ def _rewrite(p: Any, removable: Any, spillable: Any, respellable: Any = ()) -> t
         if spelled:
             new = respell(new, again, spelled)
     return "rewrite", (new, used)
+
+
+def property_names(p: str, found: Scan) -> list[str]:
+    """The property names (or, after `=`, the values) the `\\p{...}` escapes of `p` name."""
+    return [p[a + 3:b - 1].rpartition("=")[2] for a, b in found.spans["unicode-property"] if p[b - 1] == "}"]
 
 
 def put_back(node: dict, key: str, value: Any, keys: list[str]) -> None:
@@ -444,6 +512,8 @@ def put_back(node: dict, key: str, value: Any, keys: list[str]) -> None:
     remove=Opt("strlist", [], choices=REMOVABLE, doc="zero-width assertions taken out of the pattern, which only loosens it"),
     spill=Opt("strlist", [], choices=FEATURES, doc="features that make the whole pattern spilled"),
     respell=Opt("strlist", [], choices=RESPELLABLE, doc="spellings written the way every parser reads them, which match the same strings"),
+    refused_properties=Opt("strlist", [], doc="Unicode property names, or values after `=` (`Script=Unknown` names `Unknown`), "
+                           "the wire's parser does not know: a pattern that names one is spilled"),
     property_patterns=Opt("bool", True, doc="patternProperties keys are patterns too"),
 )
 def pattern_features(rule, node, run):
@@ -460,8 +530,9 @@ def pattern_features(rule, node, run):
     removable = rule.options["remove"]
     spillable = rule.options["spill"]
     respellable = rule.options["respell"]
+    refused = rule.options["refused_properties"]
     if "pattern" in node:
-        action, value = _rewrite(node["pattern"], removable, spillable, respellable)
+        action, value = _rewrite(node["pattern"], removable, spillable, respellable, refused)
         if action == "respell":
             node["pattern"] = value[0]
             run.report(rule, node, "rewritten", f"pattern respelled with escapes ({', '.join(value[1])}), matching the same strings", "pattern")
@@ -479,12 +550,12 @@ def pattern_features(rule, node, run):
                 run.report(rule, node, "rewritten", f"{', '.join(used)} removed from pattern", "pattern")
     pp = node.get("patternProperties")
     if rule.options["property_patterns"] and isinstance(pp, dict):
-        _property_patterns(rule, node, pp, removable, spillable, respellable, run)
+        _property_patterns(rule, node, pp, removable, spillable, respellable, refused, run)
     return None
 
 
-def _property_patterns(rule, node, pp, removable, spillable, respellable, run):
-    plan = [(k, *_rewrite(k, removable, spillable, respellable)) for k in pp]
+def _property_patterns(rule, node, pp, removable, spillable, respellable, refused, run):
+    plan = [(k, *_rewrite(k, removable, spillable, respellable, refused)) for k in pp]
     if all(action == "keep" for _, action, _ in plan):
         return
     keys = list(node)
