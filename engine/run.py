@@ -215,20 +215,13 @@ class Run:
         """The keywords of `olds` now live in `into` (allOf branches folded into their
         parent, two schemas merged into one), the olds leave the tree: a change made on
         one of them, and the text it spilled, went with `into`, where `left_out` looks.
-        With `whole`, every object inside them too (a value spilled into `into`'s text)."""
+        With `whole`, every schema inside them too (a value spilled into `into`'s text)."""
         if not self.reported:  # no change made yet, none to follow
             return
         absorbed = self.absorbed
-        todo = list(olds)
-        while todo:
-            old = todo.pop()
-            if isinstance(old, dict):
-                if old is not into:
-                    absorbed[id(old)] = (old, into, self.reported)
-                if whole:
-                    todo.extend(v for v in old.values() if isinstance(v, (dict, list)))
-            elif whole and isinstance(old, list):
-                todo.extend(v for v in old if isinstance(v, (dict, list)))
+        for old in (n for o in olds for n in schema_nodes(o)) if whole else olds:
+            if old.__class__ is dict and old is not into:
+                absorbed[id(old)] = (old, into, self.reported)
 
     def has_origin(self, node: Any) -> bool:
         """Whether changes inside `node` already point somewhere into the input."""
@@ -404,7 +397,9 @@ class Run:
         carried = self.facts.spilled
         carried[node["description"]] = self.spilled_text(desc) + text
         if isinstance(value, (dict, list)):
-            self.absorbed_into(node, value, whole=True)
+            # the schemas the value held (read as the keyword's: a union's list, a map)
+            stand_in = {key: value}
+            self.absorbed_into(node, *(n for n in schema_nodes(stand_in) if n is not stand_in))
         self.report(rule, node, "spilled", f"{key} moved into description", key)
 
     def spilled_text(self, description: Any) -> str:
@@ -560,3 +555,4 @@ def _add_items(add: Callable, value: list, here: Any, depth: int, done: dict, bo
                 add((value, i, (here, i), depth + 2, False, ckw))
         elif sub.__class__ is bool and (bools or not fresh_only):
             add((value, i, (here, i), depth + 2, False, ckw))
+
