@@ -108,6 +108,13 @@ def _props(**props):
     return {"type": "object", "properties": props}
 
 
+def _recursive(beside, other):
+    """A definition T whose property `kids` is T or `other`, with `beside` next to the anyOf."""
+    kids = {"anyOf": [{"$ref": "#/$defs/T"}, other], **beside}
+    return {"type": "object", "properties": {"t": {"$ref": "#/$defs/T"}},
+            "$defs": {"T": {"type": "object", "properties": {"v": {"type": "string"}, "kids": kids}}}}
+
+
 FIXES = [
     # 1. Vertex has no NULL type: a null branch of a 3-branch union becomes the marker
     ("vertex", "null-in-three-branch-union", "vertex-proto",
@@ -171,6 +178,11 @@ FIXES = [
     ("anthropic-strict", "lone-surrogate", "llguidance", _props(a={"type": "string", "pattern": "\\ud83d"})),
     ("openai-strict", "inner-anchor", "llguidance", _props(a={"type": "string", "pattern": "(a$)?b"})),
     ("anthropic-strict", "inner-anchor", "llguidance", _props(a={"type": "string", "pattern": "a$b"})),
+    # 6. keywords beside an anyOf that leads to a recursive $ref ("circular references with
+    # sibling keys are not supported"): they move into the branches of their type
+    ("openai-strict", "pattern-beside-recursive-any-of", "llguidance", _recursive({"pattern": "^a"}, {"type": "string"})),
+    ("openai-strict", "minimum-beside-recursive-any-of", "llguidance", _recursive({"minimum": 1}, {"type": "integer"})),
+    ("openai-strict-compat", "enum-beside-recursive-any-of", "llguidance", _recursive({"enum": ["a", "b"]}, {"type": "string"})),
     # found on vertex (SchemaStore's pmbot): a bare type name where a property's schema belongs
     ("vertex", "type-name-as-property-schema", "vertex-proto", _props(config="object")),
 ]
@@ -206,6 +218,40 @@ def test_closed_branches_keep_every_required_name():
     # the parent's property reached each branch: a value naming it is valid there
     jsonschema = pytest.importorskip("jsonschema")
     jsonschema.validate({"e": {"p": "x", "kind": "a"}}, result.schema)
+
+
+@pytest.mark.parametrize("target,beside,other,moved", [
+    ("openai-strict", {"pattern": "^a"}, {"type": "string"}, {"pattern": "^a"}),
+    ("openai-strict", {"minimum": 1}, {"type": "integer"}, {"minimum": 1}),
+    ("openai-strict-compat", {"enum": ["a", "b"]}, {"type": "string"}, {"enum": ["a", "b"]}),
+])
+def test_keywords_beside_a_recursive_any_of_move_into_the_branch_of_their_type(target, beside, other, moved):
+    result = wireschema.normalize(_recursive(beside, other), target)
+    assert result.strict
+    kids = result.schema["$defs"]["T"]["properties"]["kids"]
+    assert {"$ref": "#/$defs/T"} in kids["anyOf"] and {**other, **moved} in kids["anyOf"]
+    assert not set(beside) & set(kids)
+    reported = {(c.rule, c.pointer, c.action) for c in result.changes}
+    assert ("openai-strict/any-of-recursive", "/$defs/T/properties/kids/anyOf", "rewritten") in reported
+
+
+def test_an_enum_the_recursive_ref_branch_cannot_take_is_spilled():
+    result = wireschema.normalize(_recursive({"enum": ["a", "b"]}, {"type": "string"}), "openai-strict")
+    kids = result.schema["$defs"]["T"]["properties"]["kids"]
+    assert kids["description"] == '(enum: ["a","b"])'
+    spilled = [c for c in result.changes if c.action == "spilled"]
+    assert [(c.rule, c.pointer) for c in spilled] == [("openai-strict/any-of-recursive", "/$defs/T/properties/kids/enum")]
+
+
+def test_keywords_beside_an_any_of_without_recursion_stay():
+    schema = _props(kids={"anyOf": [{"$ref": "#/$defs/N"}, {"type": "string"}], "pattern": "^a"})
+    schema["$defs"] = {"N": {"type": "object", "properties": {"n": {"type": "string"}}}}
+    result = wireschema.normalize(schema, "openai-strict")
+    kids = result.schema["properties"]["kids"]["anyOf"][0]  # required now, or null
+    assert kids == {"anyOf": [{"$ref": "#/$defs/N"}, {"type": "string"}], "pattern": "^a"}
+    assert not [c for c in result.changes if c.rule == "openai-strict/any-of-recursive"]
+    # llguidance expands a reference that is no cycle beside keywords
+    assert judge("llguidance")(result.schema, "parameters") is None
 
 
 def test_a_root_whose_const_is_no_object_falls_back_rather_than_becoming_unsatisfiable():

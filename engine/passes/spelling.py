@@ -16,6 +16,7 @@ from ..positions import child_slots, decode_fragment, ref_token, unescape
 from ..prepare import copy_subtree
 from ..run import rewrite
 from . import Opt, check, kind
+from .defs import local_target, recursive
 from .types import json_type, types_of
 
 _DEFS_PREFIX = "#/$defs/"
@@ -236,9 +237,14 @@ def null_enum_branch(rule, node, run):
     return run.replace(out, node)
 
 
+def _reads_targets(o: Any) -> bool:
+    return o["recursive_only"] or o["ref_branches"] == "spill"
+
+
 @kind(
-    "any-of-alone", fails=False, reads="children", creates=True, adds={"type"},
+    "any-of-alone", fails=False, reads=lambda o: "tree" if _reads_targets(o) else "children", creates=True, adds={"type"},
     writes_bools=False,  # the keywords it moves into the branches keep their names
+    needs=lambda o: ("refs-resolved",) if o["recursive_only"] else (),
     triggers={"anyOf"},
     # keywords named without a glob: some of them stand beside the union
     acts_if=lambda o: "not {keys}.isdisjoint(node)" if not any(c in "*?[" for k in o["keys"] for c in k) else "len(node) > 1",
@@ -247,6 +253,13 @@ def null_enum_branch(rule, node, run):
     keys=Opt("strlist", ["*"], doc="keywords (glob patterns) beside anyOf that move; the others stay beside it"),
     widening=Opt(
         "keys", [], doc="keywords that only add values (a nullable marker): a branch that accepts any value already says them and does not take them"
+    ),
+    recursive_only=Opt(
+        "bool", False, doc="only an anyOf with a branch that is (or holds, through unions) a `$ref` that reaches itself moves its keywords"
+    ),
+    ref_branches=Opt(
+        "choice", "skip", choices=("skip", "spill"),
+        doc="a keyword a `$ref` branch (or a null branch) cannot take, where it could constrain that branch: skip: that branch goes without it; spill: it is spilled into the description",
     ),
 )
 def any_of_alone(rule, node, run):
@@ -261,6 +274,15 @@ def any_of_alone(rule, node, run):
     only those keywords move (a strict wire's closed branches need the parent's
     properties, while a description may stay). The branches are new schemas, so the
     rest of the walk visits them again.
+
+    With `recursive_only`, only where a branch leads to a `$ref` that reaches itself:
+    a grammar compiler that intersects the keywords with each branch would have to
+    expand that reference inside its own expansion (llguidance: "circular references
+    with sibling keys are not supported"), while a keyword beside any other union is
+    kept where it stands. With `ref_branches: spill`, a keyword that a `$ref` branch
+    cannot take is spilled, unless the type of the definition it names leaves the
+    keyword nothing to constrain (a `pattern` beside a reference to an object), and so
+    is an `enum` or `const` that a `{type: null}` branch would get past.
     """
     branches = node.get("anyOf")
     if not isinstance(branches, list) or len(node) == 1 or not all(isinstance(b, dict) for b in branches):
@@ -271,14 +293,20 @@ def any_of_alone(rule, node, run):
     beside = [(k, v) for k, v in node.items() if k != "anyOf" and any(fnmatch.fnmatchcase(k, p) for p in moving)]
     if not beside:
         return None
+    if rule.options["recursive_only"] and not _holds_recursive_ref(rule, run, branches):
+        return None
     staying = [(k, v) for k, v in node.items() if k != "anyOf" and (k, v) not in beside]
     by_type = rule.options["by_type"]
     owned = {k for ks in by_type.values() for k in ks}
+    spilling = rule.options["ref_branches"] == "spill"
     out = []
     taken: set[str] = set()
     said: set[str] = set()  # widening keywords a branch of any value says already
+    lost: set[str] = set()  # keywords a branch could not take that would constrain it
     for b in branches:
         if b.get("type") == "null":
+            if spilling:
+                lost.update(k for k, v in beside if not _null_passes(k, v))
             out.append(b)
             continue
         new = dict(b)
@@ -292,6 +320,8 @@ def any_of_alone(rule, node, run):
                 said.add(k)
                 continue
             if "$ref" in new and not any(fnmatch.fnmatchcase(k, p) for p in rule.options["ref_siblings"]):
+                if spilling and not _beside_its_type(run, new["$ref"], k, by_type, owned):
+                    lost.add(k)
                 continue
             if k in owned and types_of(new) and k not in mine:
                 continue
@@ -312,12 +342,52 @@ def any_of_alone(rule, node, run):
     moved = [k for k, _ in beside if k in taken]
     if moved:
         run.report(rule, node, "rewritten", f"{', '.join(moved)} beside anyOf moved into its branches", "anyOf")
-    for k in (k for k, _ in beside if k not in taken):
+    for k, v in beside:
+        if k in lost:
+            run.spill(rule, node, k, v)  # the branches that took it are held to it still
+    for k in (k for k, _ in beside if k not in taken and k not in lost):
         if k in said:
             run.report(rule, node, "rewritten", f"{k} beside anyOf removed: its branches accept any value already", "anyOf")
+        elif spilling:
+            # each branch it would constrain took it or had it spilled: the rest are of other types
+            run.report(rule, node, "rewritten", f"{k} beside anyOf removed: no branch is of a type it constrains", "anyOf")
         else:
             run.report(rule, node, "dropped", f"{k} beside anyOf dropped: no branch can take it", k)
     return None
+
+
+def _holds_recursive_ref(rule, run, branches: list) -> bool:
+    """Whether a branch is, or holds through the unions it is made of, a `$ref` that reaches itself."""
+    stack = list(branches)
+    seen: set[int] = set()
+    while stack:
+        b = stack.pop()
+        if not isinstance(b, dict) or id(b) in seen:
+            continue
+        seen.add(id(b))
+        ref = b.get("$ref")
+        if isinstance(ref, str) and recursive(rule, run, ref):
+            return True
+        for kw in ("anyOf", "oneOf", "allOf"):
+            if isinstance(b.get(kw), list):
+                stack.extend(b[kw])
+    return False
+
+
+def _beside_its_type(run, ref: str, k: str, by_type: dict, owned: set) -> bool:
+    """Whether `k` belongs to other types than the definition `ref` names says it has."""
+    target = local_target(run.root, ref)
+    types = types_of(target) if isinstance(target, dict) else []
+    return bool(types) and k in owned and all(k not in by_type.get(t, ()) for t in types)
+
+
+def _null_passes(k: str, v: Any) -> bool:
+    """Whether null passes keyword `k` (a type's keyword does not apply to it)."""
+    if k == "enum":
+        return isinstance(v, list) and None in v
+    if k == "const":
+        return v is None
+    return True
 
 
 def _added(k: str, own: Any, outer: Any) -> Any:
