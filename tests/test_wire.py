@@ -254,6 +254,70 @@ def test_keywords_beside_an_any_of_without_recursion_stay():
     assert judge("llguidance")(result.schema, "parameters") is None
 
 
+def _beside_ref_branch(recursive):
+    """`x` requires `common` beside anyOf [$ref A, object b]; A leads back to x where `recursive`."""
+    a = {"type": "object", "properties": {"a": {"type": "string"}}}
+    if recursive:
+        a["properties"]["next"] = {"$ref": "#/$defs/X"}
+    x = {"type": "object", "properties": {"common": {"type": "string"}}, "required": ["common"],
+         "anyOf": [{"$ref": "#/$defs/A"}, {"type": "object", "properties": {"b": {"type": "integer"}}}]}
+    return {"type": "object", "properties": {"x": {"$ref": "#/$defs/X"} if recursive else x},
+            "$defs": {"A": a, **({"X": x} if recursive else {})}}
+
+
+def _descriptions(node):
+    if isinstance(node, dict):
+        yield from [node["description"]] if isinstance(node.get("description"), str) else []
+        for v in node.values():
+            yield from _descriptions(v)
+    elif isinstance(node, list):
+        for v in node:
+            yield from _descriptions(v)
+
+
+WIRE_VALIDATOR = {"openai-strict": "llguidance", "openai-strict-compat": "llguidance", "vertex": "vertex-proto"}
+ANY_OF_RULE = {"openai-strict": "openai-strict/any-of-objects", "openai-strict-compat": "openai-strict/any-of-objects",
+               "vertex": "vertex/any-of-alone"}
+
+
+@pytest.mark.parametrize("target", sorted(WIRE_VALIDATOR))
+def test_a_ref_branch_becomes_its_definition_and_takes_the_properties_beside_its_any_of(target):
+    result = wireschema.normalize(_beside_ref_branch(recursive=False), target)
+    assert not result.used_fallback
+    x = result.schema["properties"]["x"]
+    branches = [b for b in x["anyOf"] if b.get("type") == "object"]
+    assert all("common" in b["properties"] and "common" in b["required"] for b in branches)
+    assert {"a", "b"} <= {n for b in branches for n in b["properties"]}
+    inlined = [c for c in result.changes if c.pointer == "/properties/x/anyOf/0/$ref" and c.rule == ANY_OF_RULE[target]]
+    assert [c.action for c in inlined] == ["rewritten"]
+    # what the input refused (an `a` without `common`) the output refuses too
+    jsonschema = pytest.importorskip("jsonschema")
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate({"x": {"a": "s", "b": None}}, result.schema)
+    assert judge(WIRE_VALIDATOR[target])(result.schema, "parameters") is None
+
+
+@pytest.mark.parametrize("target", sorted(WIRE_VALIDATOR))
+def test_what_a_recursive_ref_branch_cannot_take_is_spilled_and_no_move_into_it_is_claimed(target):
+    result = wireschema.normalize(_beside_ref_branch(recursive=True), target)
+    assert not result.used_fallback
+    ours = [c for c in result.changes if c.rule == ANY_OF_RULE[target]]
+    assert sorted((c.pointer, c.action) for c in ours if c.action == "spilled") == [
+        ("/$defs/X/properties", "spilled"), ("/$defs/X/required", "spilled")]
+    claims = [c.detail for c in ours if "moved into its branches" in c.detail]
+    assert "type beside anyOf moved into its branches" in claims
+    assert all(c.endswith("but anyOf[0] ($ref #/$defs/A, which reaches itself)") for c in claims if c.startswith(("properties", "required")))
+    assert '(required: ["common"])' in "".join(_descriptions(result.schema))
+    assert judge(WIRE_VALIDATOR[target])(result.schema, "parameters") is None
+
+
+def test_on_vertex_the_spill_stands_beside_the_ref_it_speaks_of():
+    # Vertex takes nothing beside anyOf, while a ref may carry a description
+    x = wireschema.normalize(_beside_ref_branch(recursive=True), "vertex").schema["defs"]["X"]
+    assert list(x) == ["anyOf"]
+    assert x["anyOf"][0] == {"ref": "#/defs/A", "description": '(properties: {"common":{"type":"string"}}) (required: ["common"])'}
+
+
 def test_a_root_whose_const_is_no_object_falls_back_rather_than_becoming_unsatisfiable():
     result = wireschema.normalize({"const": 2}, "anthropic")
     assert result.used_fallback and "enum or const" in result.fallback_reason
