@@ -91,6 +91,33 @@ CASES = {
         "a": {"type": "string", "minLength": 1, "description": "text or count",
               "anyOf": [{"maxLength": 3}, {"type": "integer", "description": "own"}, {"type": "null"}]},
         "r": {"anyOf": [{"$ref": "#/$defs/R"}, {"type": "null"}], "description": "d", "default": "x"}}}),
+    # a keyword the $ref branch would be held to (minLength, a string's, beside a reference to
+    # a string) is spilled; beside a reference to an object it says nothing and goes without
+    "any-of-alone-ref-branches-spill": ("""
+      - id: t/alone
+        kind: any-of-alone
+        ref_siblings: []
+        why: test
+    """, {"type": "object", "$defs": {"S": {"type": "string"}, "O": {"type": "object"}}, "properties": {
+        "s": {"anyOf": [{"$ref": "#/$defs/S"}, {"type": "string", "maxLength": 9}], "minLength": 2},
+        "o": {"anyOf": [{"$ref": "#/$defs/O"}, {"type": "string"}], "minLength": 2}}}),
+    # the branch becomes a copy of the definition, which takes the keyword; a reference that
+    # reaches itself is not copied, and what it would take is spilled
+    "any-of-alone-ref-branches-inline": ("""
+      - id: t/refs
+        kind: resolve-refs
+        mode: keep-defs
+        recursion: keep
+        why: test
+      - id: t/alone
+        kind: any-of-alone
+        ref_siblings: []
+        ref_branches: inline
+        why: test
+    """, {"type": "object", "$defs": {"S": {"type": "string"}, "T": {"type": "array", "items": {"$ref": "#/$defs/T"}}},
+          "properties": {
+        "s": {"anyOf": [{"$ref": "#/$defs/S"}, {"type": "integer"}], "minLength": 2},
+        "t": {"anyOf": [{"$ref": "#/$defs/T"}, {"type": "array", "items": {"type": "string"}}], "maxItems": 3}}}),
     "unroll-required-recursion": ("""
       - id: t/refs
         kind: resolve-refs

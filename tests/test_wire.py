@@ -108,6 +108,13 @@ def _props(**props):
     return {"type": "object", "properties": props}
 
 
+def _recursive(beside, other):
+    """A definition T whose property `kids` is T or `other`, with `beside` next to the anyOf."""
+    kids = {"anyOf": [{"$ref": "#/$defs/T"}, other], **beside}
+    return {"type": "object", "properties": {"t": {"$ref": "#/$defs/T"}},
+            "$defs": {"T": {"type": "object", "properties": {"v": {"type": "string"}, "kids": kids}}}}
+
+
 FIXES = [
     # 1. Vertex has no NULL type: a null branch of a 3-branch union becomes the marker
     ("vertex", "null-in-three-branch-union", "vertex-proto",
@@ -176,6 +183,11 @@ FIXES = [
     ("openai-strict", "octal-and-escaped-symbols", "llguidance", _props(a={"type": "string", "pattern": "\\08[\\1]\\<\\\u00e9\\>"})),
     ("openai-strict", "inner-anchor", "llguidance", _props(a={"type": "string", "pattern": "(a$)?b"})),
     ("anthropic-strict", "inner-anchor", "llguidance", _props(a={"type": "string", "pattern": "a$b"})),
+    # 6. keywords beside an anyOf that leads to a recursive $ref ("circular references with
+    # sibling keys are not supported"): they move into the branches of their type
+    ("openai-strict", "pattern-beside-recursive-any-of", "llguidance", _recursive({"pattern": "^a"}, {"type": "string"})),
+    ("openai-strict", "minimum-beside-recursive-any-of", "llguidance", _recursive({"minimum": 1}, {"type": "integer"})),
+    ("openai-strict-compat", "enum-beside-recursive-any-of", "llguidance", _recursive({"enum": ["a", "b"]}, {"type": "string"})),
     # found on vertex (SchemaStore's pmbot): a bare type name where a property's schema belongs
     ("vertex", "type-name-as-property-schema", "vertex-proto", _props(config="object")),
 ]
@@ -211,6 +223,104 @@ def test_closed_branches_keep_every_required_name():
     # the parent's property reached each branch: a value naming it is valid there
     jsonschema = pytest.importorskip("jsonschema")
     jsonschema.validate({"e": {"p": "x", "kind": "a"}}, result.schema)
+
+
+@pytest.mark.parametrize("target,beside,other,moved", [
+    ("openai-strict", {"pattern": "^a"}, {"type": "string"}, {"pattern": "^a"}),
+    ("openai-strict", {"minimum": 1}, {"type": "integer"}, {"minimum": 1}),
+    ("openai-strict-compat", {"enum": ["a", "b"]}, {"type": "string"}, {"enum": ["a", "b"]}),
+])
+def test_keywords_beside_a_recursive_any_of_move_into_the_branch_of_their_type(target, beside, other, moved):
+    result = wireschema.normalize(_recursive(beside, other), target)
+    assert result.strict
+    kids = result.schema["$defs"]["T"]["properties"]["kids"]
+    assert {"$ref": "#/$defs/T"} in kids["anyOf"] and {**other, **moved} in kids["anyOf"]
+    assert not set(beside) & set(kids)
+    reported = {(c.rule, c.pointer, c.action) for c in result.changes}
+    assert ("openai-strict/any-of-recursive", "/$defs/T/properties/kids/anyOf", "rewritten") in reported
+
+
+def test_an_enum_the_recursive_ref_branch_cannot_take_is_spilled():
+    result = wireschema.normalize(_recursive({"enum": ["a", "b"]}, {"type": "string"}), "openai-strict")
+    kids = result.schema["$defs"]["T"]["properties"]["kids"]
+    assert kids["description"] == '(enum: ["a","b"])'
+    spilled = [c for c in result.changes if c.action == "spilled"]
+    assert [(c.rule, c.pointer) for c in spilled] == [("openai-strict/any-of-recursive", "/$defs/T/properties/kids/enum")]
+
+
+def test_keywords_beside_an_any_of_without_recursion_stay():
+    schema = _props(kids={"anyOf": [{"$ref": "#/$defs/N"}, {"type": "string"}], "pattern": "^a"})
+    schema["$defs"] = {"N": {"type": "object", "properties": {"n": {"type": "string"}}}}
+    result = wireschema.normalize(schema, "openai-strict")
+    kids = result.schema["properties"]["kids"]["anyOf"][0]  # required now, or null
+    assert kids == {"anyOf": [{"$ref": "#/$defs/N"}, {"type": "string"}], "pattern": "^a"}
+    assert not [c for c in result.changes if c.rule == "openai-strict/any-of-recursive"]
+    # llguidance expands a reference that is no cycle beside keywords
+    assert judge("llguidance")(result.schema, "parameters") is None
+
+
+def _beside_ref_branch(recursive):
+    """`x` requires `common` beside anyOf [$ref A, object b]; A leads back to x where `recursive`."""
+    a = {"type": "object", "properties": {"a": {"type": "string"}}}
+    if recursive:
+        a["properties"]["next"] = {"$ref": "#/$defs/X"}
+    x = {"type": "object", "properties": {"common": {"type": "string"}}, "required": ["common"],
+         "anyOf": [{"$ref": "#/$defs/A"}, {"type": "object", "properties": {"b": {"type": "integer"}}}]}
+    return {"type": "object", "properties": {"x": {"$ref": "#/$defs/X"} if recursive else x},
+            "$defs": {"A": a, **({"X": x} if recursive else {})}}
+
+
+def _descriptions(node):
+    if isinstance(node, dict):
+        yield from [node["description"]] if isinstance(node.get("description"), str) else []
+        for v in node.values():
+            yield from _descriptions(v)
+    elif isinstance(node, list):
+        for v in node:
+            yield from _descriptions(v)
+
+
+WIRE_VALIDATOR = {"openai-strict": "llguidance", "openai-strict-compat": "llguidance", "vertex": "vertex-proto"}
+ANY_OF_RULE = {"openai-strict": "openai-strict/any-of-objects", "openai-strict-compat": "openai-strict/any-of-objects",
+               "vertex": "vertex/any-of-alone"}
+
+
+@pytest.mark.parametrize("target", sorted(WIRE_VALIDATOR))
+def test_a_ref_branch_becomes_its_definition_and_takes_the_properties_beside_its_any_of(target):
+    result = wireschema.normalize(_beside_ref_branch(recursive=False), target)
+    assert not result.used_fallback
+    x = result.schema["properties"]["x"]
+    branches = [b for b in x["anyOf"] if b.get("type") == "object"]
+    assert all("common" in b["properties"] and "common" in b["required"] for b in branches)
+    assert {"a", "b"} <= {n for b in branches for n in b["properties"]}
+    inlined = [c for c in result.changes if c.pointer == "/properties/x/anyOf/0/$ref" and c.rule == ANY_OF_RULE[target]]
+    assert [c.action for c in inlined] == ["rewritten"]
+    # what the input refused (an `a` without `common`) the output refuses too
+    jsonschema = pytest.importorskip("jsonschema")
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate({"x": {"a": "s", "b": None}}, result.schema)
+    assert judge(WIRE_VALIDATOR[target])(result.schema, "parameters") is None
+
+
+@pytest.mark.parametrize("target", sorted(WIRE_VALIDATOR))
+def test_what_a_recursive_ref_branch_cannot_take_is_spilled_and_no_move_into_it_is_claimed(target):
+    result = wireschema.normalize(_beside_ref_branch(recursive=True), target)
+    assert not result.used_fallback
+    ours = [c for c in result.changes if c.rule == ANY_OF_RULE[target]]
+    assert sorted((c.pointer, c.action) for c in ours if c.action == "spilled") == [
+        ("/$defs/X/properties", "spilled"), ("/$defs/X/required", "spilled")]
+    claims = [c.detail for c in ours if "moved into its branches" in c.detail]
+    assert "type beside anyOf moved into its branches" in claims
+    assert all(c.endswith("but anyOf[0] ($ref #/$defs/A, which reaches itself)") for c in claims if c.startswith(("properties", "required")))
+    assert '(required: ["common"])' in "".join(_descriptions(result.schema))
+    assert judge(WIRE_VALIDATOR[target])(result.schema, "parameters") is None
+
+
+def test_on_vertex_the_spill_stands_beside_the_ref_it_speaks_of():
+    # Vertex takes nothing beside anyOf, while a ref may carry a description
+    x = wireschema.normalize(_beside_ref_branch(recursive=True), "vertex").schema["defs"]["X"]
+    assert list(x) == ["anyOf"]
+    assert x["anyOf"][0] == {"ref": "#/defs/A", "description": '(properties: {"common":{"type":"string"}}) (required: ["common"])'}
 
 
 def test_a_root_whose_const_is_no_object_falls_back_rather_than_becoming_unsatisfiable():

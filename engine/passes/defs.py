@@ -109,7 +109,7 @@ def inline_refs(rule, node, run):
         branch = cont[key]
         name = def_name(branch.get("$ref")) if isinstance(branch, dict) else None
         target = defs.get(name) if name is not None else None
-        if not isinstance(target, dict) or _recursive(rule, run, root, branch["$ref"]):
+        if not isinstance(target, dict) or recursive(rule, run, branch["$ref"]):
             continue
         copy = copy_subtree(target, run)
         put_beside(copy, branch, run, rule)
@@ -121,8 +121,10 @@ def inline_refs(rule, node, run):
     return None
 
 
-def _recursive(rule, run, root: dict, ref: str) -> bool:
+def recursive(rule, run, ref: str) -> bool:
+    """Whether the local `$ref` reaches itself: expanding it would never end."""
     # one graph per rule and run: copies only repeat references the graph has seen
+    root = run.root
     return run.memo(("graph", rule.id), lambda: _Graph(root)).reaches_itself(ref)
 
 

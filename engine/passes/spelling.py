@@ -16,6 +16,8 @@ from ..positions import child_slots, decode_fragment, ref_token, unescape
 from ..prepare import copy_subtree
 from ..run import rewrite
 from . import Opt, check, kind
+from .defs import local_target, recursive
+from .refs import put_beside
 from .types import json_type, types_of
 
 _DEFS_PREFIX = "#/$defs/"
@@ -236,9 +238,16 @@ def null_enum_branch(rule, node, run):
     return run.replace(out, node)
 
 
+def _follows_refs(o: Any) -> bool:
+    # whether a reference reaches itself is read off the canonical references resolve-refs leaves
+    return o["recursive_only"] or o["ref_branches"] == "inline"
+
+
 @kind(
-    "any-of-alone", fails=False, reads="children", creates=True, adds={"type"},
+    # a $ref branch is judged by the definition it names, wherever that stands
+    "any-of-alone", fails=False, reads="tree", creates=True, adds={"type"},
     writes_bools=False,  # the keywords it moves into the branches keep their names
+    needs=lambda o: ("refs-resolved",) if _follows_refs(o) else (),
     triggers={"anyOf"},
     # keywords named without a glob: some of them stand beside the union
     acts_if=lambda o: "not {keys}.isdisjoint(node)" if not any(c in "*?[" for k in o["keys"] for c in k) else "len(node) > 1",
@@ -247,6 +256,13 @@ def null_enum_branch(rule, node, run):
     keys=Opt("strlist", ["*"], doc="keywords (glob patterns) beside anyOf that move; the others stay beside it"),
     widening=Opt(
         "keys", [], doc="keywords that only add values (a nullable marker): a branch that accepts any value already says them and does not take them"
+    ),
+    recursive_only=Opt(
+        "bool", False, doc="only an anyOf with a branch that is (or holds, through unions) a `$ref` that reaches itself moves its keywords"
+    ),
+    ref_branches=Opt(
+        "choice", "spill", choices=("spill", "inline"),
+        doc="a keyword a `$ref` branch cannot take (it is no allowed sibling), where it would constrain that branch: spill: it is spilled into the description; inline: the branch becomes a copy of the definition, which takes it as any branch does (a `$ref` that reaches itself, or that names no local definition, is spilled)",
     ),
 )
 def any_of_alone(rule, node, run):
@@ -261,6 +277,23 @@ def any_of_alone(rule, node, run):
     only those keywords move (a strict wire's closed branches need the parent's
     properties, while a description may stay). The branches are new schemas, so the
     rest of the walk visits them again.
+
+    A `$ref` branch is judged by the definition it names: a keyword of another type
+    than the definition's (a `pattern` beside a reference to an object), an annotation
+    or a `widening` keyword constrains it in nothing, and it goes without. Any other
+    keyword would hold that branch to more than the reference says, so it is never
+    left behind unsaid: with `ref_branches: inline` the branch becomes a copy of the
+    definition, which takes the keywords as any branch does; a reference that reaches
+    itself (a copy would hold it again) or names nothing local, and with `spill` every
+    reference, has the keyword spilled: into a description beside that reference where
+    `ref_siblings` let one stand there, else beside the anyOf. So is an `enum` or
+    `const` that a `{type: null}` branch would get past.
+
+    With `recursive_only`, only where a branch leads to a `$ref` that reaches itself:
+    a grammar compiler that intersects the keywords with each branch would have to
+    expand that reference inside its own expansion (llguidance: "circular references
+    with sibling keys are not supported"), while a keyword beside any other union is
+    kept where it stands.
     """
     branches = node.get("anyOf")
     if not isinstance(branches, list) or len(node) == 1 or not all(isinstance(b, dict) for b in branches):
@@ -271,16 +304,50 @@ def any_of_alone(rule, node, run):
     beside = [(k, v) for k, v in node.items() if k != "anyOf" and any(fnmatch.fnmatchcase(k, p) for p in moving)]
     if not beside:
         return None
+    if rule.options["recursive_only"] and not _holds_recursive_ref(rule, run, branches):
+        return None
     staying = [(k, v) for k, v in node.items() if k != "anyOf" and (k, v) not in beside]
     by_type = rule.options["by_type"]
     owned = {k for ks in by_type.values() for k in ks}
+    widening = rule.options["widening"]
+    ref_siblings = rule.options["ref_siblings"]
+    inlining = rule.options["ref_branches"] == "inline"
+    # a keyword a $ref branch cannot take is spilled beside that reference where a
+    # description may stand there (it speaks of that branch alone), else beside the anyOf
+    said_beside_ref = any(fnmatch.fnmatchcase("description", p) for p in ref_siblings)
     out = []
     taken: set[str] = set()
     said: set[str] = set()  # widening keywords a branch of any value says already
-    for b in branches:
+    # keyword -> the branches it would constrain that could not take it, and why
+    lost: dict[str, list[str]] = {}
+    unsaid: set[str] = set()  # of those, the keywords spilled beside the anyOf
+    for i, b in enumerate(branches):
         if b.get("type") == "null":
+            for k, v in beside:
+                if not _null_passes(k, v):
+                    lost.setdefault(k, []).append(f"anyOf[{i}] (null)")
+                    unsaid.add(k)
             out.append(b)
             continue
+        spill_here: list[tuple[str, Any]] = []
+        while "$ref" in b:
+            ref = b["$ref"]
+            binding = [(k, v) for k, v in beside if not any(fnmatch.fnmatchcase(k, p) for p in ref_siblings)
+                       and _constrains(run, ref, k, v, by_type, owned, widening)]
+            if not binding:
+                break
+            copy = _inlined(rule, run, b) if inlining else None
+            if copy is None:
+                why = ", which reaches itself" if inlining and _local(run, ref) is not None else ""
+                for k, v in binding:
+                    lost.setdefault(k, []).append(f"anyOf[{i}] ($ref {ref}{why})")
+                if said_beside_ref:
+                    spill_here = binding
+                else:
+                    unsaid.update(k for k, _ in binding)
+                break
+            run.report(rule, b, "rewritten", f"$ref {ref} in anyOf[{i}] inlined: {', '.join(k for k, _ in binding)} beside anyOf would constrain it", "$ref")
+            b = copy
         new = dict(b)
         if "type" not in new and "type" in node and "$ref" not in new:
             new["type"] = node["type"]
@@ -288,11 +355,11 @@ def any_of_alone(rule, node, run):
         # only annotations: every value, null too (a lone marker would be read as null only)
         any_value = all(k in _ANNOTATIONS for k in new)
         for k, v in beside:
-            if any_value and k in rule.options["widening"]:
+            if any_value and k in widening:
                 said.add(k)
                 continue
-            if "$ref" in new and not any(fnmatch.fnmatchcase(k, p) for p in rule.options["ref_siblings"]):
-                continue
+            if "$ref" in new and not any(fnmatch.fnmatchcase(k, p) for p in ref_siblings):
+                continue  # constrains nothing the reference says, or is counted lost above
             if k in owned and types_of(new) and k not in mine:
                 continue
             if k in new:
@@ -305,19 +372,121 @@ def any_of_alone(rule, node, run):
                 continue
             new[k] = v
             taken.add(k)
+        for k, v in spill_here:
+            new[k] = v
+            run.moved(new, k, node)  # the spill points where the keyword was written
+            run.spill(rule, new, k, v)
         out.append(run.replace(new, b) if new != b else b)
     node.clear()
     node["anyOf"] = out
     node.update(staying)
-    moved = [k for k, _ in beside if k in taken]
+    moved = [k for k, _ in beside if k in taken and k not in lost]
     if moved:
         run.report(rule, node, "rewritten", f"{', '.join(moved)} beside anyOf moved into its branches", "anyOf")
-    for k in (k for k, _ in beside if k not in taken):
+    for k, v in beside:
+        if k in lost:
+            if k in taken:
+                # the branches that took it are held to it still: the spill speaks for the rest
+                run.report(rule, node, "rewritten", f"{k} beside anyOf moved into its branches but {', '.join(lost[k])}", "anyOf")
+            if k in unsaid:
+                run.spill(rule, node, k, v)
+    for k in (k for k, _ in beside if k not in taken and k not in lost):
         if k in said:
             run.report(rule, node, "rewritten", f"{k} beside anyOf removed: its branches accept any value already", "anyOf")
-        else:
+        elif k in _ANNOTATIONS or k in widening:
             run.report(rule, node, "dropped", f"{k} beside anyOf dropped: no branch can take it", k)
+        else:
+            # of another type than each branch's, or said already by the definitions referenced
+            run.report(rule, node, "rewritten", f"{k} beside anyOf removed: it constrains none of its branches", "anyOf")
     return None
+
+
+def _inlined(rule, run, branch: dict) -> dict | None:
+    """A copy of the definition the `$ref` branch names, the branch's other keywords put
+    in (None where there is no such copy: a reference that reaches itself, or none local)."""
+    ref = branch["$ref"]
+    target = _local(run, ref)
+    if target is None or recursive(rule, run, ref):
+        return None
+    copy = copy_subtree(target, run)
+    put_beside(copy, branch, run, rule)
+    if not run.has_origin(copy):
+        run.replace(copy, branch)
+    return copy
+
+
+def _local(run, ref: Any) -> dict | None:
+    target = local_target(run.root, ref) if isinstance(ref, str) else None
+    return target if isinstance(target, dict) else None
+
+
+def _constrains(run, ref: Any, k: str, v: Any, by_type: dict, owned: set, widening: Any) -> bool:
+    """Whether keyword `k` beside the anyOf holds a branch `{$ref: ref}` to more than the
+    definition it names says (unknown: it does)."""
+    if k in _ANNOTATIONS or k in widening:
+        return False  # says nothing a value must be, or only lets more values in
+    types = _def_types(run, ref)
+    if not types:
+        return True
+    if k == "type":
+        beside = [v] if isinstance(v, str) else v if isinstance(v, list) else []
+        return not all(t in beside or (t == "integer" and "number" in beside) for t in types)
+    return k not in owned or any(k in by_type.get(t, ()) for t in types)
+
+
+def _holds_recursive_ref(rule, run, branches: list) -> bool:
+    """Whether a branch is, or holds through the unions it is made of, a `$ref` that reaches itself."""
+    stack = list(branches)
+    seen: set[int] = set()
+    while stack:
+        b = stack.pop()
+        if not isinstance(b, dict) or id(b) in seen:
+            continue
+        seen.add(id(b))
+        ref = b.get("$ref")
+        if isinstance(ref, str) and recursive(rule, run, ref):
+            return True
+        for kw in ("anyOf", "oneOf", "allOf"):
+            if isinstance(b.get(kw), list):
+                stack.extend(b[kw])
+    return False
+
+
+def _def_types(run, ref: Any) -> list[str]:
+    """The types a value of the definition `ref` names may have: its `type`, or the types
+    of all its anyOf branches (references followed), as a definition whose keywords
+    moved into its branches says them; empty where some branch says none."""
+    types: list[str] = []
+    stack = [ref]
+    seen: set[str] = set()
+    while stack:
+        r = stack.pop()
+        if r in seen:
+            continue  # a reference met again adds no type
+        seen.add(r)
+        node = _local(run, r)
+        if node is None:
+            return []
+        # a branch is a reference or a schema of its own
+        for b in node["anyOf"] if not types_of(node) and isinstance(node.get("anyOf"), list) else [node]:
+            if not isinstance(b, dict):
+                return []
+            if types_of(b):
+                types.extend(t for t in types_of(b) if t not in types)
+            elif isinstance(b.get("$ref"), str):
+                stack.append(b["$ref"])
+            else:
+                return []
+    return types
+
+
+def _null_passes(k: str, v: Any) -> bool:
+    """Whether null passes keyword `k` (a type's keyword does not apply to it)."""
+    if k == "enum":
+        return isinstance(v, list) and None in v
+    if k == "const":
+        return v is None
+    return True
 
 
 def _added(k: str, own: Any, outer: Any) -> Any:
