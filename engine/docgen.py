@@ -343,7 +343,8 @@ def _reads_text(k: Kind) -> str:
     reads = "depends on its options" if callable(k.reads) else k.reads
     if k.reads_via is not None:
         via = "its options' keywords" if callable(k.reads_via) else ", ".join(f"`{w}`" for w in k.reads_via)
-        reads += f" (only through {via}: without them, its node)"
+        within = "its node" if k.reads_within == "node" else k.reads_within
+        reads += f" (only through {via}: without them, {within})"
     return reads
 
 

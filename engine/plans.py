@@ -158,8 +158,8 @@ class Planner:
         A rule may have work where its triggers meet the input's keywords or those an
         earlier active rule may add (at the root, for a rule that selects only the
         root), and those keywords hold all it `requires` (anywhere). What it reads
-        narrows to its node where none of its `reads_via` keywords can be there yet (at
-        the root, for a root-scoped tree kind).
+        narrows to its `reads_within` (its node, say) where none of its `reads_via`
+        keywords can be there yet (at the root, for a root-scoped tree kind).
         """
         keys = set(census)
         root = set(root_keys)
@@ -177,7 +177,7 @@ class Planner:
                     via = spec.reads_through(rule.options)
                     level = spec.reads_of(rule.options)
                     if via is not None and not anything and via.isdisjoint(here):
-                        level = "node"
+                        level = spec.reads_within
                     reads[rule.id] = level
                     if adds is _ANY:
                         anything = True

@@ -74,8 +74,10 @@ class Kind:
     `reads_via` (at the root): where those are absent, a compiled target may run it
     as a visitor of the root inside a fused walk."""
     reads_via: Any = None
-    """Keywords (or a function of the options) through which alone it reads beyond its
-    node: where the input has none of them, it reads only its node. None: any."""
+    """Keywords (or a function of the options) through which alone it reads beyond
+    `reads_within`: where the input has none of them, it reads only that. None: any."""
+    reads_within: str = "node"
+    """What it reads where the input has none of its `reads_via` keywords."""
     census: Any = None
     """What in the input's census (`prepare.copy_input`: its keywords, `<bool>:K` where a
     boolean stands under K, `<list>:items` for a draft-07 tuple) gives it work: a set or a
@@ -191,7 +193,7 @@ def test_helper(name: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]
     return deco
 
 
-_CONTRACT = ("phase", "reads", "scope", "reads_via", "creates", "adds", "writes_bools", "census", "requires", "fails", "mutates", "needs", "makes", "precedes")
+_CONTRACT = ("phase", "reads", "scope", "reads_via", "reads_within", "creates", "adds", "writes_bools", "census", "requires", "fails", "mutates", "needs", "makes", "precedes")
 _READS = ("node", "children", "subtree", "tree")
 
 
@@ -199,6 +201,8 @@ def _register(table: dict[str, Kind], name: str, order: str, bools: bool, trigge
     reads = contract.get("reads", "tree")
     if not callable(reads) and reads not in _READS:
         raise ValueError(f"kind {name}: reads must be one of {_READS}")
+    if contract.get("reads_within", "node") not in _READS:
+        raise ValueError(f"kind {name}: reads_within must be one of {_READS}")
     if contract.get("mutates") is False and (contract.get("creates", True) or contract.get("adds") != ()):
         raise ValueError(f"kind {name}: a kind that mutates nothing creates nothing and adds nothing")
 

@@ -244,8 +244,9 @@ def _follows_refs(o: Any) -> bool:
 
 
 @kind(
-    # a $ref branch is judged by the definition it names, wherever that stands
-    "any-of-alone", fails=False, reads="tree", creates=True, adds={"type"},
+    # a $ref branch is judged by the definition it names, wherever that stands; with no
+    # $ref, a compiled target may fuse its walk with the walks beside it
+    "any-of-alone", fails=False, reads="tree", reads_via=("$ref",), reads_within="children", creates=True, adds={"type"},
     writes_bools=False,  # the keywords it moves into the branches keep their names
     needs=lambda o: ("refs-resolved",) if _follows_refs(o) else (),
     triggers={"anyOf"},
