@@ -12,7 +12,7 @@ import fnmatch
 import json
 from typing import Any
 
-from ..positions import child_slots, decode_fragment, ref_token, unescape
+from ..positions import IN_PLACE_LISTS, child_slots, decode_fragment, ref_token, unescape
 from ..prepare import copy_subtree
 from ..run import rewrite
 from . import Opt, check, kind
@@ -447,7 +447,7 @@ def _holds_recursive_ref(rule, run, branches: list) -> bool:
         ref = b.get("$ref")
         if isinstance(ref, str) and recursive(rule, run, ref):
             return True
-        for kw in ("anyOf", "oneOf", "allOf"):
+        for kw in IN_PLACE_LISTS:
             if isinstance(b.get(kw), list):
                 stack.extend(b[kw])
     return False
