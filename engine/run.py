@@ -174,8 +174,10 @@ class Run:
         Returns `new`, for the kind to put in `old`'s place (or return)."""
         if isinstance(new, (dict, list)):
             self.origins[id(new)] = (new, self.chain_of(old))
-            if new.__class__ is dict:
-                self.absorbed_into(new, old)  # what was changed on old went along
+            # what was changed on old went along (`absorbed_into`, written out: most
+            # replacements are strict targets' optional wrappers, one per property)
+            if self.reported and new.__class__ is dict and old.__class__ is dict and old is not new:
+                self.absorbed[id(old)] = (old, new, self.reported)
         return new
 
     def made(self, value: Any, chain: Any = None) -> Any:
