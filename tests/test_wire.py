@@ -188,6 +188,12 @@ FIXES = [
     ("openai-strict", "pattern-beside-recursive-any-of", "llguidance", _recursive({"pattern": "^a"}, {"type": "string"})),
     ("openai-strict", "minimum-beside-recursive-any-of", "llguidance", _recursive({"minimum": 1}, {"type": "integer"})),
     ("openai-strict-compat", "enum-beside-recursive-any-of", "llguidance", _recursive({"enum": ["a", "b"]}, {"type": "string"})),
+    # 7. an integer's bound or step that is no whole number ("Integer constraint must be a
+    # whole number"; a multipleOf xgrammar ignores): the whole number with the same integers
+    *[(t, "fractional-integer-bounds", "xgrammar",
+       _props(a={"type": "integer", "minimum": 0.5, "exclusiveMaximum": 9.2, "multipleOf": 1.5},
+              b={"type": ["integer", "null"], "maximum": 2.5, "multipleOf": 0.1}))
+      for t in ("generic", "deepseek-strict", "xai")],
     # found on vertex (SchemaStore's pmbot): a bare type name where a property's schema belongs
     ("vertex", "type-name-as-property-schema", "vertex-proto", _props(config="object")),
 ]
@@ -460,3 +466,25 @@ def test_the_property_names_a_strict_target_spills_are_the_ones_llguidance_does_
         out = wireschema.normalize(schema, target).schema
         assert llg(out, "parameters") is None, name
         assert ("pattern" in out["properties"]["a"]) == (name not in refused), name
+
+
+@pytest.mark.parametrize("target", ["generic", "deepseek-strict", "xai"])
+def test_an_integers_fractional_bounds_become_the_whole_numbers_that_admit_the_same_integers(target):
+    schema = _props(a={"type": "integer", "minimum": 0.5, "exclusiveMinimum": -2.5, "maximum": 7.9, "exclusiveMaximum": 9.2, "multipleOf": 1.5},
+                    b={"type": "integer", "multipleOf": 0.1}, n={"type": "number", "minimum": 0.5})
+    result = wireschema.normalize(schema, target)
+    a, b, n = (_branch(result.schema["properties"][k]) for k in "abn")
+    assert {k: a[k] for k in ("minimum", "exclusiveMinimum", "maximum", "exclusiveMaximum", "multipleOf")} == {
+        "minimum": 1, "exclusiveMinimum": -3, "maximum": 7, "exclusiveMaximum": 10, "multipleOf": 3}
+    assert "multipleOf" not in b and n["minimum"] == 0.5  # every integer is a multiple of 0.1; a number keeps its bound
+    made = [(c.pointer, c.action) for c in result.changes if c.rule.endswith("/whole-bounds")]
+    assert ("/properties/b/multipleOf", "rewritten") in made and len(made) == 6
+    for x in range(-5, 12):  # the same integers, one by one
+        original = 0.5 <= x and x > -2.5 and x <= 7.9 and x < 9.2 and x % 1.5 == 0
+        assert original == (a["minimum"] <= x and x > a["exclusiveMinimum"] and x <= a["maximum"] and x < a["exclusiveMaximum"] and x % a["multipleOf"] == 0)
+
+
+def _branch(node):
+    """The node, or its non-null branch (a strict target's optional wrapper)."""
+    return next((b for b in node.get("anyOf", ()) if b.get("type") != "null"), node)
+

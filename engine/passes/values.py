@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import math
+from fractions import Fraction
 from typing import Any
 
 from ..positions import bool_census, child_slots
-from . import Opt, check, kind
+from . import Opt, check, kind, test_helper
 from .patterns import put_back
-from .types import json_type
+from .types import json_type, types_of
 
 _SWITCHES = ["additionalProperties", "unevaluatedProperties", "unevaluatedItems"]
 
@@ -99,6 +101,51 @@ def _nearest(value: Any, allowed: Any, ranges: Any, floor: bool, ceil: bool) -> 
         return max(below) if below else None
     above = [a for a in taken if a is not None and a > value]
     return min(above) if above else None
+
+
+_WHOLE = {"minimum": "ceil", "maximum": "floor", "exclusiveMinimum": "floor", "exclusiveMaximum": "ceil"}
+_WHOLE_KEYS = (*_WHOLE, "multipleOf")
+
+
+@kind(
+    "whole-bounds", fails=False, reads="node", creates=False, adds=(),
+    triggers=set(_WHOLE_KEYS),
+    # an integer schema (no `number` beside it) with a bound or step that may not be whole
+    acts_if="((t := node.get('type')) == 'integer' or (t.__class__ is list and 'integer' in t and 'number' not in t)) and _not_whole(node)",
+)
+def whole_bounds(rule, node, run):
+    """On an integer schema, a bound that is no whole number becomes the whole number
+    that admits the same integers (`minimum: 3.5` is `minimum: 4`, `maximum: 2.5` is
+    `maximum: 2`, `exclusiveMinimum: 1.5` is `exclusiveMinimum: 1`), and a `multipleOf`
+    that is no whole number the least whole one whose multiples are the same integers
+    (the numerator of the step as written: `1.5` is `3`; `0.5` or `0.1`, which every
+    integer is a multiple of, is removed). Every change keeps what the schema accepts."""
+    types = types_of(node)
+    if "integer" not in types or "number" in types:
+        return
+    for k in [k for k in node if k in _WHOLE_KEYS]:
+        value = node[k]
+        if not _number(value) or value.__class__ is int or value.is_integer():
+            continue
+        exact = Fraction(repr(value))  # the number as JSON wrote it, not its binary neighbour
+        if k != "multipleOf":
+            whole = math.ceil(exact) if _WHOLE[k] == "ceil" else math.floor(exact)
+            node[k] = whole
+            run.report(rule, node, "rewritten", f"{k} {value} -> {whole}: the same integers", k)
+        elif exact <= 0:
+            continue  # no step: the shape checks judge it
+        elif exact.numerator == 1:
+            del node[k]
+            run.report(rule, node, "rewritten", f"{k} {value} removed: every integer is a multiple of it", k)
+        else:
+            node[k] = exact.numerator
+            run.report(rule, node, "rewritten", f"{k} {value} -> {exact.numerator}: the same integers", k)
+
+
+@test_helper("_not_whole")
+def _not_whole(node: dict) -> bool:
+    """Some bound or step of the node is a float with a fraction (the cheap test of whole-bounds)."""
+    return any((v := node.get(k)).__class__ is float and not v.is_integer() for k in _WHOLE_KEYS)
 
 
 def _decimals(value: Any) -> int:
