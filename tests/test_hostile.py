@@ -387,6 +387,16 @@ CYCLES = {
         "type": "object",
         "properties": {"self": {"$ref": "#"}, "list": {"type": "array", "items": {"$ref": "#"}}},
     },
+    # a union beside keywords whose $ref names the root that holds it: vertex's any-of-alone
+    # copied the root into the branch, which held the union again, without end
+    "union-beside-a-keyword-referring-to-the-root": {
+        "type": "object",
+        "$defs": {"D": {"properties": {"a/b": {"allOf": [{"$ref": "#"}], "additionalProperties": {}}}}},
+    },
+    "any-of-beside-a-bound-referring-to-the-root": {
+        "type": "object",
+        "properties": {"x": {"anyOf": [{"$ref": "#"}, {"type": "string"}], "minProperties": 1}},
+    },
     "draft-07-definitions-cycle-via-items": {
         "$schema": "http://json-schema.org/draft-07/schema#",
         "type": "object",

@@ -16,7 +16,7 @@ from ..positions import IN_PLACE_LISTS, child_slots, decode_fragment, ref_token,
 from ..prepare import copy_subtree
 from ..run import rewrite
 from . import Opt, check, kind
-from .defs import local_target, recursive
+from .defs import def_name, local_target, recursive
 from .refs import put_beside
 from .types import json_type, types_of
 
@@ -285,7 +285,7 @@ def any_of_alone(rule, node, run):
     keyword would hold that branch to more than the reference says, so it is never
     left behind unsaid: with `ref_branches: inline` the branch becomes a copy of the
     definition, which takes the keywords as any branch does; a reference that reaches
-    itself (a copy would hold it again) or names nothing local, and with `spill` every
+    itself (a copy would hold it again) or names no definition, and with `spill` every
     reference, has the keyword spilled: into a description beside that reference where
     `ref_siblings` let one stand there, else beside the anyOf. So is an `enum` or
     `const` that a `{type: null}` branch would get past.
@@ -339,7 +339,7 @@ def any_of_alone(rule, node, run):
                 break
             copy = _inlined(rule, run, b) if inlining else None
             if copy is None:
-                why = ", which reaches itself" if inlining and _local(run, ref) is not None else ""
+                why = ", which reaches itself" if inlining and def_name(ref) is not None and _local(run, ref) is not None else ""
                 for k, v in binding:
                     lost.setdefault(k, []).append(f"anyOf[{i}] ($ref {ref}{why})")
                 if said_beside_ref:
@@ -404,9 +404,12 @@ def any_of_alone(rule, node, run):
 
 def _inlined(rule, run, branch: dict) -> dict | None:
     """A copy of the definition the `$ref` branch names, the branch's other keywords put
-    in (None where there is no such copy: a reference that reaches itself, or none local)."""
+    in (None where there is no such copy: a reference that reaches itself, or that names
+    no definition)."""
     ref = branch["$ref"]
-    target = _local(run, ref)
+    # a definition alone, as inline-refs copies: a reference to the root or into the
+    # tree may name a schema that holds the branch itself, whose copy would hold it again
+    target = _local(run, ref) if def_name(ref) is not None else None
     if target is None or recursive(rule, run, ref):
         return None
     copy = copy_subtree(target, run)
