@@ -398,8 +398,9 @@ class Run:
         # this one (a keyword beside a $ref) can keep it: read by `spilled_text`
         carried = self.facts.spilled
         carried[node["description"]] = self.spilled_text(desc) + text
-        if isinstance(value, (dict, list)):
-            # the schemas the value held (read as the keyword's: a union's list, a map)
+        if self.reported and isinstance(value, (dict, list)):
+            # the schemas the value held (read as the keyword's: a union's list, a map);
+            # with no change made yet there is none to follow, and no walk to make
             stand_in = {key: value}
             self.absorbed_into(node, *(n for n in schema_nodes(stand_in) if n is not stand_in))
         self.report(rule, node, "spilled", f"{key} moved into description", key)
@@ -557,4 +558,3 @@ def _add_items(add: Callable, value: list, here: Any, depth: int, done: dict, bo
                 add((value, i, (here, i), depth + 2, False, ckw))
         elif sub.__class__ is bool and (bools or not fresh_only):
             add((value, i, (here, i), depth + 2, False, ckw))
-

@@ -316,6 +316,8 @@ def any_of_alone(rule, node, run):
     # a keyword a $ref branch cannot take is spilled beside that reference where a
     # description may stand there (it speaks of that branch alone), else beside the anyOf
     said_beside_ref = any(fnmatch.fnmatchcase("description", p) for p in ref_siblings)
+    # the keywords a $ref branch cannot take beside its reference
+    unref = {k for k, _ in beside if not any(fnmatch.fnmatchcase(k, p) for p in ref_siblings)}
     out = []
     taken: set[str] = set()
     said: set[str] = set()  # widening keywords a branch of any value says already
@@ -333,8 +335,7 @@ def any_of_alone(rule, node, run):
         spill_here: list[tuple[str, Any]] = []
         while "$ref" in b:
             ref = b["$ref"]
-            binding = [(k, v) for k, v in beside if not any(fnmatch.fnmatchcase(k, p) for p in ref_siblings)
-                       and _constrains(run, ref, k, v, by_type, owned, widening)]
+            binding = [(k, v) for k, v in beside if k in unref and _constrains(run, ref, k, v, by_type, owned, widening)]
             if not binding:
                 break
             copy = _inlined(rule, run, b) if inlining else None
@@ -359,7 +360,7 @@ def any_of_alone(rule, node, run):
             if any_value and k in widening:
                 said.add(k)
                 continue
-            if "$ref" in new and not any(fnmatch.fnmatchcase(k, p) for p in ref_siblings):
+            if "$ref" in new and k in unref:
                 continue  # constrains nothing the reference says, or is counted lost above
             if k in owned and types_of(new) and k not in mine:
                 continue
