@@ -203,6 +203,16 @@ CASES = {
         schema: {type: string}
         why: test
     """, {"type": "object", "properties": {"o": {"type": "object"}, "a": {"type": "array"}, "t": {"type": "array", "prefixItems": [{"type": "integer"}]}}}),
+    "ensure-properties-free-form": ("""
+      - id: t/props
+        kind: ensure-properties
+        free_form: true
+        why: test
+    """, {"type": "object", "properties": {
+        "dict": {"type": "object"}, "empty": {"type": "object", "properties": {}}, "maybe": {"type": ["object", "null"]},
+        "closed": {"type": "object", "additionalProperties": False}, "listed": {"properties": {"x": {"type": "string"}}},
+        "patterned": {"type": "object", "patternProperties": {"^x": {"type": "string"}}},
+        "counted": {"type": "object", "unevaluatedProperties": False}}}),
     "close-objects": ("""
       - id: t/close
         kind: close-objects

@@ -143,7 +143,8 @@ FIXES = [
     ("generic", "unicode-property", "xgrammar", _props(w={"type": "string", "pattern": "^\\p{Letter}+$"})),
     ("generic", "line-break-in-class-and-lone-brace", "xgrammar",
      _props(e={"type": "string", "pattern": "^\\${{(.|[\r\n])*}}$"})),
-    ("generic", "unreachable-min-properties", "xgrammar", _props(o={"type": "object", "properties": {}, "minProperties": 1})),
+    # (an object naming no properties is free-form there, and stays open: its minProperties is reachable)
+    ("generic", "unreachable-min-properties", "xgrammar", _props(o={"type": "object", "properties": {"a": {"type": "string"}}, "minProperties": 2})),
     ("generic", "float-min-properties", "xgrammar", _props(o={"type": "object", "properties": {"a": OBJ}, "minProperties": 1.0})),
     # strict targets whose wire names no decoding engine: what xgrammar refuses
     ("xai", "false-property", "xgrammar", _props(additionalProperties=False, b={"type": "string"})),
@@ -349,6 +350,35 @@ def test_xgrammar_refuses_what_the_generic_fixes_take_out():
     for _t, _c, validator, schema in FIXES:
         if validator == "xgrammar":
             assert xgr(schema, "parameters") is not None
+
+
+def _xgrammar_accepts(schema, value):
+    """Whether the grammar vLLM compiles from `schema` (strict mode, its default) takes `value`."""
+    import json
+
+    import xgrammar
+    from xgrammar import testing
+
+    grammar = xgrammar.Grammar.from_json_schema(json.dumps(schema), strict_mode=True)
+    return testing._is_grammar_accept_string(grammar, json.dumps(value))
+
+
+@pytest.mark.skipif(importlib.util.find_spec("xgrammar") is None, reason="xgrammar is not installed")
+@pytest.mark.parametrize("free", [{"type": "object"}, {"type": "object", "properties": {}}, {"type": ["object", "null"]}])
+def test_a_free_form_object_takes_any_object_under_xgrammar_on_generic(free):
+    # strict mode reads an object without additionalProperties as closed: properties {}
+    # alone would take only {}
+    result = wireschema.normalize(_props(d=free), "generic")
+    assert result.schema["properties"]["d"]["additionalProperties"] is True
+    assert ("generic/object-properties", "/properties/d/additionalProperties") in {(c.rule, c.pointer) for c in result.changes}
+    assert _xgrammar_accepts(result.schema, {"d": {"any": [1, "name"]}})
+
+
+@pytest.mark.skipif(importlib.util.find_spec("xgrammar") is None, reason="xgrammar is not installed")
+def test_a_free_form_object_strict_deepseek_cannot_close_is_sent_open_by_its_fallback():
+    result = wireschema.normalize(_props(d={"type": "object"}), "deepseek-strict")
+    assert not result.strict and result.strict_reason.startswith("openai-strict/open-objects")
+    assert _xgrammar_accepts(result.schema, {"d": {"any": 1}})
 
 
 # -- the residual checks the new rules are held to -----------------------------------------

@@ -26,16 +26,53 @@ def _is_array(node: dict) -> bool:
     return t == "array" or (isinstance(t, list) and "array" in t)
 
 
+def _ensure_properties_test(options) -> str:
+    missing = "'properties' not in node and " + _IS_OBJECT
+    if not options["free_form"]:
+        return missing
+    # an object naming no properties and saying nothing of other names may be free-form
+    return f"({missing}) or (not node.get('properties') and node.get('additionalProperties') is None and {_IS_OBJECT})"
+
+
 @kind(
-    "ensure-properties", fails=False, reads="node", creates=False, adds={"properties"},
-    writes_bools=False,  # `properties: {}`
-    triggers={"type"}, acts_if="'properties' not in node and " + _IS_OBJECT,
+    "ensure-properties", fails=False, reads="node", creates=False,
+    adds=lambda o: {"properties", "additionalProperties"} if o["free_form"] else {"properties"},
+    writes_bools=lambda o: o["free_form"],  # `properties: {}`; `additionalProperties: true` with free_form
+    triggers=lambda o: {"type", "properties"} if o["free_form"] else {"type"},
+    acts_if=_ensure_properties_test,
+    free_form=Opt("bool", False, doc="a free-form object (below the root, naming no properties, saying nothing of "
+                  "additionalProperties, patternProperties or unevaluatedProperties) also says additionalProperties: "
+                  "true, for a wire that reads an absent one as false (properties: {} would then take only {})"),
 )
 def ensure_properties(rule, node, run):
-    """An object schema without `properties` gets `properties: {}`."""
-    if "properties" not in node and is_object(node):
+    """An object schema without `properties` gets `properties: {}`.
+
+    With `free_form`, a free-form object (as `close-objects` reads one) also says
+    `additionalProperties: true`, which JSON Schema already means where it says
+    nothing: a wire that reads an absent `additionalProperties` as false (a strict
+    grammar compiler) would otherwise take only `{}`. Beside `patternProperties` or
+    `unevaluatedProperties` the object is left as written: `true` would change what
+    they admit.
+    """
+    if not is_object(node):
+        return
+    if "properties" not in node:
         node["properties"] = {}
         run.report(rule, node, "rewritten", "properties: {} added", "properties")
+    if rule.options["free_form"] and free_form(node, run) and not _UNLISTED_NAMES.intersection(node):
+        node["additionalProperties"] = True
+        run.report(rule, node, "rewritten", "additionalProperties: true (a free-form object stays open)", "additionalProperties")
+
+
+# the keywords that say what the names an object does not list may hold
+_UNLISTED_NAMES = frozenset({"patternProperties", "unevaluatedProperties"})
+
+
+def free_form(node: dict, run) -> bool:
+    """A nested object that names no properties and says nothing of
+    `additionalProperties`: a free-form dict, whose closing would leave only `{}` (the
+    root is the exception: a tool without parameters)."""
+    return node.get("additionalProperties", None) is None and not node.get("properties") and node is not run.root
 
 
 @kind(
@@ -80,17 +117,15 @@ def close_objects(rule, node, run):
         _fail_unlisted_required(rule, node, run)
     if ap is False and not pattern:
         return None
-    # a nested object that names no properties is a free-form dict: closing it would
-    # leave only {} (the root is the exception: a tool without parameters)
-    free_form = ap is None and not node.get("properties") and node is not run.root
-    if ap is not None and ap is not False or pattern or free_form:
+    free = free_form(node, run)
+    if ap is not None and ap is not False or pattern or free:
         what = "patternProperties" if pattern else "additionalProperties"
         if mode == "fail":
             run.fail(rule, node, f"an open object ({what}) cannot be closed", what)
         if mode == "keep":
             if ap is None:
                 node["additionalProperties"] = True
-                why = "a free-form object" if free_form else "beside patternProperties"
+                why = "a free-form object" if free else "beside patternProperties"
                 run.report(rule, node, "rewritten", f"additionalProperties: true ({why} stays open)", "additionalProperties")
             return None
         for k in ("additionalProperties", "patternProperties"):
