@@ -213,6 +213,15 @@ CASES = {
         "closed": {"type": "object", "additionalProperties": False}, "listed": {"properties": {"x": {"type": "string"}}},
         "patterned": {"type": "object", "patternProperties": {"^x": {"type": "string"}}},
         "counted": {"type": "object", "unevaluatedProperties": False}}}),
+    "ensure-items-tuples": ("""
+      - id: t/items
+        kind: ensure-items
+        schema: {}
+        tuples: true
+        why: test
+    """, {"type": "object", "properties": {
+        "untyped": {"prefixItems": [{"type": "integer"}], "minItems": 2}, "typed": {"type": "array", "prefixItems": [{}]},
+        "closed": {"prefixItems": [{"type": "integer"}], "items": False}, "list": {"type": "array", "items": {"type": "string"}}}}),
     "close-objects": ("""
       - id: t/close
         kind: close-objects

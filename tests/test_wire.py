@@ -195,6 +195,10 @@ FIXES = [
        _props(a={"type": "integer", "minimum": 0.5, "exclusiveMaximum": 9.2, "multipleOf": 1.5},
               b={"type": ["integer", "null"], "maximum": 2.5, "multipleOf": 0.1}))
       for t in ("generic", "deepseek-strict", "xai")],
+    # 8. prefixItems without items, read as a closed tuple in strict mode ("minItems is greater
+    # than the number of prefixItems, but additional items are not allowed"), typed or not
+    *[(t, "untyped-open-tuple", "xgrammar", _props(t={"minItems": 2, "prefixItems": [{"type": "integer"}]}))
+      for t in ("generic", "xai")],
     # found on vertex (SchemaStore's pmbot): a bare type name where a property's schema belongs
     ("vertex", "type-name-as-property-schema", "vertex-proto", _props(config="object")),
 ]
@@ -379,6 +383,16 @@ def test_a_free_form_object_strict_deepseek_cannot_close_is_sent_open_by_its_fal
     result = wireschema.normalize(_props(d={"type": "object"}), "deepseek-strict")
     assert not result.strict and result.strict_reason.startswith("openai-strict/open-objects")
     assert _xgrammar_accepts(result.schema, {"d": {"any": 1}})
+
+
+@pytest.mark.skipif(importlib.util.find_spec("xgrammar") is None, reason="xgrammar is not installed")
+@pytest.mark.parametrize("target", ["generic", "xai"])
+def test_a_tuple_takes_items_past_its_prefix_under_xgrammar(target):
+    # JSON Schema leaves the items after prefixItems open; strict mode closes a tuple without items
+    result = wireschema.normalize(_props(t={"prefixItems": [{"type": "integer"}]}), target)
+    assert result.schema["properties"]["t"]["items"] == {}
+    assert [c.pointer for c in result.changes if c.rule.endswith("/array-items")] == ["/properties/t/items"]
+    assert _xgrammar_accepts(result.schema, {"t": [1, "two", [3]]})
 
 
 # -- the residual checks the new rules are held to -----------------------------------------

@@ -78,16 +78,21 @@ def free_form(node: dict, run) -> bool:
 @kind(
     "ensure-items", fails=False, reads="node", creates=True, adds=lambda o: {"items", *keys_within(o["schema"])},
     writes_bools=lambda o: bool(o["schema"]),  # `items: {}` holds no boolean; a schema of the rule's own may
-    triggers={"type"}, acts_if="'items' not in node and " + _IS_ARRAY,
+    triggers=lambda o: {"type", "prefixItems"} if o["tuples"] else {"type"},
+    acts_if=lambda o: "'items' not in node and (" + _IS_ARRAY + (" or 'prefixItems' in node)" if o["tuples"] else ")"),
     schema=Opt("json", {}, doc="the items schema an array gets when it has none"),
+    tuples=Opt("bool", False, doc="also any schema with prefixItems and no items, whatever its type says, for a wire "
+               "that reads such a tuple as closed"),
 )
 def ensure_items(rule, node, run):
     """An array schema without `items` gets the rule's items schema.
 
     Beside `prefixItems`, `items` covers the items after the prefix, where no items
-    schema already means "anything": `{}` there says the same thing out loud.
+    schema already means "anything": `{}` there says the same thing out loud. With
+    `tuples`, so does every tuple, typed or not: a wire that reads a tuple without
+    `items` as closed (a strict grammar compiler) would take no item past the prefix.
     """
-    if _is_array(node) and "items" not in node:
+    if "items" not in node and (_is_array(node) or (rule.options["tuples"] and "prefixItems" in node)):
         node["items"] = run.made(rule.options["schema"] or {}, (run.chain_of(node), "items"))
         run.report(rule, node, "rewritten", "items added", "items")
 
