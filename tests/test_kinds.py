@@ -222,6 +222,22 @@ CASES = {
     """, {"type": "object", "properties": {
         "untyped": {"prefixItems": [{"type": "integer"}], "minItems": 2}, "typed": {"type": "array", "prefixItems": [{}]},
         "closed": {"prefixItems": [{"type": "integer"}], "items": False}, "list": {"type": "array", "items": {"type": "string"}}}}),
+    "type-array-drop-empty": ("""
+      - id: t/empty
+        kind: type-array
+        mode: drop-empty
+        why: test
+    """, {"type": "object", "properties": {
+        "crossed": {"type": ["array", "number"], "minimum": 100, "maximum": 0, "minItems": 1},
+        "no-integer-between": {"type": ["integer", "string"], "exclusiveMinimum": 3, "exclusiveMaximum": 4, "maxLength": 5},
+        "a-number-between": {"type": ["number", "string"], "exclusiveMinimum": 3, "exclusiveMaximum": 3.5},
+        "integer-beside-number": {"type": ["integer", "number"], "exclusiveMinimum": 3, "exclusiveMaximum": 4},
+        "bounds-meet": {"type": ["number", "null"], "minimum": 2, "exclusiveMaximum": 2},
+        "lengths": {"type": ["string", "array", "object"], "minLength": 3, "maxLength": 1, "minItems": 2, "maxItems": 1,
+                    "minProperties": 1},
+        "all-empty": {"type": ["string", "number"], "minLength": 3, "maxLength": 1, "minimum": 1, "maximum": 0},
+        "one-type": {"type": ["number"], "minimum": 1, "maximum": 0},
+        "single": {"type": "number", "minimum": 1, "maximum": 0}}}),
     "close-objects": ("""
       - id: t/close
         kind: close-objects

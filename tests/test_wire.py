@@ -199,6 +199,12 @@ FIXES = [
     # than the number of prefixItems, but additional items are not allowed"), typed or not
     *[(t, "untyped-open-tuple", "xgrammar", _props(t={"minItems": 2, "prefixItems": [{"type": "integer"}]}))
       for t in ("generic", "xai")],
+    # 9. a type list one of whose types its own keywords leave empty ("Invalid range: empty
+    # range"): that type, and the keywords only it read, are removed
+    *[(t, "empty-type-in-type-list", "xgrammar",
+       _props(a={"type": ["array", "number"], "minimum": 100, "maximum": 0},
+              b={"type": ["integer", "string"], "exclusiveMinimum": 3, "exclusiveMaximum": 4, "minLength": 1}))
+      for t in ("generic", "xai")],
     # found on vertex (SchemaStore's pmbot): a bare type name where a property's schema belongs
     ("vertex", "type-name-as-property-schema", "vertex-proto", _props(config="object")),
 ]
