@@ -238,6 +238,20 @@ CASES = {
         "all-empty": {"type": ["string", "number"], "minLength": 3, "maxLength": 1, "minimum": 1, "maximum": 0},
         "one-type": {"type": ["number"], "minimum": 1, "maximum": 0},
         "single": {"type": "number", "minimum": 1, "maximum": 0}}}),
+    "reachable-min-properties-nameless": ("""
+      - id: t/names
+        kind: reachable-min-properties
+        nameless: true
+        why: test
+    """, {"type": "object", "properties": {
+        "number": {"type": "object", "propertyNames": {"type": "number"}},
+        "false": {"type": "object", "propertyNames": False, "maxProperties": 5},
+        "not-any": {"type": "object", "propertyNames": {"not": {}}},
+        "enum": {"type": "object", "propertyNames": {"enum": [1, None]}, "minProperties": 1},
+        "const": {"type": "object", "propertyNames": {"const": 3}},
+        "or-string": {"type": "object", "propertyNames": {"type": ["string", "null"]}},
+        "pattern": {"type": "object", "propertyNames": {"pattern": "^a"}},
+        "unknown-type": {"type": "object", "propertyNames": {"type": "text"}}}}),
     "close-objects": ("""
       - id: t/close
         kind: close-objects

@@ -205,6 +205,12 @@ FIXES = [
        _props(a={"type": ["array", "number"], "minimum": 100, "maximum": 0},
               b={"type": ["integer", "string"], "exclusiveMinimum": 3, "exclusiveMaximum": 4, "minLength": 1}))
       for t in ("generic", "xai")],
+    # 10. a propertyNames that admits no string ("propertyNames must be an object that
+    # validates string"): no member is valid, which maxProperties 0 says
+    *[(t, "property-names-admitting-no-string", "xgrammar",
+       _props(a={"type": "object", "propertyNames": {"type": "number"}},
+              b={"type": "object", "propertyNames": {"enum": [1, 2]}, "minProperties": 1}))
+      for t in ("generic", "xai")],
     # found on vertex (SchemaStore's pmbot): a bare type name where a property's schema belongs
     ("vertex", "type-name-as-property-schema", "vertex-proto", _props(config="object")),
 ]
@@ -399,6 +405,22 @@ def test_a_tuple_takes_items_past_its_prefix_under_xgrammar(target):
     assert result.schema["properties"]["t"]["items"] == {}
     assert [c.pointer for c in result.changes if c.rule.endswith("/array-items")] == ["/properties/t/items"]
     assert _xgrammar_accepts(result.schema, {"t": [1, "two", [3]]})
+
+
+@pytest.mark.parametrize("target", ["generic", "xai"])
+@pytest.mark.parametrize("node,values", [
+    ({"type": ["array", "number"], "minimum": 100, "maximum": 0}, [[], [1, "x"], 50, 0, 100, "s", None]),
+    ({"type": ["integer", "string"], "exclusiveMinimum": 3, "exclusiveMaximum": 4, "minLength": 2}, ["ab", "a", 3, 4, 3.5]),
+    ({"type": "object", "propertyNames": {"type": "number"}}, [{}, {"1": 1}, {"a": None}, []]),
+    ({"type": "object", "propertyNames": {"enum": [1, 2]}, "maxProperties": 3}, [{}, {"1": 1}]),
+])
+def test_an_empty_type_or_name_set_removed_admits_the_same_values(target, node, values):
+    jsonschema = pytest.importorskip("jsonschema")
+    out = wireschema.normalize(_props(a=node), target).schema["properties"]["a"]
+    assert "propertyNames" not in out and "minimum" not in out and "exclusiveMinimum" not in out
+    for value in values:
+        valid = jsonschema.Draft202012Validator(node).is_valid(value)
+        assert jsonschema.Draft202012Validator(out).is_valid(value) == valid, value
 
 
 # -- the residual checks the new rules are held to -----------------------------------------
