@@ -360,7 +360,7 @@ def _contract_text(k: Kind) -> str:
     parts = [
         f"phase {phase}",
         f"reads {_reads_text(k)}",
-        f"{'may make' if k.creates else 'makes no'} new subschemas",
+        "may make new subschemas, as its options say" if callable(k.creates) else f"{'may make' if k.creates else 'makes no'} new subschemas",
         f"may add {adds} (and `description`)",
         "may find the schema unrepresentable" if k.fails else "never fails",
     ]

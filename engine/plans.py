@@ -332,7 +332,7 @@ class Planner:
         if any(reads[r.id] == "tree" for r in rules + before):
             return False
         pre = {v[0].id for v in info.stage.pre}
-        if any(r.id in pre and (reads[r.id] != "node" or r.spec.creates) for r in rules):
+        if any(r.id in pre and (reads[r.id] != "node" or r.spec.creates_of(r.options)) for r in rules):
             return False
         earlier_post = [v[0] for g in earlier for v in self._active_visitors(g.stage.post, active)]
         if not earlier_post:
@@ -340,7 +340,7 @@ class Planner:
         made = {f for r in before for f in r.spec.facts_made(r.options)}
         return (
             all(reads[r.id] == "node" for r in earlier_post)
-            and all(r.id not in pre and reads[r.id] == "node" and not r.spec.creates for r in rules)
+            and all(r.id not in pre and reads[r.id] == "node" and not r.spec.creates_of(r.options) for r in rules)
             and not any(made.intersection(r.spec.facts_needed(r.options)) for r in rules)
         )
 
@@ -432,13 +432,13 @@ def _root_visitor(stage: Any) -> Visitor:
         return new if new is not node else None
 
     # the kind's cheap test (on the root it would run on) spares the call where it holds not
-    return Visitor(rule, at_root, True, None, rule.fast, rule.spec.creates, None, False, True)
+    return Visitor(rule, at_root, True, None, rule.fast, rule.spec.creates_of(rule.options), None, False, True)
 
 
 def _visitor(entry: tuple, *, selectors: list | None = None, not_root: bool = False) -> Visitor:
     rule, fn, bools, trig = entry
     selected = selectors.index(rule) if selectors is not None and rule._where_expr is not None else None
-    return Visitor(rule, fn, bools, trig, rule.fast, rule.spec.creates, selected, not_root)
+    return Visitor(rule, fn, bools, trig, rule.fast, rule.spec.creates_of(rule.options), selected, not_root)
 
 
 def _tree_step(stage: Any) -> Callable[[Any], None]:

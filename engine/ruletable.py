@@ -100,7 +100,7 @@ def _visitor(entry: tuple, selectors: list) -> Any:
 
     rule, fn, bools, trig = entry
     selected = selectors.index(rule) if rule._where_expr is not None else None
-    return Visitor(rule, fn, bools, trig, rule.fast, rule.spec.creates, selected)
+    return Visitor(rule, fn, bools, trig, rule.fast, rule.spec.creates_of(rule.options), selected)
 
 
 @attrs.frozen(eq=False)

@@ -203,6 +203,55 @@ CASES = {
         schema: {type: string}
         why: test
     """, {"type": "object", "properties": {"o": {"type": "object"}, "a": {"type": "array"}, "t": {"type": "array", "prefixItems": [{"type": "integer"}]}}}),
+    "ensure-properties-free-form": ("""
+      - id: t/props
+        kind: ensure-properties
+        free_form: true
+        why: test
+    """, {"type": "object", "properties": {
+        "dict": {"type": "object"}, "empty": {"type": "object", "properties": {}}, "maybe": {"type": ["object", "null"]},
+        "closed": {"type": "object", "additionalProperties": False}, "listed": {"properties": {"x": {"type": "string"}}},
+        "patterned": {"type": "object", "patternProperties": {"^x": {"type": "string"}}},
+        "counted": {"type": "object", "unevaluatedProperties": False}}}),
+    "ensure-items-tuples": ("""
+      - id: t/items
+        kind: ensure-items
+        schema: {}
+        tuples: true
+        why: test
+    """, {"type": "object", "properties": {
+        "untyped": {"prefixItems": [{"type": "integer"}], "minItems": 2}, "typed": {"type": "array", "prefixItems": [{}]},
+        "closed": {"prefixItems": [{"type": "integer"}], "items": False}, "list": {"type": "array", "items": {"type": "string"}}}}),
+    "type-array-drop-empty": ("""
+      - id: t/empty
+        kind: type-array
+        mode: drop-empty
+        why: test
+    """, {"type": "object", "properties": {
+        "crossed": {"type": ["array", "number"], "minimum": 100, "maximum": 0, "minItems": 1},
+        "no-integer-between": {"type": ["integer", "string"], "exclusiveMinimum": 3, "exclusiveMaximum": 4, "maxLength": 5},
+        "a-number-between": {"type": ["number", "string"], "exclusiveMinimum": 3, "exclusiveMaximum": 3.5},
+        "integer-beside-number": {"type": ["integer", "number"], "exclusiveMinimum": 3, "exclusiveMaximum": 4},
+        "bounds-meet": {"type": ["number", "null"], "minimum": 2, "exclusiveMaximum": 2},
+        "lengths": {"type": ["string", "array", "object"], "minLength": 3, "maxLength": 1, "minItems": 2, "maxItems": 1,
+                    "minProperties": 1},
+        "all-empty": {"type": ["string", "number"], "minLength": 3, "maxLength": 1, "minimum": 1, "maximum": 0},
+        "one-type": {"type": ["number"], "minimum": 1, "maximum": 0},
+        "single": {"type": "number", "minimum": 1, "maximum": 0}}}),
+    "reachable-min-properties-nameless": ("""
+      - id: t/names
+        kind: reachable-min-properties
+        nameless: true
+        why: test
+    """, {"type": "object", "properties": {
+        "number": {"type": "object", "propertyNames": {"type": "number"}},
+        "false": {"type": "object", "propertyNames": False, "maxProperties": 5},
+        "not-any": {"type": "object", "propertyNames": {"not": {}}},
+        "enum": {"type": "object", "propertyNames": {"enum": [1, None]}, "minProperties": 1},
+        "const": {"type": "object", "propertyNames": {"const": 3}},
+        "or-string": {"type": "object", "propertyNames": {"type": ["string", "null"]}},
+        "pattern": {"type": "object", "propertyNames": {"pattern": "^a"}},
+        "unknown-type": {"type": "object", "propertyNames": {"type": "text"}}}}),
     "close-objects": ("""
       - id: t/close
         kind: close-objects

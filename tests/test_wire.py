@@ -143,7 +143,8 @@ FIXES = [
     ("generic", "unicode-property", "xgrammar", _props(w={"type": "string", "pattern": "^\\p{Letter}+$"})),
     ("generic", "line-break-in-class-and-lone-brace", "xgrammar",
      _props(e={"type": "string", "pattern": "^\\${{(.|[\r\n])*}}$"})),
-    ("generic", "unreachable-min-properties", "xgrammar", _props(o={"type": "object", "properties": {}, "minProperties": 1})),
+    # (an object naming no properties is free-form there, and stays open: its minProperties is reachable)
+    ("generic", "unreachable-min-properties", "xgrammar", _props(o={"type": "object", "properties": {"a": {"type": "string"}}, "minProperties": 2})),
     ("generic", "float-min-properties", "xgrammar", _props(o={"type": "object", "properties": {"a": OBJ}, "minProperties": 1.0})),
     # strict targets whose wire names no decoding engine: what xgrammar refuses
     ("xai", "false-property", "xgrammar", _props(additionalProperties=False, b={"type": "string"})),
@@ -194,6 +195,22 @@ FIXES = [
        _props(a={"type": "integer", "minimum": 0.5, "exclusiveMaximum": 9.2, "multipleOf": 1.5},
               b={"type": ["integer", "null"], "maximum": 2.5, "multipleOf": 0.1}))
       for t in ("generic", "deepseek-strict", "xai")],
+    # 8. prefixItems without items, read as a closed tuple in strict mode ("minItems is greater
+    # than the number of prefixItems, but additional items are not allowed"), typed or not
+    *[(t, "untyped-open-tuple", "xgrammar", _props(t={"minItems": 2, "prefixItems": [{"type": "integer"}]}))
+      for t in ("generic", "xai")],
+    # 9. a type list one of whose types its own keywords leave empty ("Invalid range: empty
+    # range"): that type, and the keywords only it read, are removed
+    *[(t, "empty-type-in-type-list", "xgrammar",
+       _props(a={"type": ["array", "number"], "minimum": 100, "maximum": 0},
+              b={"type": ["integer", "string"], "exclusiveMinimum": 3, "exclusiveMaximum": 4, "minLength": 1}))
+      for t in ("generic", "xai")],
+    # 10. a propertyNames that admits no string ("propertyNames must be an object that
+    # validates string"): no member is valid, which maxProperties 0 says
+    *[(t, "property-names-admitting-no-string", "xgrammar",
+       _props(a={"type": "object", "propertyNames": {"type": "number"}},
+              b={"type": "object", "propertyNames": {"enum": [1, 2]}, "minProperties": 1}))
+      for t in ("generic", "xai")],
     # found on vertex (SchemaStore's pmbot): a bare type name where a property's schema belongs
     ("vertex", "type-name-as-property-schema", "vertex-proto", _props(config="object")),
 ]
@@ -349,6 +366,61 @@ def test_xgrammar_refuses_what_the_generic_fixes_take_out():
     for _t, _c, validator, schema in FIXES:
         if validator == "xgrammar":
             assert xgr(schema, "parameters") is not None
+
+
+def _xgrammar_accepts(schema, value):
+    """Whether the grammar vLLM compiles from `schema` (strict mode, its default) takes `value`."""
+    import json
+
+    import xgrammar
+    from xgrammar import testing
+
+    grammar = xgrammar.Grammar.from_json_schema(json.dumps(schema), strict_mode=True)
+    return testing._is_grammar_accept_string(grammar, json.dumps(value))
+
+
+@pytest.mark.skipif(importlib.util.find_spec("xgrammar") is None, reason="xgrammar is not installed")
+@pytest.mark.parametrize("free", [{"type": "object"}, {"type": "object", "properties": {}}, {"type": ["object", "null"]}])
+def test_a_free_form_object_takes_any_object_under_xgrammar_on_generic(free):
+    # strict mode reads an object without additionalProperties as closed: properties {}
+    # alone would take only {}
+    result = wireschema.normalize(_props(d=free), "generic")
+    assert result.schema["properties"]["d"]["additionalProperties"] is True
+    assert ("generic/object-properties", "/properties/d/additionalProperties") in {(c.rule, c.pointer) for c in result.changes}
+    assert _xgrammar_accepts(result.schema, {"d": {"any": [1, "name"]}})
+
+
+@pytest.mark.skipif(importlib.util.find_spec("xgrammar") is None, reason="xgrammar is not installed")
+def test_a_free_form_object_strict_deepseek_cannot_close_is_sent_open_by_its_fallback():
+    result = wireschema.normalize(_props(d={"type": "object"}), "deepseek-strict")
+    assert not result.strict and result.strict_reason.startswith("openai-strict/open-objects")
+    assert _xgrammar_accepts(result.schema, {"d": {"any": 1}})
+
+
+@pytest.mark.skipif(importlib.util.find_spec("xgrammar") is None, reason="xgrammar is not installed")
+@pytest.mark.parametrize("target", ["generic", "xai"])
+def test_a_tuple_takes_items_past_its_prefix_under_xgrammar(target):
+    # JSON Schema leaves the items after prefixItems open; strict mode closes a tuple without items
+    result = wireschema.normalize(_props(t={"prefixItems": [{"type": "integer"}]}), target)
+    assert result.schema["properties"]["t"]["items"] == {}
+    assert [c.pointer for c in result.changes if c.rule.endswith("/array-items")] == ["/properties/t/items"]
+    assert _xgrammar_accepts(result.schema, {"t": [1, "two", [3]]})
+
+
+@pytest.mark.parametrize("target", ["generic", "xai"])
+@pytest.mark.parametrize("node,values", [
+    ({"type": ["array", "number"], "minimum": 100, "maximum": 0}, [[], [1, "x"], 50, 0, 100, "s", None]),
+    ({"type": ["integer", "string"], "exclusiveMinimum": 3, "exclusiveMaximum": 4, "minLength": 2}, ["ab", "a", 3, 4, 3.5]),
+    ({"type": "object", "propertyNames": {"type": "number"}}, [{}, {"1": 1}, {"a": None}, []]),
+    ({"type": "object", "propertyNames": {"enum": [1, 2]}, "maxProperties": 3}, [{}, {"1": 1}]),
+])
+def test_an_empty_type_or_name_set_removed_admits_the_same_values(target, node, values):
+    jsonschema = pytest.importorskip("jsonschema")
+    out = wireschema.normalize(_props(a=node), target).schema["properties"]["a"]
+    assert "propertyNames" not in out and "minimum" not in out and "exclusiveMinimum" not in out
+    for value in values:
+        valid = jsonschema.Draft202012Validator(node).is_valid(value)
+        assert jsonschema.Draft202012Validator(out).is_valid(value) == valid, value
 
 
 # -- the residual checks the new rules are held to -----------------------------------------

@@ -54,9 +54,9 @@ class Kind:
     values; it may move child schemas around without reading them), `children` (the
     keywords of its child schemas), `subtree`, or `tree` (anything, the root included).
     A compiled target fuses walks only where what a kind reads is already final."""
-    creates: bool = True
+    creates: Any = True
     """It may make new subschemas (or put new ones in place of its children), which
-    the walk then visits too."""
+    the walk then visits too (or a function of the options)."""
     adds: Any = None
     """Keywords it may add that the input did not have (a set, or a function of the
     options); `description` is always among them (spilled text). None: any keyword."""
@@ -115,6 +115,9 @@ class Kind:
     def fast_test(self, options: Any) -> str | None:
         test = self.acts_if
         return test(options) if callable(test) else test
+
+    def creates_of(self, options: Any) -> bool:
+        return bool(self.creates(options)) if callable(self.creates) else self.creates
 
     def reads_of(self, options: Any) -> str:
         return self.reads(options) if callable(self.reads) else self.reads

@@ -7,9 +7,13 @@ from . import Opt, check, kind
 
 
 @kind(
-    "reachable-min-properties", fails=False, reads="node", creates=False, adds=(),
-    triggers={"minProperties"},
+    "reachable-min-properties", fails=False, reads=lambda o: "children" if o["nameless"] else "node", creates=False,
+    adds=lambda o: {"maxProperties"} if o["nameless"] else (),
+    writes_bools=False,  # a count
+    triggers=lambda o: {"minProperties", "propertyNames"} if o["nameless"] else {"minProperties"},
     absent_is_closed=Opt("bool", False, doc="an object without additionalProperties takes no other names (as a strict grammar compiler reads it)"),
+    nameless=Opt("bool", False, doc="a propertyNames that plainly admits no string (a type without string, false, "
+                 "{not: {}}, an enum or const without a string) becomes maxProperties: 0, which says the same"),
 )
 def reachable_min_properties(rule, node, run):
     """A `minProperties` above what the object can hold is spilled.
@@ -17,16 +21,57 @@ def reachable_min_properties(rule, node, run):
     An object that takes only the names its `properties` lists (additionalProperties
     false, or absent where the wire reads it so) cannot have more members than that:
     a greater minProperties admits no value, and a grammar compiler refuses it.
+
+    With `nameless`, a `propertyNames` that admits no string admits no member at all:
+    it becomes `maxProperties: 0`, which a grammar compiler that refuses a
+    propertyNames it cannot match a string with takes, and the object holds nothing.
     """
+    if rule.options["nameless"] and "propertyNames" in node and _admits_no_string(node["propertyNames"]):
+        del node["propertyNames"]
+        if node.get("maxProperties") != 0:
+            node["maxProperties"] = 0
+        run.report(rule, node, "rewritten", "propertyNames admits no string, so no member: maxProperties: 0 says the same", "propertyNames")
+        m = node.get("minProperties")
+        if _number(m) and m > 0:
+            run.spill(rule, node, "minProperties", m)
+        return None
     m = node.get("minProperties")
     props = node.get("properties")
     count = len(props) if isinstance(props, dict) else 0
-    if not isinstance(m, (int, float)) or m.__class__ is bool or m <= count or "patternProperties" in node:
+    if not _number(m) or m <= count or "patternProperties" in node:
         return None
     extra = node.get("additionalProperties", None)
     if extra is False or (extra is None and rule.options["absent_is_closed"]):
         run.spill(rule, node, "minProperties", m)
     return None
+
+
+def _number(v) -> bool:
+    return isinstance(v, (int, float)) and v.__class__ is not bool
+
+
+_NOT_STRING = frozenset({"null", "boolean", "object", "array", "number", "integer"})
+
+
+def _admits_no_string(schema) -> bool:
+    """Whether `schema` plainly admits no string: false, `not: {}`, a type without
+    string, or an enum or const without one (nothing else is read)."""
+    if schema is False:
+        return True
+    if schema.__class__ is not dict:
+        return False
+    n = schema.get("not")
+    if n is True or (n.__class__ is dict and not n):
+        return True
+    t = schema.get("type")
+    types = [t] if t.__class__ is str else t if t.__class__ is list else None
+    # JSON types only: a name no rule resolved says nothing certain
+    if types and all(x in _NOT_STRING for x in types):
+        return True
+    enum = schema.get("enum")
+    if enum.__class__ is list and not any(v.__class__ is str for v in enum):
+        return True
+    return "const" in schema and schema["const"].__class__ is not str
 
 
 @kind(

@@ -26,31 +26,73 @@ def _is_array(node: dict) -> bool:
     return t == "array" or (isinstance(t, list) and "array" in t)
 
 
+def _ensure_properties_test(options) -> str:
+    missing = "'properties' not in node and " + _IS_OBJECT
+    if not options["free_form"]:
+        return missing
+    # an object naming no properties and saying nothing of other names may be free-form
+    return f"({missing}) or (not node.get('properties') and node.get('additionalProperties') is None and {_IS_OBJECT})"
+
+
 @kind(
-    "ensure-properties", fails=False, reads="node", creates=False, adds={"properties"},
-    writes_bools=False,  # `properties: {}`
-    triggers={"type"}, acts_if="'properties' not in node and " + _IS_OBJECT,
+    "ensure-properties", fails=False, reads="node", creates=False,
+    adds=lambda o: {"properties", "additionalProperties"} if o["free_form"] else {"properties"},
+    writes_bools=lambda o: o["free_form"],  # `properties: {}`; `additionalProperties: true` with free_form
+    triggers=lambda o: {"type", "properties"} if o["free_form"] else {"type"},
+    acts_if=_ensure_properties_test,
+    free_form=Opt("bool", False, doc="a free-form object (below the root, naming no properties, saying nothing of "
+                  "additionalProperties, patternProperties or unevaluatedProperties) also says additionalProperties: "
+                  "true, for a wire that reads an absent one as false (properties: {} would then take only {})"),
 )
 def ensure_properties(rule, node, run):
-    """An object schema without `properties` gets `properties: {}`."""
-    if "properties" not in node and is_object(node):
+    """An object schema without `properties` gets `properties: {}`.
+
+    With `free_form`, a free-form object (as `close-objects` reads one) also says
+    `additionalProperties: true`, which JSON Schema already means where it says
+    nothing: a wire that reads an absent `additionalProperties` as false (a strict
+    grammar compiler) would otherwise take only `{}`. Beside `patternProperties` or
+    `unevaluatedProperties` the object is left as written: `true` would change what
+    they admit.
+    """
+    if not is_object(node):
+        return
+    if "properties" not in node:
         node["properties"] = {}
         run.report(rule, node, "rewritten", "properties: {} added", "properties")
+    if rule.options["free_form"] and free_form(node, run) and not _UNLISTED_NAMES.intersection(node):
+        node["additionalProperties"] = True
+        run.report(rule, node, "rewritten", "additionalProperties: true (a free-form object stays open)", "additionalProperties")
+
+
+# the keywords that say what the names an object does not list may hold
+_UNLISTED_NAMES = frozenset({"patternProperties", "unevaluatedProperties"})
+
+
+def free_form(node: dict, run) -> bool:
+    """A nested object that names no properties and says nothing of
+    `additionalProperties`: a free-form dict, whose closing would leave only `{}` (the
+    root is the exception: a tool without parameters)."""
+    return node.get("additionalProperties", None) is None and not node.get("properties") and node is not run.root
 
 
 @kind(
     "ensure-items", fails=False, reads="node", creates=True, adds=lambda o: {"items", *keys_within(o["schema"])},
     writes_bools=lambda o: bool(o["schema"]),  # `items: {}` holds no boolean; a schema of the rule's own may
-    triggers={"type"}, acts_if="'items' not in node and " + _IS_ARRAY,
+    triggers=lambda o: {"type", "prefixItems"} if o["tuples"] else {"type"},
+    acts_if=lambda o: "'items' not in node and (" + _IS_ARRAY + (" or 'prefixItems' in node)" if o["tuples"] else ")"),
     schema=Opt("json", {}, doc="the items schema an array gets when it has none"),
+    tuples=Opt("bool", False, doc="also any schema with prefixItems and no items, whatever its type says, for a wire "
+               "that reads such a tuple as closed"),
 )
 def ensure_items(rule, node, run):
     """An array schema without `items` gets the rule's items schema.
 
     Beside `prefixItems`, `items` covers the items after the prefix, where no items
-    schema already means "anything": `{}` there says the same thing out loud.
+    schema already means "anything": `{}` there says the same thing out loud. With
+    `tuples`, so does every tuple, typed or not: a wire that reads a tuple without
+    `items` as closed (a strict grammar compiler) would take no item past the prefix.
     """
-    if _is_array(node) and "items" not in node:
+    if "items" not in node and (_is_array(node) or (rule.options["tuples"] and "prefixItems" in node)):
         node["items"] = run.made(rule.options["schema"] or {}, (run.chain_of(node), "items"))
         run.report(rule, node, "rewritten", "items added", "items")
 
@@ -80,17 +122,15 @@ def close_objects(rule, node, run):
         _fail_unlisted_required(rule, node, run)
     if ap is False and not pattern:
         return None
-    # a nested object that names no properties is a free-form dict: closing it would
-    # leave only {} (the root is the exception: a tool without parameters)
-    free_form = ap is None and not node.get("properties") and node is not run.root
-    if ap is not None and ap is not False or pattern or free_form:
+    free = free_form(node, run)
+    if ap is not None and ap is not False or pattern or free:
         what = "patternProperties" if pattern else "additionalProperties"
         if mode == "fail":
             run.fail(rule, node, f"an open object ({what}) cannot be closed", what)
         if mode == "keep":
             if ap is None:
                 node["additionalProperties"] = True
-                why = "a free-form object" if free_form else "beside patternProperties"
+                why = "a free-form object" if free else "beside patternProperties"
                 run.report(rule, node, "rewritten", f"additionalProperties: true ({why} stays open)", "additionalProperties")
             return None
         for k in ("additionalProperties", "patternProperties"):

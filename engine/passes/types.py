@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from ..run import rewrite
@@ -286,18 +287,30 @@ def optional_if_nullable(rule, node, run):
 
 
 @kind(
-    "type-array", fails=False, reads="node", creates=True, adds={"anyOf", "type"},
+    # drop-empty only removes: no subschema, no keyword of its own
+    "type-array", fails=False, reads="node", creates=lambda o: o["mode"] != "drop-empty",
+    adds=lambda o: () if o["mode"] == "drop-empty" else {"anyOf", "type"},
     writes_bools=False,  # branches of its own making; the keywords it moves into them keep their names
     triggers={"type"},
     acts_if="node['type'].__class__ is list",
-    mode=Opt("choice", required=True, choices=("any-of", "first")),
+    mode=Opt("choice", required=True, choices=("any-of", "first", "drop-empty")),
     by_type=Opt("map", "map:type-keywords", doc="which keywords belong to which type"),
 )
 def type_array(rule, node, run):
-    """Rewrite `type: [A, B]` as one `anyOf` branch per type, or keep the first type."""
+    """Rewrite `type: [A, B]` as one `anyOf` branch per type, or keep the first type.
+
+    With `drop-empty` the list stays, less each type its own keywords leave no value
+    (bounds that cross: `minimum` above `maximum`, `minLength` above `maxLength`, ...),
+    and less the keywords that applied only to such a type: the schema admits the same
+    values, and a grammar compiler that refuses an empty range ("Invalid range: empty
+    range") takes it. Where every type is empty the list stays as written.
+    """
     t = node.get("type")
     if not isinstance(t, list) or not all(isinstance(x, str) for x in t):
         return None  # not a JSON type list (draft-03 schemas in it): the checks judge it
+    if rule.options["mode"] == "drop-empty":
+        _drop_empty_types(rule, node, run, t)
+        return None
     if len(t) == 0:
         del node["type"]
         run.report(rule, node, "dropped", "empty type list removed", "type")
@@ -360,3 +373,54 @@ def type_array(rule, node, run):
     run.replace(out, node)
     run.report(rule, node, "rewritten", f"type {t!r} -> one anyOf branch per type", "type")
     return out
+
+
+_COUNTS = {"string": ("minLength", "maxLength"), "array": ("minItems", "maxItems"), "object": ("minProperties", "maxProperties")}
+
+
+def _drop_empty_types(rule, node: dict, run, types: list[str]) -> None:
+    empty = [x for x in dict.fromkeys(types) if _admits_none(node, x)]
+    kept = [x for x in types if x not in empty]
+    if not empty or not kept:
+        return
+    by_type = rule.options["by_type"]
+    # number and integer read the same keywords: either one kept keeps them
+    still = {k for x in kept for y in ((x, "integer", "number") if x in ("integer", "number") else (x,)) for k in by_type.get(y, ())}
+    gone = {k: x for x in empty for k in by_type.get(x, ()) if k not in still}
+    node["type"] = kept[0] if len(kept) == 1 else kept
+    run.report(rule, node, "rewritten", f"type {types!r} -> {node['type']!r}: {', '.join(empty)} admit{'s' if len(empty) == 1 else ''} no value under {'its' if len(empty) == 1 else 'their'} own keywords", "type")
+    for k in [k for k in node if k in gone]:
+        del node[k]
+        run.report(rule, node, "dropped", f"{k} removed: it applied only to {gone[k]}, which admits no value", k)
+
+
+def _admits_none(node: dict, t: str) -> bool:
+    """Whether the keywords of type `t` (its bounds) cross, leaving it no value."""
+    if t in ("number", "integer"):
+        return _empty_range(node, t == "integer")
+    low, high = (node.get(k) for k in _COUNTS.get(t, ("", "")))
+    return _count(low) and _count(high) and low > high
+
+
+def _count(v: Any) -> bool:
+    return (v.__class__ is int or (v.__class__ is float and v.is_integer())) and v >= 0
+
+
+def _bound(v: Any) -> bool:
+    return isinstance(v, (int, float)) and v.__class__ is not bool and math.isfinite(v)
+
+
+def _empty_range(node: dict, integer: bool) -> bool:
+    lows = [(v, k == "exclusiveMinimum") for k in ("minimum", "exclusiveMinimum") if _bound(v := node.get(k))]
+    highs = [(v, k == "exclusiveMaximum") for k in ("maximum", "exclusiveMaximum") if _bound(v := node.get(k))]
+    if not lows or not highs:
+        return False
+    if integer:
+        # the least and the greatest integer each bound admits
+        lo = max(math.floor(v) + 1 if ex else math.ceil(v) for v, ex in lows)
+        hi = min(math.ceil(v) - 1 if ex else math.floor(v) for v, ex in highs)
+        return lo > hi
+    # at one value an exclusive bound is the tighter
+    lo, lo_ex = max(lows)
+    hi, hi_ex = min(highs, key=lambda b: (b[0], not b[1]))
+    return lo > hi or (lo == hi and (lo_ex or hi_ex))
