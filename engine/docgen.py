@@ -371,6 +371,8 @@ def _contract_text(k: Kind) -> str:
         if isinstance(k.writes_bools, dict):
             moved = ", ".join(f"under `{to}` from `{src}`" for to, src in sorted(k.writes_bools.items()))
             held = f"{held}, but for those it moves ({moved})"
+        elif isinstance(k.writes_bools, frozenset):
+            held = f"{held} but {', '.join(f'`{kw}`' for kw in sorted(k.writes_bools))}"
         elif k.writes_bools is not False:
             held = f"{held}, unless its options say"
         parts.insert(4, held)

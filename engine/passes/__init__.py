@@ -66,9 +66,11 @@ class Kind:
     false`, a tuple's booleans moved into `items`), or a function of the options. False
     for a kind that writes only schemas of its own making, or moves values only under
     the keyword they stood under: its added keywords then bring no boolean census
-    markers (see `added_keys`). A mapping {added keyword: keyword} says a boolean comes
-    under the added keyword only moved there from under the other (require-all's
-    `anyOf: [<property>, {type: null}]`): its markers come only with the other's."""
+    markers (see `added_keys`). A set of keywords says a boolean may come only under
+    those (ensure-properties' `additionalProperties: true`, beside `properties: {}`). A
+    mapping {added keyword: keyword} says a boolean comes under the added keyword only
+    moved there from under the other (require-all's `anyOf: [<property>, {type: null}]`):
+    its markers come only with the other's."""
     scope: str = "tree"
     """A tree kind that changes only the root (`root`), reading beyond it only through
     `reads_via` (at the root): where those are absent, a compiled target may run it
@@ -160,6 +162,8 @@ class Kind:
         def marked(k: str) -> Any:
             if not bools or k[:1] == "<":
                 return (k,)
+            if isinstance(bools, frozenset):
+                return markers(k) if k in bools else (k,)
             source = bools.get(k) if isinstance(bools, dict) else None
             if source is not None and census is not None and bool_markers(source).isdisjoint(census):
                 return (k,)

@@ -27,17 +27,18 @@ def _is_array(node: dict) -> bool:
 
 
 def _ensure_properties_test(options) -> str:
-    missing = "'properties' not in node and " + _IS_OBJECT
     if not options["free_form"]:
-        return missing
-    # an object naming no properties and saying nothing of other names may be free-form
-    return f"({missing}) or (not node.get('properties') and node.get('additionalProperties') is None and {_IS_OBJECT})"
+        return "'properties' not in node and " + _IS_OBJECT
+    # an object naming no properties and saying nothing of other names may be
+    # free-form; most objects name some, which the first test reads
+    return f"not node.get('properties') and {_IS_OBJECT} and ('properties' not in node or node.get('additionalProperties') is None)"
 
 
 @kind(
     "ensure-properties", fails=False, reads="node", creates=False,
     adds=lambda o: {"properties", "additionalProperties"} if o["free_form"] else {"properties"},
-    writes_bools=lambda o: o["free_form"],  # `properties: {}`; `additionalProperties: true` with free_form
+    # `properties: {}` holds none; with free_form, `additionalProperties: true` is one
+    writes_bools=lambda o: frozenset({"additionalProperties"}) if o["free_form"] else False,
     triggers=lambda o: {"type", "properties"} if o["free_form"] else {"type"},
     acts_if=_ensure_properties_test,
     free_form=Opt("bool", False, doc="a free-form object (below the root, naming no properties, saying nothing of "
