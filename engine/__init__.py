@@ -363,8 +363,12 @@ def _engine_parts() -> _Engine:
     return _engine
 
 
-def _normalize(schema: Any, target: TargetLike, *, strict: bool | None = None, options: Options | None = None) -> Result:
-    """`normalize` without the log: the APIs built on it log once, for the whole tool."""
+def _normalize(
+    schema: Any, target: TargetLike, *, strict: bool | None = None, options: Options | None = None, output: bool = False
+) -> Result:
+    """`normalize` without the log: the APIs built on it log once, for the whole tool.
+    With `output`, `schema` is a structured output's, not a tool's parameters (see
+    `Facts.output_root`)."""
     options_of, options_key, freeze, collector_paused, run_target = _engine or _engine_parts()
     opts = options_of(options)
     t = _target(target)
@@ -384,7 +388,7 @@ def _normalize(schema: Any, target: TargetLike, *, strict: bool | None = None, o
         if variant is not None:
             t = variant
     def run() -> Result:
-        result = run_target(value, t, opts)
+        result = run_target(value, t, opts, output=output)
         if result.origin is None and not _past_a_budget(result):
             # just made and not yet handed to anyone (nor stored): given its origin in
             # place, not copied into a second Result. An input past a budget is not
@@ -394,7 +398,8 @@ def _normalize(schema: Any, target: TargetLike, *, strict: bool | None = None, o
 
     if no_cache:
         return collector_paused(run)
-    key = (t.digest, t.name, t.path, options_key(opts))
+    # an output's free-form root is open where a tool's is not: the two never share an entry
+    key = (t.digest, t.name, t.path, options_key(opts), output)
     memo = _the_memo()
     return collector_paused(lambda: memo.lookup(key, value, run))
 

@@ -53,6 +53,10 @@ class Facts:
 
     references: bool = False
     """The input holds `$ref`, `$defs`, `$id`, ... somewhere (the copy saw them)."""
+    output_root: bool = False
+    """The root is a structured output's (`normalize_output`), not a tool's parameters: a
+    root object naming no properties is then any object, open on purpose as a nested
+    free-form object is, not a tool that takes no arguments."""
     nullable_removed: NodeSet = attrs.Factory(NodeSet)
     """Nodes whose null a `nullable` rule with `style: remove` took out."""
     nulled_optionals: list[str] = attrs.Factory(list)

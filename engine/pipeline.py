@@ -49,16 +49,19 @@ def _run_stage(stage: Stage, run: Run) -> None:
 ENGINE = "planned"
 
 
-def run_target(value: Any, target: Target, options: Options, *, _hop: int = 0, _given: Run | None = None) -> Result:
-    """Normalize an already-parsed JSON value for one target (`_given`: see `_copy`)."""
+def run_target(
+    value: Any, target: Target, options: Options, *, output: bool = False, _hop: int = 0, _given: Run | None = None
+) -> Result:
+    """Normalize an already-parsed JSON value for one target (`output`: the value is a
+    structured output's schema, see `Facts.output_root`; `_given`: see `_copy`)."""
     if ENGINE == "planned" and options.max_depth <= RECURSION_SAFE:  # deep trees take the iterative walks
-        result = _planned(value, target, options, _given)
+        result = _planned(value, target, options, output, _given)
         if result is not None:
             return _settled(result, target, options)
         _given = None  # the planned run may have changed it: the staged run copies anew
     run = Run(target, options)
     run.iterative = ENGINE == "iterative" or options.max_depth > RECURSION_SAFE
-    return _settled(_staged(value, target, options, run, _hop, _given), target, options)
+    return _settled(_staged(value, target, options, run, output, _hop, _given), target, options)
 
 
 def _copy(value: Any, run: Run, given: Run | None) -> Any:
@@ -133,7 +136,7 @@ def _levels_within(schema: Any, max_depth: int) -> bool:
     return False
 
 
-def _planned(value: Any, target: Target, options: Options, given: Run | None = None) -> Result | None:
+def _planned(value: Any, target: Target, options: Options, output: bool, given: Run | None = None) -> Result | None:
     """The run by the target's plan for this input (see `plans`), or None where it
     did not go as planned: then the staged run decides, from the start."""
     run = Run(target, options)
@@ -144,7 +147,7 @@ def _planned(value: Any, target: Target, options: Options, given: Run | None = N
         if not isinstance(root, (dict, bool)):
             return None
         run.holder[0] = root
-        run.facts = _facts(run)
+        run.facts = _facts(run, output)
         run.draft = _detect_draft(root)
         plan, trusted = target.planner().plan(run.census, root.keys() if root.__class__ is dict else ())
         if plan.fused:
@@ -158,7 +161,7 @@ def _planned(value: Any, target: Target, options: Options, given: Run | None = N
     except Unrepresentable as exc:
         if plan is None or not plan.fused or plan.exact[at]:
             # the staged run's own steps (but for stages with nothing to do): its finding
-            return _recover(value, target, options, run, exc, 0)
+            return _recover(value, target, options, run, exc, output, 0)
         # a strict target fails open on a rule's finding alone (not on the changes made
         # so far), and that finding is the staged run's where no fallible rule fused
         # before it could have failed first
@@ -167,21 +170,21 @@ def _planned(value: Any, target: Target, options: Options, given: Run | None = N
             and not isinstance(exc, BudgetExceeded)
             and target.planner().stage_of.get(exc.rule, -1) in trusted
         ):
-            return _recover(value, target, options, run, exc, 0)
+            return _recover(value, target, options, run, exc, output, 0)
         return None
     except Exception:  # noqa: BLE001 - anything unplanned is the staged run's to judge
         return None
     return _finished(run, target)
 
 
-def _staged(value: Any, target: Target, options: Options, run: Run, _hop: int, given: Run | None = None) -> Result:
+def _staged(value: Any, target: Target, options: Options, run: Run, output: bool, _hop: int, given: Run | None = None) -> Result:
     """The reference run: every stage in order, each its own walk."""
     try:
         root = _copy(value, run, given)
         run.holder[0] = root
         if not isinstance(root, (dict, bool)):
             raise Unrepresentable("input/not-a-schema", "", f"{_json_kind(root)} is not a JSON Schema")
-        run.facts = _facts(run)
+        run.facts = _facts(run, output)
         run.draft = _detect_draft(root)
         for i, stage in enumerate(target.stages):
             _run_stage(stage, run)
@@ -195,7 +198,7 @@ def _staged(value: Any, target: Target, options: Options, run: Run, _hop: int, g
         for stage in target.check_stages:
             _run_stage(stage, run)
     except Unrepresentable as exc:
-        return _recover(value, target, options, run, exc, _hop)
+        return _recover(value, target, options, run, exc, output, _hop)
     return _finished(run, target)
 
 
@@ -211,9 +214,9 @@ def _finished(run: Run, target: Target) -> Result:
     )
 
 
-def _facts(run: Run) -> Facts:
+def _facts(run: Run, output: bool) -> Facts:
     """The facts the engine makes before any rule runs."""
-    return Facts(references=not REFERENCE_KEYS.isdisjoint(run.census))
+    return Facts(references=not REFERENCE_KEYS.isdisjoint(run.census), output_root=output)
 
 
 def _opens_to_sibling(target: Target, exc: Unrepresentable, hop: int) -> bool:
@@ -224,14 +227,14 @@ def _opens_to_sibling(target: Target, exc: Unrepresentable, hop: int) -> bool:
     return other is not None and hop == 0 and not other.strict and not same_everywhere
 
 
-def _recover(value: Any, target: Target, options: Options, run: Run, exc: Unrepresentable, hop: int) -> Result:
+def _recover(value: Any, target: Target, options: Options, run: Run, exc: Unrepresentable, output: bool, hop: int) -> Result:
     """Strict targets fail open to their non-strict sibling; the others fall back."""
     reason = f"{exc.rule}: {exc.reason}"
     change = Change(exc.rule, exc.pointer, "fallback", exc.reason)
     if _opens_to_sibling(target, exc, hop):
         other = target.related(target.fail_open)
         untouched = exc.rule in target.planner().refuses_untouched
-        res = run_target(value, other, options, _hop=1, _given=run if untouched else None)
+        res = run_target(value, other, options, output=output, _hop=1, _given=run if untouched else None)
         return Result(
             # the strict target's own fallback, which the sibling's wire takes too: normalized
             # again for either target, it stays what it is

@@ -181,3 +181,55 @@ def test_an_input_that_is_no_json_is_named_where_the_input_holds_it(schema, wher
     """Not in the wrapper: the error named `/properties/response/items/enum/0`."""
     with pytest.raises(wireschema.SchemaInputError, match=where):
         wireschema.normalize_output(schema, "openai-strict")
+
+
+# --- a free-form root: any object for an output, no parameters for a tool -------------
+
+FREE_ROOTS = [{"type": "object"}, {"type": "object", "properties": {}}]
+STRICT_CLOSING = ["openai-strict", "openai-strict-compat", "anthropic-strict", "deepseek-strict"]
+
+
+def _mcp_tool(schema):
+    return {"name": "ping", "description": "Is the server up?", "inputSchema": schema}
+
+
+@pytest.mark.parametrize("free", FREE_ROOTS)
+def test_a_free_form_output_root_on_generic_says_it_is_open(free):
+    # xgrammar (vLLM, SGLang) reads an object without additionalProperties as closed:
+    # the response could only have been {}
+    result = wireschema.normalize_output(free, "generic")
+    assert result.schema == {"type": "object", "properties": {}, "additionalProperties": True}
+    assert ("generic/object-properties", "/additionalProperties") in {(c.rule, c.pointer) for c in result.changes}
+
+
+@pytest.mark.parametrize("free", FREE_ROOTS)
+def test_a_free_form_output_root_on_xai_stays_open(free):
+    result = wireschema.normalize_output(free, "xai")
+    assert result.strict and result.schema["additionalProperties"] is True
+    assert ("xai/close-objects", "/additionalProperties") in {(c.rule, c.pointer) for c in result.changes}
+
+
+@pytest.mark.parametrize("target", STRICT_CLOSING)
+@pytest.mark.parametrize("free", FREE_ROOTS)
+def test_a_free_form_output_root_on_a_closing_strict_target_fails_open(target, free):
+    result = wireschema.normalize_output(free, target)
+    assert not result.strict and not result.used_fallback and result.target == target
+    assert "an open object (additionalProperties) cannot be closed" in result.strict_reason
+    assert result.changes[0].action == "fallback" and result.changes[0].pointer == "/additionalProperties"
+    assert result.schema.get("additionalProperties") is not False
+
+
+@pytest.mark.parametrize("target,closed", [("generic", None), ("xai", False), *((t, False) for t in STRICT_CLOSING)])
+@pytest.mark.parametrize("free", FREE_ROOTS)
+def test_a_free_form_tool_root_is_still_a_tool_without_parameters(target, closed, free):
+    for result in (wireschema.normalize(free, target), wireschema.normalize_tool(_mcp_tool(free), target).result):
+        assert result.strict == wireschema._target(target).strict and not result.strict_reason
+        assert result.schema.get("properties", {}) == {} and result.schema.get("additionalProperties") is closed
+
+
+def test_an_output_and_a_tool_of_the_same_schema_never_share_a_memo_entry():
+    wireschema.clear_cache()
+    for _ in range(3):  # stored the second time it is met
+        assert "additionalProperties" not in wireschema.normalize({"type": "object"}, "generic").schema
+        assert wireschema.normalize_output({"type": "object"}, "generic").schema["additionalProperties"] is True
+    assert wireschema.cache_info().hits > 0

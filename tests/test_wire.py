@@ -391,6 +391,15 @@ def test_a_free_form_object_takes_any_object_under_xgrammar_on_generic(free):
 
 
 @pytest.mark.skipif(importlib.util.find_spec("xgrammar") is None, reason="xgrammar is not installed")
+@pytest.mark.parametrize("free", [{"type": "object"}, {"type": "object", "properties": {}}])
+def test_a_free_form_output_takes_any_object_under_xgrammar_on_generic(free):
+    # a structured output asking for any JSON object: read closed, it took only {}
+    result = wireschema.normalize_output(free, "generic")
+    assert _xgrammar_accepts(result.schema, {"a": 1})
+    assert _xgrammar_accepts(result.schema, {})
+
+
+@pytest.mark.skipif(importlib.util.find_spec("xgrammar") is None, reason="xgrammar is not installed")
 def test_a_free_form_object_strict_deepseek_cannot_close_is_sent_open_by_its_fallback():
     result = wireschema.normalize(_props(d={"type": "object"}), "deepseek-strict")
     assert not result.strict and result.strict_reason.startswith("openai-strict/open-objects")

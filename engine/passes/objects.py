@@ -41,9 +41,10 @@ def _ensure_properties_test(options) -> str:
     writes_bools=lambda o: frozenset({"additionalProperties"}) if o["free_form"] else False,
     triggers=lambda o: {"type", "properties"} if o["free_form"] else {"type"},
     acts_if=_ensure_properties_test,
-    free_form=Opt("bool", False, doc="a free-form object (below the root, naming no properties, saying nothing of "
-                  "additionalProperties, patternProperties or unevaluatedProperties) also says additionalProperties: "
-                  "true, for a wire that reads an absent one as false (properties: {} would then take only {})"),
+    free_form=Opt("bool", False, doc="a free-form object (naming no properties, saying nothing of additionalProperties, "
+                  "patternProperties or unevaluatedProperties; below the root, or a structured output's root) also "
+                  "says additionalProperties: true, for a wire that reads an absent one as false (properties: {} would "
+                  "then take only {})"),
 )
 def ensure_properties(rule, node, run):
     """An object schema without `properties` gets `properties: {}`.
@@ -70,10 +71,15 @@ _UNLISTED_NAMES = frozenset({"patternProperties", "unevaluatedProperties"})
 
 
 def free_form(node: dict, run) -> bool:
-    """A nested object that names no properties and says nothing of
-    `additionalProperties`: a free-form dict, whose closing would leave only `{}` (the
-    root is the exception: a tool without parameters)."""
-    return node.get("additionalProperties", None) is None and not node.get("properties") and node is not run.root
+    """An object that names no properties and says nothing of `additionalProperties`:
+    a free-form dict, whose closing would leave only `{}`. A tool's root is the
+    exception: there it is a tool without parameters; a structured output's root
+    (`Facts.output_root`) asks for any object, as a nested one does."""
+    return (
+        node.get("additionalProperties", None) is None
+        and not node.get("properties")
+        and (node is not run.root or run.facts.output_root)
+    )
 
 
 @kind(
@@ -107,12 +113,13 @@ def ensure_items(rule, node, run):
 def close_objects(rule, node, run):
     """Every object says `additionalProperties: false`.
 
-    An object that is open on purpose (`true` or a schema, `patternProperties`, or a
-    nested object naming no properties: a free-form dict) cannot be closed without
-    changing its meaning: with `open: fail` that is unrepresentable (strict targets then
-    fail open); with `close` it is closed and the rest spilled; with `keep` it stays open
-    and says so (`additionalProperties: true` where it said nothing), for a wire that
-    reads an object without `additionalProperties` as closed.
+    An object that is open on purpose (`true` or a schema, `patternProperties`, or an
+    object naming no properties below a tool's root or at an output's: a free-form
+    dict) cannot be closed without changing its meaning: with `open: fail` that is
+    unrepresentable (strict targets then fail open); with `close` it is closed and the
+    rest spilled; with `keep` it stays open and says so (`additionalProperties: true`
+    where it said nothing), for a wire that reads an object without
+    `additionalProperties` as closed.
     """
     if not is_object(node):
         return None
@@ -184,8 +191,8 @@ def _fail_unlisted_required(rule, node, run) -> None:
 )
 def refuse_open(rule, run):
     """An input holding an object open on purpose (`additionalProperties` true or a
-    schema; below the root, an object naming no properties), which `close-objects` with
-    `open: fail` refuses, fails before anything is rewritten.
+    schema; below a tool's root, or at an output's, an object naming no properties),
+    which `close-objects` with `open: fail` refuses, fails before anything is rewritten.
 
     Read only where the target's rules leave an object as written: the root, the
     `properties` of its objects and the `items` of its arrays, and below the root the
@@ -196,7 +203,7 @@ def refuse_open(rule, run):
     skipped, and the sibling takes the untouched copy. With `any_value`, a schema of
     annotations alone (any value) is refused too, as a strict `infer-type` refuses it.
     """
-    found = open_in_trunk(run.root, rule.options["aliases"], rule.options["any_value"])
+    found = open_in_trunk(run.root, rule.options["aliases"], rule.options["any_value"], run.facts.output_root)
     if found is not None:
         from ..run import Unrepresentable
 
@@ -217,9 +224,10 @@ _ANY_VALUE = _ANNOTATIONS | {"type"}  # beside a type that means any value, or n
 _SCALAR_TYPES = frozenset({"string", "integer", "number", "boolean", "null"})
 
 
-def open_in_trunk(schema: Any, aliases: dict, any_value: bool) -> tuple[str, str] | None:
+def open_in_trunk(schema: Any, aliases: dict, any_value: bool, open_root: bool = False) -> tuple[str, str] | None:
     """(pointer, reason) of the first object open on purpose (`additionalProperties`
-    true or a schema, or, below the root, an object naming no properties), or with
+    true or a schema, or, below the root or with `open_root` at it too, an object
+    naming no properties: see `free_form`), or with
     `any_value` of a schema of annotations alone, that the trunk holds; None if none.
 
     The trunk: the root, the `properties` of its objects and the `items` of its
@@ -248,7 +256,7 @@ def open_in_trunk(schema: Any, aliases: dict, any_value: bool) -> tuple[str, str
         if t == "object" or (t is None and "properties" in node and "items" not in node):
             ap = node.get("additionalProperties")
             props = node.get("properties")
-            if ap is True or (ap is None and not props and chain is not None) or (ap.__class__ is dict and plain.issuperset(ap)):
+            if ap is True or (ap is None and not props and (chain is not None or open_root)) or (ap.__class__ is dict and plain.issuperset(ap)):
                 return pointer_of((chain, "additionalProperties")), "an open object (additionalProperties) cannot be closed"
             if props.__class__ is dict:
                 at = (chain, "properties")
