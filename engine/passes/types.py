@@ -286,13 +286,21 @@ def optional_if_nullable(rule, node, run):
     return None
 
 
+# the keywords whose crossing leaves a type no value (see `_admits_none`)
+_BOUNDS = frozenset({
+    "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "minLength", "maxLength",
+    "minItems", "maxItems", "minProperties", "maxProperties",
+})
+
+
 @kind(
     # drop-empty only removes: no subschema, no keyword of its own
     "type-array", fails=False, reads="node", creates=lambda o: o["mode"] != "drop-empty",
     adds=lambda o: () if o["mode"] == "drop-empty" else {"anyOf", "type"},
     writes_bools=False,  # branches of its own making; the keywords it moves into them keep their names
-    triggers={"type"},
-    acts_if="node['type'].__class__ is list",
+    # drop-empty has work only beside a bound, which few schemas hold: most plans leave it out
+    triggers=lambda o: _BOUNDS if o["mode"] == "drop-empty" else {"type"},
+    acts_if=lambda o: "node.get('type').__class__ is list" if o["mode"] == "drop-empty" else "node['type'].__class__ is list",
     mode=Opt("choice", required=True, choices=("any-of", "first", "drop-empty")),
     by_type=Opt("map", "map:type-keywords", doc="which keywords belong to which type"),
 )
