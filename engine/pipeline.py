@@ -161,7 +161,7 @@ def _planned(value: Any, target: Target, options: Options, output: bool, given: 
     except Unrepresentable as exc:
         if plan is None or not plan.fused or plan.exact[at]:
             # the staged run's own steps (but for stages with nothing to do): its finding
-            return _recover(value, target, options, run, exc, output, 0)
+            return _recover(value, target, options, run, exc, 0)
         # a strict target fails open on a rule's finding alone (not on the changes made
         # so far), and that finding is the staged run's where no fallible rule fused
         # before it could have failed first
@@ -170,7 +170,7 @@ def _planned(value: Any, target: Target, options: Options, output: bool, given: 
             and not isinstance(exc, BudgetExceeded)
             and target.planner().stage_of.get(exc.rule, -1) in trusted
         ):
-            return _recover(value, target, options, run, exc, output, 0)
+            return _recover(value, target, options, run, exc, 0)
         return None
     except Exception:  # noqa: BLE001 - anything unplanned is the staged run's to judge
         return None
@@ -198,7 +198,7 @@ def _staged(value: Any, target: Target, options: Options, run: Run, output: bool
         for stage in target.check_stages:
             _run_stage(stage, run)
     except Unrepresentable as exc:
-        return _recover(value, target, options, run, exc, output, _hop)
+        return _recover(value, target, options, run, exc, _hop)
     return _finished(run, target)
 
 
@@ -227,14 +227,15 @@ def _opens_to_sibling(target: Target, exc: Unrepresentable, hop: int) -> bool:
     return other is not None and hop == 0 and not other.strict and not same_everywhere
 
 
-def _recover(value: Any, target: Target, options: Options, run: Run, exc: Unrepresentable, output: bool, hop: int) -> Result:
-    """Strict targets fail open to their non-strict sibling; the others fall back."""
+def _recover(value: Any, target: Target, options: Options, run: Run, exc: Unrepresentable, hop: int) -> Result:
+    """Strict targets fail open to their non-strict sibling (an output's run to an
+    output's, as `run.facts` says); the others fall back."""
     reason = f"{exc.rule}: {exc.reason}"
     change = Change(exc.rule, exc.pointer, "fallback", exc.reason)
     if _opens_to_sibling(target, exc, hop):
         other = target.related(target.fail_open)
         untouched = exc.rule in target.planner().refuses_untouched
-        res = run_target(value, other, options, output=output, _hop=1, _given=run if untouched else None)
+        res = run_target(value, other, options, output=run.facts.output_root, _hop=1, _given=run if untouched else None)
         return Result(
             # the strict target's own fallback, which the sibling's wire takes too: normalized
             # again for either target, it stays what it is

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from ..positions import SCHEMA_CLASSES, SUBSCHEMA_KEYS, subschemas
 from . import Opt, check, kind
+from .types import is_number
 
 
 @kind(
@@ -32,22 +33,18 @@ def reachable_min_properties(rule, node, run):
             node["maxProperties"] = 0
         run.report(rule, node, "rewritten", "propertyNames admits no string, so no member: maxProperties: 0 says the same", "propertyNames")
         m = node.get("minProperties")
-        if _number(m) and m > 0:
+        if is_number(m) and m > 0:
             run.spill(rule, node, "minProperties", m)
         return None
     m = node.get("minProperties")
     props = node.get("properties")
     count = len(props) if isinstance(props, dict) else 0
-    if not _number(m) or m <= count or "patternProperties" in node:
+    if not is_number(m) or m <= count or "patternProperties" in node:
         return None
     extra = node.get("additionalProperties", None)
     if extra is False or (extra is None and rule.options["absent_is_closed"]):
         run.spill(rule, node, "minProperties", m)
     return None
-
-
-def _number(v) -> bool:
-    return isinstance(v, (int, float)) and v.__class__ is not bool
 
 
 _NOT_STRING = frozenset({"null", "boolean", "object", "array", "number", "integer"})

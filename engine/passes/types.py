@@ -35,6 +35,11 @@ def matches_type(value: Any, t: str) -> bool:
     return vt == t or (t == "number" and vt == "integer")
 
 
+def is_number(value: Any) -> bool:
+    """A JSON number (a bool is none, though Python counts it an int)."""
+    return isinstance(value, (int, float)) and value.__class__ is not bool
+
+
 def types_of(node: dict) -> list[str]:
     t = node.get("type")
     if isinstance(t, str):
@@ -415,7 +420,7 @@ def _count(v: Any) -> bool:
 
 
 def _bound(v: Any) -> bool:
-    return isinstance(v, (int, float)) and v.__class__ is not bool and math.isfinite(v)
+    return is_number(v) and math.isfinite(v)
 
 
 def _empty_range(node: dict, integer: bool) -> bool:

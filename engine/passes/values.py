@@ -9,7 +9,7 @@ from typing import Any
 from ..positions import bool_census, child_slots
 from . import Opt, check, kind, test_helper
 from .patterns import put_back
-from .types import json_type, types_of
+from .types import is_number, json_type, types_of
 
 _SWITCHES = ["additionalProperties", "unevaluatedProperties", "unevaluatedItems"]
 
@@ -22,10 +22,6 @@ def _member(value: Any, allowed: list) -> bool:
     # 1 and true are different values to a JSON reader, and 1 and 1.0 the same number
     kind = json_type(value)
     return any(json_type(a) == kind and a == value for a in allowed)
-
-
-def _number(v: Any) -> bool:
-    return isinstance(v, (int, float)) and v.__class__ is not bool
 
 
 @kind(
@@ -58,7 +54,7 @@ def keyword_values(rule, node, run):
         value = node[k]
         if (
             (allowed is None or _member(value, allowed))
-            and (ranges is None or not _number(value) or _in_ranges(value, ranges))
+            and (ranges is None or not is_number(value) or _in_ranges(value, ranges))
             and (decimals is None or _decimals(value) <= decimals)
         ):
             continue
@@ -89,9 +85,9 @@ def _in_ranges(value: Any, ranges: Any) -> bool:
 def _nearest(value: Any, allowed: Any, ranges: Any, floor: bool, ceil: bool) -> Any:
     """The taken number nearest `value` on its loose side (below with `floor`, above with
     `ceil`), or None: then the keyword stays spilled."""
-    if not _number(value) or not (floor or ceil):
+    if not is_number(value) or not (floor or ceil):
         return None
-    taken = [a for a in allowed or () if _number(a)]
+    taken = [a for a in allowed or () if is_number(a)]
     if ranges is not None:
         taken += [hi if floor else lo for lo, hi in ranges]
     if allowed is not None and ranges is not None:
@@ -125,7 +121,7 @@ def whole_bounds(rule, node, run):
         return
     for k in [k for k in node if k in _WHOLE_KEYS]:
         value = node[k]
-        if not _number(value) or value.__class__ is int or value.is_integer():
+        if not is_number(value) or value.__class__ is int or value.is_integer():
             continue
         exact = Fraction(repr(value))  # the number as JSON wrote it, not its binary neighbour
         if k != "multipleOf":
@@ -150,7 +146,7 @@ def _not_whole(node: dict) -> bool:
 
 def _decimals(value: Any) -> int:
     """Decimal places of a number as JSON writes it (0.125 has 3, 1e-08 has 8)."""
-    if not _number(value) or isinstance(value, int):
+    if not is_number(value) or isinstance(value, int):
         return 0
     from decimal import Decimal
 
