@@ -387,8 +387,17 @@ def _normalize(
         variant = t.related(t.strict_variant)
         if variant is not None:
             t = variant
+    named = t.name
+    if output and t.registry is not None:
+        # the Result names the target asked for (after strictness), not its output variant
+        t = t.registry.output_variant(t)
+
     def run() -> Result:
         result = run_target(value, t, opts, output=output)
+        if result.target != named:
+            import attrs
+
+            result = attrs.evolve(result, target=named)
         if result.origin is None and not _past_a_budget(result):
             # just made and not yet handed to anyone (nor stored): given its origin in
             # place, not copied into a second Result. An input past a budget is not

@@ -122,9 +122,7 @@ def _normalize_output_quiet(
     t = _target(target)
     value = parse_input(plain(schema), opts)
     if not wrap_allowed or not t.output.get("wrap_non_object"):
-        variant = t.registry.output_variant(t) if t.registry is not None else t
-        result = _normalize(value, variant, strict=strict, options=opts, output=True)
-        return attrs.evolve(result, target=t.name) if result.target != t.name else result
+        return _normalize(value, t, strict=strict, options=opts, output=True)
     if _is_object_root(value):
         return _normalize(value, t, strict=strict, options=opts, output=True)
     _refuse_no_json(value, t, opts)

@@ -505,7 +505,7 @@ class Registry:
         todo = [target]
         while todo:
             t = todo.pop()
-            for rel in (t.fail_open, t.non_strict, t.strict_variant):
+            for rel in (t.fail_open, t.non_strict, t.strict_variant, t.output.get("variant")):
                 if rel is None or rel in pending or rel in self._compiled:
                     continue
                 path = self.file_for(rel)
@@ -515,9 +515,11 @@ class Registry:
         self._compiled.update(pending)
 
     def output_variant(self, target: Target) -> Target:
-        """`target` as it reads structured-output schemas: without the rules and checks
-        its `output.disable` names (those that only hold for tool parameters)."""
-        return self.variant(target, target.output.get("disable", ()), "output")
+        """`target` as it reads structured-output schemas: the target its `output.variant`
+        names (one hop), without the rules and checks that one's `output.disable` names
+        (those that only hold for tool parameters)."""
+        named = target.related(target.output.get("variant")) or target
+        return self.variant(named, named.output.get("disable", ()), "output")
 
     def variant(self, target: Target, drop: Iterable[str], tag: str) -> Target:
         """`target` compiled without the rules and checks whose ids are in `drop`, under
@@ -896,6 +898,9 @@ def _compile(spec: dict[str, Any], path: Path, registry: Registry, *, variant: b
         if not any(r.id == rid for r in (*rules, *checks)):
             ids = [r.id for r in (*rules, *checks)]
             spec["output"].items["disable"].err_in(j, f"output.disable: no rule or check with id {rid!r}{suggest(rid, ids)}")
+    other = output.get("variant")
+    if other is not None and not (_valid_name(other) and registry.knows(other)):
+        spec["output"].items["variant"].err(f"output.variant: no target named {other!r}{suggest(other, registry.names())}")
     seen: set[str] = set()
     for item in spec["rules"] + spec["checks"]:
         # a safety net: ids are unique per file and per list already, but parents may clash

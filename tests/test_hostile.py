@@ -607,7 +607,12 @@ def test_long_required_list_is_linear(target, uncached):
     }
     with bounded():
         result = wireschema.normalize(schema, target)
-    assert budget_hit(result) is None
+    # closing with `open: close` lists each missing name as a property: 200,000 more nodes
+    lists_them = any(r.kind == "close-objects" and r.options["open"] == "close" for r in wireschema._target(target).rules)
+    if lists_them:
+        assert result.used_fallback and result.fallback_reason == "budget/nodes: the rewritten schema has more than 32768 nodes"
+    else:
+        assert budget_hit(result) is None
 
 
 # D17 (fixed during this work): with budgets raised by the caller, recursive helpers hit

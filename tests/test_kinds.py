@@ -259,6 +259,14 @@ CASES = {
         why: test
     """, {"type": "object", "properties": {"o": {"type": "object", "properties": {"x": {"type": "string"}}},
                                            "dict": {"type": "object", "additionalProperties": {"type": "string"}}}}),
+    "close-objects-free-form-and-unlisted-required": ("""
+      - id: t/close
+        kind: close-objects
+        open: close
+        why: test
+    """, {"type": "object", "properties": {"free": {"type": "object"},
+                                           "named": {"type": "object", "required": ["a"]},
+                                           "typo": {"type": "object", "properties": {"upsteam": {"type": "string"}}, "required": ["upstream"]}}}),
     "close-objects-fail": ("""
       - id: t/close
         kind: close-objects

@@ -187,6 +187,8 @@ def test_an_input_that_is_no_json_is_named_where_the_input_holds_it(schema, wher
 
 FREE_ROOTS = [{"type": "object"}, {"type": "object", "properties": {}}]
 STRICT_CLOSING = ["openai-strict", "openai-strict-compat", "anthropic-strict", "deepseek-strict"]
+# wires that take an output in non-strict form (OpenAI's `strict: false`); Anthropic's has none
+FAILING_OPEN = [t for t in STRICT_CLOSING if t != "anthropic-strict"]
 
 
 def _mcp_tool(schema):
@@ -209,7 +211,7 @@ def test_a_free_form_output_root_on_xai_stays_open(free):
     assert ("xai/close-objects", "/additionalProperties") in {(c.rule, c.pointer) for c in result.changes}
 
 
-@pytest.mark.parametrize("target", STRICT_CLOSING)
+@pytest.mark.parametrize("target", FAILING_OPEN)
 @pytest.mark.parametrize("free", FREE_ROOTS)
 def test_a_free_form_output_root_on_a_closing_strict_target_fails_open(target, free):
     result = wireschema.normalize_output(free, target)
@@ -225,6 +227,77 @@ def test_a_free_form_tool_root_is_still_a_tool_without_parameters(target, closed
     for result in (wireschema.normalize(free, target), wireschema.normalize_tool(_mcp_tool(free), target).result):
         assert result.strict == wireschema._target(target).strict and not result.strict_reason
         assert result.schema.get("properties", {}) == {} and result.schema.get("additionalProperties") is closed
+
+
+# --- Anthropic's output_config.format: always strict, so an open object is closed -------
+
+OPEN_PARTS = {
+    "type": "object",
+    "properties": {
+        "meta": {"type": "object", "description": "Anything else."},
+        "tags": {"type": "object", "additionalProperties": {"type": "string"}},
+        "n": {"type": "integer"},
+    },
+    "required": ["n"],
+}
+
+
+@pytest.mark.parametrize("target", ["anthropic-strict", "anthropic"])
+@pytest.mark.parametrize("free", FREE_ROOTS)
+def test_a_free_form_output_root_on_anthropic_is_closed_not_sent_non_strict(target, free):
+    """The field always enforces strict mode and refuses an object without
+    `additionalProperties: false`: before, such an output failed open to a form the API
+    refused. It is closed, as Anthropic's SDK closes it, and the report says what that costs."""
+    result = wireschema.normalize_output(free, target, strict=True)
+    assert result.strict and not result.strict_reason and result.target == "anthropic-strict"
+    assert result.schema == {**free, "additionalProperties": False}
+    (change,) = [c for c in result.changes if c.pointer == "/additionalProperties"]
+    assert change.rule == "anthropic-strict/close-objects" and "free-form object" in change.detail
+
+
+def test_open_objects_in_an_anthropic_output_are_closed_and_what_they_took_is_spilled():
+    result = wireschema.normalize_output(OPEN_PARTS, "anthropic-strict")
+    assert result.strict and not result.strict_reason
+    props = result.schema["properties"]
+    assert props["meta"] == {"type": "object", "description": "Anything else.", "additionalProperties": False}
+    assert props["tags"]["additionalProperties"] is False and '{"type":"string"}' in props["tags"]["description"]
+    done = {(c.pointer, c.action) for c in result.changes}
+    assert {("/properties/meta/additionalProperties", "rewritten"), ("/properties/tags/additionalProperties", "spilled")} <= done
+    assert wireschema.check(result.schema, "anthropic-strict") == ()
+
+
+def test_an_anthropic_tool_with_an_open_object_still_fails_open():
+    # a tool has a non-strict form (strict: false) that keeps the object open
+    result = wireschema.normalize(OPEN_PARTS, "anthropic-strict")
+    assert not result.strict and result.strict_reason.startswith("anthropic-strict/open-objects")
+    assert "additionalProperties" not in result.schema["properties"]["meta"]
+
+
+def test_a_recursive_anthropic_output_is_unrolled_not_sent_non_strict():
+    tree = {"$defs": {"Node": {"type": "object", "properties": {"name": {"type": "string"}, "kids": {"type": "array", "items": {"$ref": "#/$defs/Node"}}},
+                               "required": ["name", "kids"]}},
+            "type": "object", "properties": {"root": {"$ref": "#/$defs/Node"}}, "required": ["root"]}
+    result = wireschema.normalize_output(tree, "anthropic-strict")
+    assert result.strict and not result.strict_reason
+    text = json.dumps(result.schema)
+    assert '"$ref"' not in text and '"$defs"' not in text and "cut after 3 levels" in text
+    value = {"root": {"name": "a", "kids": [{"name": "b", "kids": [{"name": "c", "kids": [{"name": "d", "kids": []}]}]}]}}
+    jsonschema.validate(value, result.schema)
+    assert wireschema.normalize(tree, "anthropic-strict").strict_reason.startswith("prepare/resolve-refs")  # a tool fails open
+
+
+def test_an_anthropic_request_gets_its_free_form_output_closed():
+    body = {"model": "m", "messages": [], "output_config": {"format": {"type": "json_schema", "schema": OPEN_PARTS}}}
+    out = wireschema.normalize_request(body, "anthropic")
+    (result,) = out.outputs
+    assert result.strict and result.target == "anthropic-strict"
+    assert out.body["output_config"]["format"]["schema"]["properties"]["meta"]["additionalProperties"] is False
+
+
+def test_an_output_variant_names_a_target_that_exists(tmp_path):
+    (tmp_path / "my-anthropic.yaml").write_text("extends: anthropic-strict\noutput: {variant: anthropic-outptu}\n")
+    with pytest.raises(wireschema.RuleFileError, match="anthropic-outptu.*anthropic-output"):
+        wireschema.load_rules(tmp_path)
 
 
 def test_an_output_and_a_tool_of_the_same_schema_never_share_a_memo_entry():

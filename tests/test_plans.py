@@ -131,9 +131,9 @@ def test_a_subschema_an_earlier_post_visitor_makes_is_walked_from_its_stage_on(t
         extends: mcp
         rules:
           - {id: made/drop-title, kind: drop, keys: [title], why: a pre visitor}
-          - {id: made/items, kind: ensure-items, schema: {type: object, title: made}, why: a post visitor that makes a subschema}
+          - {id: made/items, kind: ensure-items, schema: {type: object, title: made, properties: {a: {type: string}}}, why: a post visitor that makes a subschema}
           - {id: made/drop-never, kind: drop, keys: [x-never], why: a pre visitor after it starts a new stage}
-          - {id: made/close, kind: close-objects, open: close, why: a post visitor of the new stage}
+          - {id: made/close, kind: close-objects, open: keep, why: a post visitor of the new stage that makes none}
         """)
     target = wireschema.load_rules(tmp_path)["made"]
     schema = {"type": "object", "properties": {"tags": {"type": "array", "title": "Tags"}}}

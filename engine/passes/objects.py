@@ -105,7 +105,10 @@ def ensure_items(rule, node, run):
 
 
 @kind(
-    "close-objects", reads="node", creates=False, adds={"additionalProperties"},
+    "close-objects", reads="node",
+    # closing, a required name no property lists becomes a property of its own (`{}`)
+    creates=lambda o: o["open"] == "close",
+    adds=lambda o: {"additionalProperties", "properties"} if o["open"] == "close" else {"additionalProperties"},
     triggers={"type", "properties"},  # what is_object reads
     acts_if=_IS_OBJECT + " and not (node.get('additionalProperties') is False and not node.get('patternProperties'))",
     open=Opt("choice", "fail", choices=("fail", "close", "keep")),
@@ -117,7 +120,8 @@ def close_objects(rule, node, run):
     object naming no properties below a tool's root or at an output's: a free-form
     dict) cannot be closed without changing its meaning: with `open: fail` that is
     unrepresentable (strict targets then fail open); with `close` it is closed and the
-    rest spilled; with `keep` it stays open and says so (`additionalProperties: true`
+    rest spilled, and a required name no property lists becomes a property taking any
+    value; with `keep` it stays open and says so (`additionalProperties: true`
     where it said nothing), for a wire that reads an object without
     `additionalProperties` as closed.
     """
@@ -146,8 +150,12 @@ def close_objects(rule, node, run):
                 run.spill(rule, node, k, node[k])
     elif mode == "keep":
         _fail_unlisted_required(rule, node, run)  # closed now
+    if mode == "close":
+        _list_unlisted_required(rule, node, run)
     node["additionalProperties"] = False
-    run.report(rule, node, "rewritten", "additionalProperties: false", "additionalProperties")
+    # closing a free-form object leaves it nothing but {}: the report says so, as no spill does
+    why = " (a free-form object, closed: only {} is valid here now)" if free and mode == "close" and not node.get("properties") else ""
+    run.report(rule, node, "rewritten", f"additionalProperties: false{why}", "additionalProperties")
     return None
 
 
@@ -173,15 +181,37 @@ def say_open(rule, node, run):
     run.report(rule, node, "rewritten", "additionalProperties: true (open, as written)", "additionalProperties")
 
 
-def _fail_unlisted_required(rule, node, run) -> None:
-    """A required name no `properties` lists could only be met by an extra member, which
-    the closed object refuses: no value would satisfy it (`open: close` spills instead)."""
+def _unlisted_required(node: dict) -> list[str]:
+    """The required names no `properties` lists: only an extra member could meet them."""
     req = node.get("required")
     props = node.get("properties")
     listed = props if isinstance(props, dict) else {}
-    missing = [n for n in req if isinstance(n, str) and n not in listed] if isinstance(req, list) else []
+    return [n for n in req if isinstance(n, str) and n not in listed] if isinstance(req, list) else []
+
+
+def _fail_unlisted_required(rule, node, run) -> None:
+    """Closed, the object would refuse the extra member a required name no property lists
+    needs: no value would satisfy it (`open: close` lists the name instead)."""
+    missing = _unlisted_required(node)
     if missing:
         run.fail(rule, node, f"required {', '.join(missing)} without a property: the closed object could never hold it", "required")
+
+
+def _list_unlisted_required(rule, node, run) -> None:
+    """A required name no property lists becomes a property taking any value, which is
+    what the open object let that member hold: closed, the object still has a value."""
+    missing = _unlisted_required(node)
+    if not missing:
+        return
+    props = node.get("properties")
+    if not isinstance(props, dict):
+        props = node["properties"] = {}
+    at = (run.chain_of(node), "properties")
+    for name in missing:
+        props[name] = run.made({}, (at, name))
+    one = len(missing) == 1
+    what = "a property taking any value (the closed object would refuse it)" if one else "properties taking any value (the closed object would refuse them)"
+    run.report(rule, node, "rewritten", f"required {', '.join(missing)} listed as {what}", "required")
 
 
 @kind(
