@@ -31,6 +31,18 @@ CASES = {
         "escaped": {"type": "string", "pattern": "\\(?=x\\)[(?!]"},
         "only": {"type": "string", "pattern": "(?=a)+"},
         "said": {"type": "string", "pattern": "^(?!x)", "description": "already says (pattern: ^(?!x))"}}}),
+    "pattern-features-lookbehinds": ("""
+      rules:
+        - id: t/patterns
+          kind: pattern-features
+          remove: [lookbehind]
+          why: test
+    """, {"type": "object", "properties": {
+        "ahead": {"type": "string", "pattern": "^(?=.*\\d)(?!.*\\s)\\w{8,}$"},
+        "behind": {"type": "string", "pattern": "(?<=\\$)\\d+(?<!0)"},
+        "both": {"type": "string", "pattern": "(?<!x)a(?!b)"},
+        "ahead-in-behind": {"type": "string", "pattern": "(?<=(?=a)a)b"},
+        "named": {"type": "string", "pattern": "(?<year>\\d{4})-(?<m>\\d\\d)"}}}),
     "pattern-features-word-boundary-and-backreference": ("""
       rules:
         - id: t/patterns

@@ -150,6 +150,10 @@ FIXES = [
     ("xai", "false-property", "xgrammar", _props(additionalProperties=False, b={"type": "string"})),
     ("xai", "unreachable-min-properties", "xgrammar", _props(o={"type": "object", "properties": {"a": {"type": "string"}}, "minProperties": 2})),
     ("xai", "unicode-property", "xgrammar", _props(w={"type": "string", "pattern": "^\\p{L}+$"})),
+    # xai kept what both grammar compilers refuse: a backreference, a lookbehind, \b
+    ("xai", "backreference", "xgrammar", _props(w={"type": "string", "pattern": "^(\\d+)(,\\1)*$"})),
+    ("xai", "lookbehind", "xgrammar", _props(w={"type": "string", "pattern": "(?<=a)b"})),
+    ("xai", "word-boundary", "xgrammar", _props(w={"type": "string", "pattern": "\\bword\\b"})),
     ("deepseek-strict", "unicode-property", "xgrammar", _props(w={"type": "string", "pattern": "^\\p{L}+$"})),
     # 5. the 2020-12 meta-schema
     ("anthropic", "id-with-pointer-fragment", "json-schema-2020-12", _props(p={"$id": "#/properties/p", "type": "string"})),

@@ -18,6 +18,8 @@ octal `\\012` and `[\\1]`, which every dialect that reads them reads alike) and 
 .NET; `\\<` is a word boundary to Rust's and GNU's parsers) as that character
 (`escaped-symbol`). A lone surrogate escape spells no character, so it has no other
 spelling (`lone-surrogate`).
+`lookbehind` names the lookarounds that look behind (`(?<=`, `(?<!`), for a parser that
+takes lookaheads alone (xgrammar).
 `identity-escape` is an escape ECMA-262 gives no meaning: a letter that names no escape
 (`\\e`, `\\Z`, `\\h`, `\\Q`, a `\\k` that opens no `\\k<name>`, `[\\B]`), a `\\c` without a
 control letter, a `\\x` or `\\u` without their hex digits, a `\\p` without braces. The `u`
@@ -39,10 +41,10 @@ from typing import Any
 from ..run import rewrite
 from . import Opt, check, kind
 
-FEATURES = ("lookaround", "word-boundary", "inner-anchor", "backreference", "unicode-property", "raw-control", "lone-brace",
+FEATURES = ("lookaround", "lookbehind", "word-boundary", "inner-anchor", "backreference", "unicode-property", "raw-control", "lone-brace",
             "empty-class", "control-escape", "surrogate-pair", "escaped-symbol", "lone-surrogate", "identity-escape",
             "not-ecma")
-REMOVABLE = ("lookaround", "word-boundary", "inner-anchor")
+REMOVABLE = ("lookaround", "lookbehind", "word-boundary", "inner-anchor")
 RESPELLABLE = ("raw-control", "lone-brace", "empty-class", "control-escape", "surrogate-pair", "escaped-symbol")
 _SURROGATE_PAIR = re.compile(r"\\u[dD][89abAB][0-9a-fA-F]{2}\\u[dD][c-fC-F][0-9a-fA-F]{2}")
 _SURROGATE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
@@ -318,9 +320,13 @@ def scan(p: str) -> Scan:
             looks -= look
             i += 1
             if look:
-                out.spans["lookaround"].append((start, _quantified(p, i)))
-                if p.startswith("(?<", start) and _quantified(p, i) > i:
-                    out.spans["not-ecma"].append((start, _quantified(p, i)))  # a quantified lookbehind
+                end = _quantified(p, i)
+                out.spans["lookaround"].append((start, end))
+                if p.startswith("(?<", start):
+                    # a lookbehind is a lookaround too: some parsers take lookaheads alone
+                    out.spans["lookbehind"].append((start, end))
+                    if end > i:
+                        out.spans["not-ecma"].append((start, end))  # a quantified lookbehind
             atom = True
         elif c in "^$|":
             if c == "|":
