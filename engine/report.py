@@ -167,6 +167,19 @@ def _vertex_proto() -> Callable[[Any, str], "str | None"]:
     return _proto(FunctionDeclaration, Schema)
 
 
+def _protobuf_value() -> Callable[[Any, str], "str | None"]:
+    from google.protobuf import json_format, struct_pb2
+
+    def judge(schema: Any, role: str) -> str | None:
+        try:
+            json_format.ParseDict(schema, struct_pb2.Value())
+        except (json_format.ParseError, OverflowError, ValueError, TypeError) as e:
+            return f"{type(e).__name__}: {e}"
+        return None
+
+    return judge
+
+
 def _genai() -> Callable[[Any, str], "str | None"]:
     import pydantic
     from google.genai import types
@@ -294,6 +307,7 @@ VALIDATORS = {
         Validator("gemini-proto", "Gemini API v1beta FunctionDeclaration / Schema protos (json_format)", "google-ai-generativelanguage", _gemini_proto),
         Validator("vertex-proto", "Vertex AI aiplatform v1beta1 FunctionDeclaration / Schema protos (json_format)", "google-cloud-aiplatform", _vertex_proto),
         Validator("genai", "google-genai FunctionDeclaration / Schema types (pydantic, extra forbidden)", "google-genai", _genai),
+        Validator("protobuf-value", "protobuf's google.protobuf.Value (json_format), numbers as doubles", "protobuf", _protobuf_value),
         Validator("json-schema-2020-12", "the 2020-12 meta-schema (jsonschema-rs), formats checked, patterns as ECMA-262 (regress)", "jsonschema-rs", _meta_2020_12),
         Validator("llguidance", "llguidance JSON Schema grammar compiler, default options", "llguidance", _llguidance),
         Validator("xgrammar", "xgrammar Grammar.from_json_schema, strict_mode", "xgrammar", _xgrammar),

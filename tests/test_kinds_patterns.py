@@ -152,6 +152,19 @@ CASES = {
         "a": {"type": "array", "minItems": 5, "maxItems": 9},
         "s": {"type": "string", "minLength": 0.5},
         "n": {"type": "string", "minLength": "3"}}}),
+    "keyword-values-nested": ("""
+      rules:
+        - id: t/literals
+          kind: keyword-values
+          keys: [default, examples]
+          ranges: [[-1000, 1000]]
+          nested: true
+          why: test
+    """, {"type": "object", "properties": {
+        "deep": {"type": "object", "default": {"a": [1, {"b": 1001}]}},
+        "fine": {"type": "object", "default": {"a": [1, {"b": 999}], "s": "10000"}},
+        "top": {"type": "integer", "default": -1001},
+        "listed": {"type": "integer", "examples": [1, 2, 3000]}}}),
     "keyword-values-ranges": ("""
       rules:
         - id: t/lower

@@ -155,6 +155,12 @@ FIXES = [
     ("xai", "lookbehind", "xgrammar", _props(w={"type": "string", "pattern": "(?<=a)b"})),
     ("xai", "word-boundary", "xgrammar", _props(w={"type": "string", "pattern": "\\bword\\b"})),
     ("deepseek-strict", "unicode-property", "xgrammar", _props(w={"type": "string", "pattern": "^\\p{L}+$"})),
+    # a protobuf Value holds numbers as doubles: Gemini's default and example, and the
+    # whole of parametersJsonSchema, refused a number past the largest one
+    ("gemini", "default-past-double", "gemini-proto", _props(a={"type": "integer", "default": 10**400})),
+    ("vertex", "example-past-double", "vertex-proto", _props(a={"type": "object", "example": {"x": [1, -10**400]}})),
+    ("gemini-jsonschema", "numbers-past-double", "protobuf-value",
+     _props(a={"type": "integer", "maximum": 10**400, "enum": [10**400, 1]}, b={"type": "array", "items": {}, "minItems": 10**400})),
     # 5. the 2020-12 meta-schema
     ("anthropic", "id-with-pointer-fragment", "json-schema-2020-12", _props(p={"$id": "#/properties/p", "type": "string"})),
     ("mcp", "id-with-name-fragment", "json-schema-2020-12",

@@ -34,6 +34,8 @@ def _member(value: Any, allowed: list) -> bool:
     floor=Opt("bool", False, doc="a number above the allowed ones becomes the greatest allowed number below it"),
     ceil=Opt("bool", False, doc="a number below the allowed ones becomes the least allowed number above it"),
     max_decimals=Opt("int", None, doc="a number written with more decimal places than this is not taken (unset: any)"),
+    nested=Opt("bool", False, doc="`ranges` hold for every number inside a list or object value too (a `default` or `example`): "
+               "a value holding one outside them is spilled whole"),
 )
 def keyword_values(rule, node, run):
     """Keep a keyword only where its value is one the wire takes; spill it otherwise.
@@ -54,7 +56,7 @@ def keyword_values(rule, node, run):
         value = node[k]
         if (
             (allowed is None or _member(value, allowed))
-            and (ranges is None or not is_number(value) or _in_ranges(value, ranges))
+            and (ranges is None or _numbers_in_ranges(value, ranges, options["nested"]))
             and (decimals is None or _decimals(value) <= decimals)
         ):
             continue
@@ -75,6 +77,23 @@ def _typed_as(declared: Any, types: tuple) -> bool:
     # null takes no bound: ["integer", "null"] bounds its integers alone
     named = [t for t in declared if t != "null"] if isinstance(declared, list) else []
     return bool(named) and all(t in types for t in named)
+
+
+def _numbers_in_ranges(value: Any, ranges: Any, nested: bool) -> bool:
+    """Whether `value`, where it is a number (with `nested`, each number inside it), is in
+    the ranges. A literal is data, not a schema: its own stack, not the schema walk."""
+    if not nested or value.__class__ not in (dict, list):
+        return not is_number(value) or _in_ranges(value, ranges)
+    stack = [value]
+    while stack:
+        v = stack.pop()
+        if v.__class__ is dict:
+            stack.extend(v.values())
+        elif v.__class__ is list:
+            stack.extend(v)
+        elif is_number(v) and not _in_ranges(v, ranges):
+            return False
+    return True
 
 
 def _in_ranges(value: Any, ranges: Any) -> bool:
