@@ -161,8 +161,11 @@ def copy_input(value: Any, run: Run) -> Any:
                         continue
                     literal += len(k)
                     if cls is int:
-                        if not -_TOO_LONG < v < _TOO_LONG:
-                            raise _too_long((chain, k))
+                        # one test for both bounds: most ints are far inside them
+                        if not -NO_DOUBLE < v < NO_DOUBLE:
+                            if not -_TOO_LONG < v < _TOO_LONG:
+                                raise _too_long((chain, k))
+                            add(PAST_DOUBLE)
                         out[k] = v
                     elif v is None:
                         out[k] = v
@@ -180,6 +183,8 @@ def copy_input(value: Any, run: Run) -> Any:
                                 raise BudgetExceeded("budget/nodes", pointer_of((chain, k)), f"more than {max_nodes} nodes")
                     elif cls is not dict and cls is not list and isinstance(v, _SCALARS):
                         out[k] = plain = _scalar(v, (chain, k), opts)
+                        if _past_double(plain):
+                            add(PAST_DOUBLE)
                         if plain.__class__ is str:
                             literal += len(plain)
                             if not plain.isascii():
@@ -226,7 +231,8 @@ def copy_input(value: Any, run: Run) -> Any:
                     if literal > max_literal:
                         raise BudgetExceeded("budget/literal", pointer_of(chain), f"more than {max_literal} characters")
                     # checked once priced within the budget: past it, a list costs what pricing it does
-                    _bulk(out, kinds, chain, opts)
+                    if _bulk(out, kinds, chain, opts):
+                        add(PAST_DOUBLE)
                     if str in kinds:
                         _texts(out, chain, run)
                     if bool in kinds and chain is not None:
@@ -244,6 +250,8 @@ def copy_input(value: Any, run: Run) -> Any:
                 for i, v in enumerate(src):
                     if isinstance(v, _SCALARS):
                         out[i] = plain = v if v.__class__ is str else _scalar(v, (chain, i), opts)
+                        if _past_double(plain):
+                            add(PAST_DOUBLE)
                         if plain.__class__ is str:
                             literal += len(plain)
                             if not plain.isascii():
@@ -498,18 +506,27 @@ def _escaped(value: str, width: int = 60) -> str:
     return '"' + cut.encode("utf-8", "backslashreplace").decode("utf-8") + '"'
 
 
-def _bulk(values: list, kinds: set, chain: Any, opts: Any) -> None:
+def _bulk(values: list, kinds: set, chain: Any, opts: Any) -> bool:
     """Check a list of plain scalars as `_scalar` would, item by item only where one is
-    refused."""
+    refused; whether it holds an integer no double holds (see `PAST_DOUBLE`)."""
     only = len(kinds) == 1
+    past = False
     if int in kinds:
         ints = values if only else [v for v in values if v.__class__ is int]
-        if not (-_TOO_LONG < min(ints) and max(ints) < _TOO_LONG):
-            _refuse(values, chain, opts)
+        low, high = min(ints), max(ints)
+        if not (-NO_DOUBLE < low and high < NO_DOUBLE):
+            if not (-_TOO_LONG < low and high < _TOO_LONG):
+                _refuse(values, chain, opts)
+            past = True
     if float in kinds and not opts.allow_nan:
         floats = values if only else [v for v in values if v.__class__ is float]
         if not all(map(math.isfinite, floats)):
             _refuse(values, chain, opts)
+    return past
+
+
+def _past_double(value: Any) -> bool:
+    return value.__class__ is int and not -NO_DOUBLE < value < NO_DOUBLE
 
 
 def _refuse(values: list, chain: Any, opts: Any) -> None:
@@ -548,6 +565,12 @@ def _scalar(value: Any, chain: Any, opts: Any) -> Any:
 # reads from text; refused on every interpreter alike, whatever its own setting
 INT_DIGITS = 4_300
 _TOO_LONG = 10**INT_DIGITS
+# integers from 2**1024 - 2**970 on round to infinity as doubles: a protobuf Value (and
+# any reader of numbers as doubles) refuses them ("int too large to convert to float").
+# The copy marks the census where the input holds one, so a rule for them is planned
+# only then (`requires`), and costs nothing on any other input
+NO_DOUBLE = 2**1024 - 2**970
+PAST_DOUBLE = "<past-double>"
 
 
 def _too_long(chain: Any) -> SchemaInputError:

@@ -152,19 +152,18 @@ CASES = {
         "a": {"type": "array", "minItems": 5, "maxItems": 9},
         "s": {"type": "string", "minLength": 0.5},
         "n": {"type": "string", "minLength": "3"}}}),
-    "keyword-values-nested": ("""
+    "double-numbers": ("""
       rules:
-        - id: t/literals
-          kind: keyword-values
+        - id: t/doubles
+          kind: double-numbers
           keys: [default, examples]
-          ranges: [[-1000, 1000]]
-          nested: true
           why: test
     """, {"type": "object", "properties": {
-        "deep": {"type": "object", "default": {"a": [1, {"b": 1001}]}},
-        "fine": {"type": "object", "default": {"a": [1, {"b": 999}], "s": "10000"}},
-        "top": {"type": "integer", "default": -1001},
-        "listed": {"type": "integer", "examples": [1, 2, 3000]}}}),
+        "deep": {"type": "object", "default": {"a": [1, {"b": 10**400}]}},
+        "fine": {"type": "object", "default": {"a": [1.7976931348623157e308, {"b": 2**1024 - 2**970 - 1}], "s": "1e400"}},
+        "top": {"type": "integer", "default": -(2**1024 - 2**970)},
+        "listed": {"type": "integer", "examples": [1, 2, 10**400]},
+        "elsewhere": {"type": "integer", "maximum": 10**400}}}),
     "keyword-values-ranges": ("""
       rules:
         - id: t/lower

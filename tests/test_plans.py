@@ -18,6 +18,8 @@ from hypothesis import strategies as st
 import wireschema
 from wireschema import pipeline, plans
 from wireschema.model import Options
+from wireschema.prepare import copy_input
+from wireschema.run import Run
 
 from conftest import CORPUS
 
@@ -505,3 +507,20 @@ def test_a_handed_over_copy_holds_what_the_sibling_reads_of_a_wide_object():
     assert result.strict_reason.startswith("openai-strict/property-limit")
     assert "$dynamicAnchor" not in result.schema
     assert _outcome(result)[:2] == _outcome(_run(schema, "openai-strict", "staged"))[:2]
+
+
+def test_a_rule_for_numbers_no_double_holds_is_planned_only_where_the_input_holds_one():
+    # the copy marks the census (`<past-double>`) where an integer rounds to infinity as a
+    # double: gemini's literal-numbers rule costs nothing on every other input
+    target = wireschema._target("gemini")
+
+    def planned_rules(schema):
+        run = Run(target, Options())
+        copy_input(schema, run)
+        return target.planner()._active(run.census, schema.keys())[0]
+
+    plain = {"type": "object", "properties": {"a": {"type": "integer", "default": 2**1024 - 2**970 - 1}}}
+    huge = {"type": "object", "properties": {"a": {"type": "array", "default": [1, {"b": 10**400}]}}}
+    assert "gemini/literal-numbers" not in planned_rules(plain)
+    assert "gemini/literal-numbers" in planned_rules(huge)
+    assert "default" not in _run(huge, "gemini", "planned").schema["properties"]["a"]

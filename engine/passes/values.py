@@ -7,6 +7,7 @@ from fractions import Fraction
 from typing import Any
 
 from ..positions import bool_census, child_slots
+from ..prepare import NO_DOUBLE, PAST_DOUBLE
 from . import Opt, check, kind, test_helper
 from .patterns import put_back
 from .types import is_number, json_type, types_of
@@ -34,8 +35,6 @@ def _member(value: Any, allowed: list) -> bool:
     floor=Opt("bool", False, doc="a number above the allowed ones becomes the greatest allowed number below it"),
     ceil=Opt("bool", False, doc="a number below the allowed ones becomes the least allowed number above it"),
     max_decimals=Opt("int", None, doc="a number written with more decimal places than this is not taken (unset: any)"),
-    nested=Opt("bool", False, doc="`ranges` hold for every number inside a list or object value too (a `default` or `example`): "
-               "a value holding one outside them is spilled whole"),
 )
 def keyword_values(rule, node, run):
     """Keep a keyword only where its value is one the wire takes; spill it otherwise.
@@ -56,7 +55,7 @@ def keyword_values(rule, node, run):
         value = node[k]
         if (
             (allowed is None or _member(value, allowed))
-            and (ranges is None or _numbers_in_ranges(value, ranges, options["nested"]))
+            and (ranges is None or not is_number(value) or _in_ranges(value, ranges))
             and (decimals is None or _decimals(value) <= decimals)
         ):
             continue
@@ -79,23 +78,6 @@ def _typed_as(declared: Any, types: tuple) -> bool:
     return bool(named) and all(t in types for t in named)
 
 
-def _numbers_in_ranges(value: Any, ranges: Any, nested: bool) -> bool:
-    """Whether `value`, where it is a number (with `nested`, each number inside it), is in
-    the ranges. A literal is data, not a schema: its own stack, not the schema walk."""
-    if not nested or value.__class__ not in (dict, list):
-        return not is_number(value) or _in_ranges(value, ranges)
-    stack = [value]
-    while stack:
-        v = stack.pop()
-        if v.__class__ is dict:
-            stack.extend(v.values())
-        elif v.__class__ is list:
-            stack.extend(v)
-        elif is_number(v) and not _in_ranges(v, ranges):
-            return False
-    return True
-
-
 def _in_ranges(value: Any, ranges: Any) -> bool:
     # exact comparison: an integer past 2**53 is not rounded to a double first
     return any((lo is None or lo <= value) and (hi is None or value <= hi) for lo, hi in ranges)
@@ -116,6 +98,37 @@ def _nearest(value: Any, allowed: Any, ranges: Any, floor: bool, ceil: bool) -> 
         return max(below) if below else None
     above = [a for a in taken if a is not None and a > value]
     return min(above) if above else None
+
+
+@kind(
+    "double-numbers", fails=False, reads="node", creates=False, adds=(),
+    triggers="keys", requires={PAST_DOUBLE},
+    keys=Opt("keys", required=True),
+)
+def double_numbers(rule, node, run):
+    """Spill a keyword whose value holds a number no double holds (an integer from
+    2**1024 - 2**970 on, such as `10**400`, which JSON allows), anywhere inside it, for
+    a wire that reads these keywords' numbers as doubles (a protobuf `Value`), which
+    refuses it. The input's copy marks where one is (`prepare.PAST_DOUBLE`): on any
+    other input the rule is in no plan."""
+    keys = rule.options["keys"]
+    for k in [k for k in node if k in keys]:
+        if _holds_past_double(node[k]):
+            run.spill(rule, node, k, node[k])
+
+
+def _holds_past_double(value: Any) -> bool:
+    # a literal is data, not a schema: its own stack, not the schema walk
+    stack = [value]
+    while stack:
+        v = stack.pop()
+        if v.__class__ is dict:
+            stack.extend(v.values())
+        elif v.__class__ is list:
+            stack.extend(v)
+        elif v.__class__ is int and not -NO_DOUBLE < v < NO_DOUBLE:
+            return True
+    return False
 
 
 _WHOLE = {"minimum": "ceil", "maximum": "floor", "exclusiveMinimum": "floor", "exclusiveMaximum": "ceil"}
