@@ -121,9 +121,7 @@ def _normalize_output_quiet(
     opts = options_of(options)
     t = _target(target)
     value = parse_input(plain(schema), opts)
-    if not wrap_allowed or not t.output.get("wrap_non_object"):
-        return _normalize(value, t, strict=strict, options=opts, output=True)
-    if _is_object_root(value):
+    if not wrap_allowed or not t.output.get("wrap_non_object") or _is_object_root(value):
         return _normalize(value, t, strict=strict, options=opts, output=True)
     _refuse_no_json(value, t, opts)
     wrapper, rebased = wrap(value)

@@ -183,7 +183,7 @@ def copy_input(value: Any, run: Run) -> Any:
                                 raise BudgetExceeded("budget/nodes", pointer_of((chain, k)), f"more than {max_nodes} nodes")
                     elif cls is not dict and cls is not list and isinstance(v, _SCALARS):
                         out[k] = plain = _scalar(v, (chain, k), opts)
-                        if _past_double(plain):
+                        if past_double(plain):
                             add(PAST_DOUBLE)
                         if plain.__class__ is str:
                             literal += len(plain)
@@ -250,7 +250,7 @@ def copy_input(value: Any, run: Run) -> Any:
                 for i, v in enumerate(src):
                     if isinstance(v, _SCALARS):
                         out[i] = plain = v if v.__class__ is str else _scalar(v, (chain, i), opts)
-                        if _past_double(plain):
+                        if past_double(plain):
                             add(PAST_DOUBLE)
                         if plain.__class__ is str:
                             literal += len(plain)
@@ -525,7 +525,8 @@ def _bulk(values: list, kinds: set, chain: Any, opts: Any) -> bool:
     return past
 
 
-def _past_double(value: Any) -> bool:
+def past_double(value: Any) -> bool:
+    """An integer no double holds (see `NO_DOUBLE`)."""
     return value.__class__ is int and not -NO_DOUBLE < value < NO_DOUBLE
 
 

@@ -7,7 +7,7 @@ from fractions import Fraction
 from typing import Any
 
 from ..positions import bool_census, child_slots
-from ..prepare import NO_DOUBLE, PAST_DOUBLE
+from ..prepare import PAST_DOUBLE, past_double
 from . import Opt, check, kind, test_helper
 from .patterns import put_back
 from .types import is_number, json_type, types_of
@@ -126,7 +126,7 @@ def _holds_past_double(value: Any) -> bool:
             stack.extend(v.values())
         elif v.__class__ is list:
             stack.extend(v)
-        elif v.__class__ is int and not -NO_DOUBLE < v < NO_DOUBLE:
+        elif past_double(v):
             return True
     return False
 
