@@ -349,10 +349,13 @@ class Planner:
         return tuple(v for v in visitors if v[0].id in active)
 
     def _checks_fuse(self, groups: list, walks: list) -> bool:
-        """Checks go into the last walk if only root-scoped tree stages follow it."""
+        """Checks go into the last walk if only tree stages whose changes are checked
+        again follow it: root-object's, at the root (the root step), and those of kinds
+        that tell each node they change (`Kind.edits_told`, the edits step)."""
         if not walks:
             return False
-        if any(self.infos[g].stage.tree[0].spec.name != "root-object" for g in groups[walks[-1] + 1 :]):
+        after = (self.infos[g].stage.tree[0].spec for g in groups[walks[-1] + 1 :])
+        if any(spec.name != "root-object" and not spec.edits_told for spec in after):
             return False
         return not any(r._where_expr is not None for info in self.check_infos for r, _t, _a in info.rules)
 

@@ -273,6 +273,15 @@ CASES = {
         open: fail
         why: test
     """, {"type": "object", "properties": {"dict": {"type": "object", "additionalProperties": {"type": "string"}}}}),
+    "require-past-limit": ("""
+      - id: t/require
+        kind: require-past-limit
+        max_optional: 3
+        why: test
+    """, {"type": "object", "required": ["d"], "properties": {
+        "a": {"type": "string"}, "b": {"type": "string"}, "d": {"type": "string"},
+        "o": {"type": "object", "properties": {"x": {"type": "integer"}, "never": False, "y": {"type": "integer"}}},
+        "z": {"type": "boolean"}}}),
     "say-open": ("""
       - id: t/open
         kind: say-open

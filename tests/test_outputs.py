@@ -294,6 +294,38 @@ def test_an_anthropic_request_gets_its_free_form_output_closed():
     assert out.body["output_config"]["format"]["schema"]["properties"]["meta"]["additionalProperties"] is False
 
 
+WIDE_OPTIONAL = {
+    "type": "object",
+    "properties": {**{f"f{i}": {"type": "string"} for i in range(30)},
+                   "inner": {"type": "object", "properties": {"n": {"type": "integer"}}}},
+    "required": ["f0"],
+}
+
+
+def test_an_anthropic_output_past_24_optional_properties_requires_the_later_ones():
+    """The field refuses more than 24 optional properties and has no non-strict form:
+    before, such an output failed open to a form the API refused."""
+    result = wireschema.normalize_output(WIDE_OPTIONAL, "anthropic-strict")
+    assert result.strict and not result.strict_reason
+    # f1..f24 stay optional (the first 24 in document order); the rest, nested too, are required
+    assert result.schema["required"] == ["f0", *(f"f{i}" for i in range(25, 30)), "inner"]
+    assert result.schema["properties"]["inner"]["required"] == ["n"]
+    assert {c.pointer for c in result.changes if c.rule == "anthropic-output/optional-past-limit"} == {
+        "/required", "/properties/inner/required"}
+    assert wireschema.check(result.schema, "anthropic-strict") == ()
+    # what the output takes, the input took
+    value = {**{f"f{i}": "v" for i in (0, *range(25, 30))}, "inner": {"n": 1}}
+    jsonschema.validate(value, result.schema)
+    jsonschema.validate(value, WIDE_OPTIONAL)
+
+
+def test_an_anthropic_tool_past_24_optional_properties_still_fails_open():
+    # a tool has a non-strict form that keeps every property optional
+    result = wireschema.normalize(WIDE_OPTIONAL, "anthropic-strict")
+    assert not result.strict and result.strict_reason.startswith("anthropic-strict/optional-limit")
+    assert result.schema["required"] == ["f0"]
+
+
 def test_an_output_variant_names_a_target_that_exists(tmp_path):
     (tmp_path / "my-anthropic.yaml").write_text("extends: anthropic-strict\noutput: {variant: anthropic-outptu}\n")
     with pytest.raises(wireschema.RuleFileError, match="anthropic-outptu.*anthropic-output"):

@@ -524,3 +524,19 @@ def test_a_rule_for_numbers_no_double_holds_is_planned_only_where_the_input_hold
     assert "gemini/literal-numbers" not in planned_rules(plain)
     assert "gemini/literal-numbers" in planned_rules(huge)
     assert "default" not in _run(huge, "gemini", "planned").schema["properties"]["a"]
+
+
+def test_a_tree_rule_that_tells_its_edits_leaves_the_checks_in_the_last_walk():
+    # anthropic-output's optional-past-limit (require-past-limit) runs after the last walk
+    # and passes each object it changes to `run.edited`: the node checks stay fused, and
+    # what it changed is checked again
+    target = wireschema._target("anthropic-output")
+    wide = {"type": "object", "properties": {**{f"f{i}": {"type": "string"} for i in range(26)},
+                                             "o": {"type": "object", "properties": {"x": {"type": "integer", "minimum": 1}}}}}
+    run = Run(target, Options())
+    copy_input(wide, run)
+    plan, _trusted = target.planner().plan(run.census, wide.keys())
+    assert plan.checks_fused
+    planned = _run(wide, "anthropic-output", "planned")
+    assert planned.strict and planned.schema["properties"]["o"]["required"] == ["x"]
+    assert _outcome(planned) == _outcome(_run(wide, "anthropic-output", "staged"))

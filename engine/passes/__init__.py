@@ -97,6 +97,10 @@ class Kind:
     """It may change the tree; a kind that only counts, and may refuse, does not. A
     strict target refused by such a rule before any rule that may change the tree has
     run hands its copy of the input to the sibling it fails open to (see `pipeline`)."""
+    edits_told: bool = False
+    """A tree kind that changes only the keywords of nodes it passes to `run.edited` (no
+    subschema made, moved or removed): it may run after the node checks that a compiled
+    target fuses into its last walk, which check each such node again (see `plans`)."""
     needs: Any = ()
     """Facts (see `facts.FACTS`) an earlier rule must have made: names, or a function of the options."""
     makes: Any = ()
@@ -201,7 +205,7 @@ def test_helper(name: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]
     return deco
 
 
-_CONTRACT = ("phase", "reads", "scope", "reads_via", "reads_within", "creates", "adds", "writes_bools", "census", "requires", "fails", "mutates", "needs", "makes", "precedes")
+_CONTRACT = ("phase", "reads", "scope", "reads_via", "reads_within", "creates", "adds", "writes_bools", "census", "requires", "fails", "mutates", "edits_told", "needs", "makes", "precedes")
 _READS = ("node", "children", "subtree", "tree")
 
 

@@ -180,6 +180,63 @@ def trunk_counts(schema) -> tuple[int, int]:
     return count, optional
 
 
+@kind(
+    "require-past-limit", fails=False, phase="finish", reads="tree", creates=False, adds={"required"},
+    writes_bools=False,  # names
+    edits_told=True,
+    order="tree", triggers={"properties"},
+    max_optional=Opt("int", 0, required=True, doc="the optional properties the wire takes, over the whole schema"),
+)
+def require_past_limit(rule, run):
+    """Past the wire's number of optional properties, the later ones become required.
+
+    Counted as `property-counts` counts them: every object, each where it is written.
+    The first `max_optional` in document order (an object's own before those of its
+    subschemas, each object's in property order) stay optional; each one after them
+    joins its object's `required`, one change per object. A value this schema takes,
+    the input's took too (requiring a property only narrows what its object takes), so
+    what the model sends stays valid; it loses only the choice of leaving them out. A
+    property whose schema is `false` takes no value, and stays optional.
+
+    For a wire where no schema past the limit can be sent at all (a structured output,
+    which has no non-strict form to fail open to); a tool past it is better sent
+    non-strict, as it was written.
+    """
+    limit = rule.options["max_optional"]
+    root = run.root
+    if root.__class__ is not dict or count_properties(root)[0] <= limit:
+        return
+    left = limit
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if node.__class__ is not dict:
+            continue
+        props = node.get("properties")
+        if props.__class__ is dict:
+            req = node.get("required")
+            listed = {n for n in req if n.__class__ is str} if req.__class__ is list else set()
+            now = []
+            for name, sub in props.items():
+                if name in listed:
+                    continue
+                if left:
+                    left -= 1
+                elif sub is not False:
+                    now.append(name)
+            if now:
+                node["required"] = [*(req if req.__class__ is list else ()), *now]
+                run.edited(node)
+                run.report(
+                    rule, node, "rewritten",
+                    f"optional {', '.join(now)} now required: the wire takes at most {limit} optional properties"
+                    " in a schema (a value holding them is valid under the input as well)",
+                    "required",
+                )
+        if not SUBSCHEMA_KEYS.isdisjoint(node):
+            stack.extend(reversed(subschemas(node)))  # popped in document order
+
+
 @check(
     "property-counts", reads="tree",
     order="tree",
