@@ -378,6 +378,8 @@ def _contract_text(k: Kind) -> str:
         parts.insert(4, held)
     if k.scope == "root":
         parts.append("changes only the root")
+    if k.edits_told:
+        parts.append("tells each node it changes, which the checks see again")
     if callable(k.requires):
         parts.append("has work only where the input holds keywords its options name")
     elif k.requires:
