@@ -273,15 +273,26 @@ CASES = {
         open: fail
         why: test
     """, {"type": "object", "properties": {"dict": {"type": "object", "additionalProperties": {"type": "string"}}}}),
-    "require-past-limit": ("""
-      - id: t/require
-        kind: require-past-limit
+    "fit-property-counts": ("""
+      - id: t/fit
+        kind: fit-property-counts
         max_optional: 3
+        max_unions: 2
         why: test
-    """, {"type": "object", "required": ["d"], "properties": {
-        "a": {"type": "string"}, "b": {"type": "string"}, "d": {"type": "string"},
+    """, {"type": "object", "required": ["d", "u"], "properties": {
+        "a": {"type": "string"}, "b": {"type": ["string", "null"], "description": "required first: it takes null"}, "d": {"type": "string"},
+        "u": {"type": ["string", "integer"]},
         "o": {"type": "object", "properties": {"x": {"type": "integer"}, "never": False, "y": {"type": "integer"}}},
-        "z": {"type": "boolean"}}}),
+        "n": {"anyOf": [{"type": "object", "properties": {"v": {"type": "string"}}}, {"type": "null"}], "default": None},
+        "z": {"anyOf": [{"type": "boolean"}, {"type": "null"}], "description": "narrowed, the last such union"}}}),
+    "fit-property-counts-no-narrowing-enough": ("""
+      - id: t/fit
+        kind: fit-property-counts
+        max_unions: 1
+        why: test
+    """, {"type": "object", "properties": {
+        "a": {"type": ["string", "integer"]}, "b": {"type": ["string", "boolean"]},
+        "n": {"type": ["string", "null"], "description": "kept: narrowing it alone would not bring the schema within the count"}}}),
     "say-open": ("""
       - id: t/open
         kind: say-open

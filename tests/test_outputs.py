@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 
 import jsonschema
+import pydantic
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -307,16 +308,37 @@ def test_an_anthropic_output_past_24_optional_properties_requires_the_later_ones
     before, such an output failed open to a form the API refused."""
     result = wireschema.normalize_output(WIDE_OPTIONAL, "anthropic-strict")
     assert result.strict and not result.strict_reason
-    # f1..f24 stay optional (the first 24 in document order); the rest, nested too, are required
+    # none takes null: the last ones in document order are required (inner's n, inner, f29..f25)
     assert result.schema["required"] == ["f0", *(f"f{i}" for i in range(25, 30)), "inner"]
     assert result.schema["properties"]["inner"]["required"] == ["n"]
-    assert {c.pointer for c in result.changes if c.rule == "anthropic-output/optional-past-limit"} == {
+    assert {c.pointer for c in result.changes if c.rule == "anthropic-output/property-counts"} == {
         "/required", "/properties/inner/required"}
     assert wireschema.check(result.schema, "anthropic-strict") == ()
     # what the output takes, the input took
     value = {**{f"f{i}": "v" for i in (0, *range(25, 30))}, "inner": {"n": 1}}
     jsonschema.validate(value, result.schema)
     jsonschema.validate(value, WIDE_OPTIONAL)
+
+
+MANY_OPTIONAL = pydantic.create_model("ManyOptional", **{f"f{i}": (str | None, None) for i in range(30)}).model_json_schema()
+
+
+def test_an_anthropic_output_of_many_optional_nullable_fields_fits_both_counts():
+    """A pydantic model of 30 `str | None = None` fields: 30 optional properties and 30
+    unions, past both of the field's counts. The last 14 lose their null and stay
+    optional (left out, they say what null said); 6 of the rest are required and keep
+    their null."""
+    result = wireschema.normalize_output(MANY_OPTIONAL, "anthropic-strict")
+    assert result.strict and not result.strict_reason
+    props = result.schema["properties"]
+    narrowed = [n for n, p in props.items() if p.get("type") == "string"]
+    assert narrowed == [f"f{i}" for i in range(16, 30)]
+    assert result.schema["required"] == [f"f{i}" for i in range(10, 16)]
+    assert all(props[n]["anyOf"] == [{"type": "string"}, {"type": "null"}] for n in result.schema["required"])
+    assert wireschema.check(result.schema, "anthropic-strict") == ()
+    for value in ({f"f{i}": None for i in range(10, 16)}, {**{f"f{i}": "x" for i in range(30)}}):
+        jsonschema.validate(value, result.schema)
+        jsonschema.validate(value, MANY_OPTIONAL)
 
 
 def test_an_anthropic_tool_past_24_optional_properties_still_fails_open():

@@ -527,7 +527,7 @@ def test_a_rule_for_numbers_no_double_holds_is_planned_only_where_the_input_hold
 
 
 def test_a_tree_rule_that_tells_its_edits_leaves_the_checks_in_the_last_walk():
-    # anthropic-output's optional-past-limit (require-past-limit) runs after the last walk
+    # anthropic-output's property-counts (fit-property-counts) runs after the last walk
     # and passes each object it changes to `run.edited`: the node checks stay fused, and
     # what it changed is checked again
     target = wireschema._target("anthropic-output")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from ..positions import SCHEMA_CLASSES, SUBSCHEMA_KEYS, subschemas
 from . import Opt, check, kind
+from .objects import accepts_null
 from .types import is_number
 
 
@@ -181,32 +182,53 @@ def trunk_counts(schema) -> tuple[int, int]:
 
 
 @kind(
-    "require-past-limit", fails=False, phase="finish", reads="tree", creates=False, adds={"required"},
-    writes_bools=False,  # names
+    "fit-property-counts", fails=False, phase="finish", reads="tree", creates=False, adds=(),
+    writes_bools=False,  # names, and keywords moved under the names they had
     edits_told=True,
     order="tree", triggers={"properties"},
-    max_optional=Opt("int", 0, required=True, doc="the optional properties the wire takes, over the whole schema"),
+    max_optional=Opt("int", 0, doc="the optional properties the wire takes, over the whole schema (0: no limit)"),
+    max_unions=Opt("int", 0, doc="the properties with anyOf or a type list the wire takes, over the whole schema (0: no limit)"),
 )
-def require_past_limit(rule, run):
-    """Past the wire's number of optional properties, the later ones become required.
+def fit_property_counts(rule, run):
+    """A schema past the wire's counts of properties is narrowed within them, where it can be.
 
-    Counted as `property-counts` counts them: every object, each where it is written.
-    The first `max_optional` in document order (an object's own before those of its
-    subschemas, each object's in property order) stay optional; each one after them
-    joins its object's `required`, one change per object. A value this schema takes,
-    the input's took too (requiring a property only narrows what its object takes), so
-    what the model sends stays valid; it loses only the choice of leaving them out. A
-    property whose schema is `false` takes no value, and stays optional.
+    Counted as `property-counts` counts them: every object, each where it is written,
+    in document order (an object's own properties, in order, before those of its
+    subschemas). Each rewrite narrows what the schema takes and admits nothing the
+    input refused, so what the model sends stays valid under the input; it loses only
+    a choice, said in the report:
 
-    For a wire where no schema past the limit can be sent at all (a structured output,
-    which has no non-strict form to fail open to); a tool past it is better sent
+    - past `max_unions`, the last optional properties whose union is only "a value or
+      null" (`type: [T, null]`, or `anyOf` of one schema and `{type: null}`) lose the
+      null, as many as it takes: leaving such a property out says what null did. A
+      union of another form stays, and where those left are too many, nothing is
+      narrowed;
+    - past `max_optional`, as many optional properties as it takes join their objects'
+      `required`, one change per object: first those that take null, which they may
+      send where they would have been left out, then the others, each last first (a
+      property whose schema is `false` takes no value, and stays optional).
+
+    So a model of many optional "T or null" fields (pydantic's `T | None = None`) keeps
+    its first unions, its narrowed fields optional, and the rest required but nullable.
+
+    For a wire where no schema past its counts can be sent at all (a structured output,
+    which has no non-strict form to fail open to); a tool past them is better sent
     non-strict, as it was written.
     """
-    limit = rule.options["max_optional"]
     root = run.root
-    if root.__class__ is not dict or count_properties(root)[0] <= limit:
+    if root.__class__ is not dict:
         return
-    left = limit
+    o = rule.options
+    optional, unions, _props = count_properties(root)
+    if o["max_unions"] and unions > o["max_unions"]:
+        _drop_nulls(rule, run, unions - o["max_unions"])
+    if o["max_optional"] and optional > o["max_optional"]:
+        _require_past(rule, run, o["max_optional"], optional - o["max_optional"])
+
+
+def _in_document_order(root: dict):
+    """Each object schema of `root` with its `properties` map and the names its
+    `required` lists, an object's own before those of its subschemas."""
     stack = [root]
     while stack:
         node = stack.pop()
@@ -215,26 +237,89 @@ def require_past_limit(rule, run):
         props = node.get("properties")
         if props.__class__ is dict:
             req = node.get("required")
-            listed = {n for n in req if n.__class__ is str} if req.__class__ is list else set()
-            now = []
-            for name, sub in props.items():
-                if name in listed:
-                    continue
-                if left:
-                    left -= 1
-                elif sub is not False:
-                    now.append(name)
-            if now:
-                node["required"] = [*(req if req.__class__ is list else ()), *now]
-                run.edited(node)
-                run.report(
-                    rule, node, "rewritten",
-                    f"optional {', '.join(now)} now required: the wire takes at most {limit} optional properties"
-                    " in a schema (a value holding them is valid under the input as well)",
-                    "required",
-                )
+            yield node, props, {n for n in req if n.__class__ is str} if req.__class__ is list else set()
         if not SUBSCHEMA_KEYS.isdisjoint(node):
             stack.extend(reversed(subschemas(node)))  # popped in document order
+
+
+def _drop_nulls(rule, run, excess: int) -> None:
+    found = [(name, prop, rest) for _node, props, listed in _in_document_order(run.root)
+             for name, prop in props.items() if name not in listed
+             for rest in (_null_narrowed(prop),) if rest is not None]
+    if len(found) < excess:
+        return  # no narrowing of this kind brings the schema within the count: left as it is
+    limit = rule.options["max_unions"]
+    for name, prop, rest in found[-excess:]:
+        if rest.__class__ is str:
+            prop["type"] = rest
+            key = "type"
+        else:
+            brought = [(k, v) for k, v in rest.items() if k not in prop]
+            run.rewrite(prop, [kv for k, v in prop.items() for kv in (brought if k == "anyOf" else ((k, v),))])
+            for k, _v in brought:
+                run.moved(prop, k, rest)
+            run.absorbed_into(prop, rest)
+            key = "anyOf"
+        run.edited(prop)
+        run.report(
+            rule, prop, "rewritten",
+            f"null dropped from optional {name}'s union: the wire takes at most {limit} properties with anyOf or a type list"
+            " in a schema (a value it takes now was valid under the input as well)",
+            key,
+        )
+
+
+def _null_narrowed(prop):
+    """What an optional property's "a value or null" union narrows to: the other type
+    name of a `type: [T, null]`, or the one other branch of `anyOf` beside `{type: null}`
+    (a schema, to merge into the property, holding no union and no keyword the property
+    holds otherwise); None for any other schema."""
+    if prop.__class__ is not dict:
+        return None
+    t, branches = prop.get("type"), prop.get("anyOf")
+    enum = prop.get("enum")
+    if (enum.__class__ is list and None in enum) or ("const" in prop and prop["const"] is None):
+        return None
+    if t.__class__ is list and branches is None:
+        if len(t) == 2 and "null" in t and t[0] != t[1]:
+            other = t[1] if t[0] == "null" else t[0]
+            return other if other.__class__ is str else None
+        return None
+    if branches.__class__ is not list or t is not None or len(branches) != 2 or {"type": "null"} not in branches:
+        return None
+    other = branches[1] if branches[0] == {"type": "null"} else branches[0]
+    if other.__class__ is not dict or not other or "$ref" in other or "enum" in prop or "const" in prop:
+        return None
+    if other.get("anyOf") is not None or other.get("type").__class__ is list:
+        return None
+    if any(k in prop and prop[k] != v for k, v in other.items()):
+        return None
+    return other
+
+
+def _require_past(rule, run, limit: int, excess: int) -> None:
+    # those that lose least first: a property that takes null may send it where it would
+    # have been left out; then the others; each kind last first in document order
+    order = list(_in_document_order(run.root))
+    takes_null: list = []
+    others: list = []
+    for at, (_node, props, listed) in enumerate(order):
+        for name, sub in props.items():
+            if name not in listed and sub is not False:  # false takes no value: it stays optional
+                (takes_null if accepts_null(sub) else others).append((at, name))
+    chosen = set((takes_null[::-1] + others[::-1])[:excess])
+    for at, (node, props, _listed) in enumerate(order):
+        now = [name for name in props if (at, name) in chosen]
+        req = node.get("required", [])
+        if now and req.__class__ is list:  # a `required` of another shape is the checks' to judge
+            node["required"] = [*req, *now]
+            run.edited(node)
+            run.report(
+                rule, node, "rewritten",
+                f"optional {', '.join(now)} now required: the wire takes at most {limit} optional properties"
+                " in a schema (a value holding them is valid under the input as well)",
+                "required",
+            )
 
 
 @check(
