@@ -60,6 +60,18 @@ LITERAL = frozenset(
 # every keyword whose value holds subschemas
 SUBSCHEMA_KEYS = SUBSCHEMA | SUBSCHEMA_MAP | SUBSCHEMA_ARRAY | {"dependencies"}
 
+# keywords whose meaning depends on siblings in the same schema (additionalProperties
+# on properties, items on prefixItems, ...): split between two schemas they say other
+# than the same keywords in one, so two schemas that split a group do not merge as
+# they are; the unevaluated keywords depend on every in-place applicator beside them
+ADJACENT = (
+    frozenset({"properties", "patternProperties", "additionalProperties", "unevaluatedProperties"}),
+    frozenset({"prefixItems", "items", "additionalItems", "unevaluatedItems"}),
+    frozenset({"contains", "minContains", "maxContains"}),
+    frozenset({"if", "then", "else"}),
+)
+UNEVALUATED = frozenset({"unevaluatedProperties", "unevaluatedItems"})
+
 SLOT_SINGLE = 0
 SLOT_MAP = 1
 SLOT_ARRAY = 2

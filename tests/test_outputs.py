@@ -341,6 +341,18 @@ def test_an_anthropic_output_of_many_optional_nullable_fields_fits_both_counts()
         jsonschema.validate(value, MANY_OPTIONAL)
 
 
+def test_a_null_whose_other_branch_would_change_meaning_when_merged_stays():
+    # additionalProperties beside the union reads no properties; merged with the branch's
+    # properties it would admit them: no narrowing, so the output fails open as before
+    split = {"anyOf": [{"type": "object", "properties": {"a": {"type": "string"}}}, {"type": "null"}],
+             "additionalProperties": False}
+    schema = {"type": "object", "properties": {**{f"u{i}": {"type": ["string", "integer"]} for i in range(16)}, "s": split},
+              "required": [f"u{i}" for i in range(16)]}
+    result = wireschema.normalize_output(schema, "anthropic-strict")
+    assert not result.strict and "17 properties with anyOf or a type list" in result.strict_reason
+    assert result.schema["properties"]["s"]["anyOf"][1] == {"type": "null"}
+
+
 def test_an_anthropic_tool_past_24_optional_properties_still_fails_open():
     # a tool has a non-strict form that keeps every property optional
     result = wireschema.normalize(WIDE_OPTIONAL, "anthropic-strict")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..positions import SCHEMA_CLASSES, SUBSCHEMA_KEYS, subschemas
+from ..positions import ADJACENT, SCHEMA_CLASSES, SUBSCHEMA_KEYS, UNEVALUATED, subschemas
 from . import Opt, check, kind
 from .objects import accepts_null
 from .types import is_number
@@ -272,8 +272,9 @@ def _drop_nulls(rule, run, excess: int) -> None:
 def _null_narrowed(prop):
     """What an optional property's "a value or null" union narrows to: the other type
     name of a `type: [T, null]`, or the one other branch of `anyOf` beside `{type: null}`
-    (a schema, to merge into the property, holding no union and no keyword the property
-    holds otherwise); None for any other schema."""
+    (a schema, to merge into the property, holding no union, no keyword the property
+    holds otherwise, and no part of a group of adjacent keywords the property holds
+    another part of); None for any other schema."""
     if prop.__class__ is not dict:
         return None
     t, branches = prop.get("type"), prop.get("anyOf")
@@ -294,6 +295,11 @@ def _null_narrowed(prop):
         return None
     if any(k in prop and prop[k] != v for k, v in other.items()):
         return None
+    beside = prop.keys() - {"anyOf"}
+    if not UNEVALUATED.isdisjoint(other) or not UNEVALUATED.isdisjoint(beside):
+        return None
+    if any(not group.isdisjoint(other) and not group.isdisjoint(beside) for group in ADJACENT):
+        return None  # merged, the group's keywords would say other than they said apart
     return other
 
 
