@@ -407,8 +407,9 @@ def _normalize(
 
     if no_cache:
         return collector_paused(run)
-    # an output's free-form root is open where a tool's is not: the two never share an entry
-    key = (t.digest, t.name, t.path, options_key(opts), output)
+    # an output's free-form root is open where a tool's is not: the two never share an entry;
+    # nor do two targets whose outputs run by one variant, each Result naming its own
+    key = (t.digest, t.name, t.path, options_key(opts), output, named)
     memo = _the_memo()
     return collector_paused(lambda: memo.lookup(key, value, run))
 

@@ -836,7 +836,10 @@ def _strict_budget(target: Any, parsed: list[_Parsed], results: list[Result], op
     """
     from . import _normalize
 
-    limits = {k: target.request_limits[k] for k, _ in _BUDGETS if k in target.request_limits}
+    # a tool that asked for strict mode on a non-strict target ran as its strict variant,
+    # whose wire's limits it spends
+    ruled = target if target.strict else target.related(target.strict_variant) or target
+    limits = {k: ruled.request_limits[k] for k, _ in _BUDGETS if k in ruled.request_limits}
     if not limits:
         return results
     used = dict.fromkeys(limits, 0)
@@ -855,7 +858,9 @@ def _strict_budget(target: Any, parsed: list[_Parsed], results: list[Result], op
         relaxed = _normalize(p.schema, target, strict=False, options=options)
         what = ", ".join(f"{dict(_BUDGETS)[k]} over {limits[k]}" for k in over)
         change = Change("request/strict-budget", "", "rewritten", f"sent non-strict: the request's strict budget ({what}) is spent")
-        out.append(attrs.evolve(relaxed, changes=(change, *relaxed.changes)))
+        # named, as a strict tool that failed open is, by the strict target it asked for:
+        # its tool is built in that target's shape, whose strict flag says false
+        out.append(attrs.evolve(relaxed, target=result.target, changes=(change, *relaxed.changes)))
     return out
 
 
@@ -963,6 +968,7 @@ def normalize_request(body: Any, target: TargetLike, *, options: Options | None 
     """
     from . import _log_result, _log_tools, _target
     from .outputs import _normalize_output_quiet
+    from .pipeline import stable_dump
     from .ruletable import jsonpath
 
     t = _target(target)
@@ -988,7 +994,8 @@ def normalize_request(body: Any, target: TargetLike, *, options: Options | None 
                 continue
             asked = parent.get("strict") if isinstance(parent.get("strict"), bool) else enforced
             result = _normalize_output_quiet(datum.value, t, strict=asked, options=options)
-            parent[key] = result.schema
+            # a wire that takes the schema as JSON text (Bedrock Converse's jsonSchema.schema) gets text back
+            parent[key] = stable_dump(result.schema) if isinstance(datum.value, (str, bytes)) else result.schema
             if "strict" in parent:
                 parent["strict"] = result.strict
             outputs.append(result)

@@ -372,3 +372,14 @@ def test_an_output_and_a_tool_of_the_same_schema_never_share_a_memo_entry():
         assert "additionalProperties" not in wireschema.normalize({"type": "object"}, "generic").schema
         assert wireschema.normalize_output({"type": "object"}, "generic").schema["additionalProperties"] is True
     assert wireschema.cache_info().hits > 0
+
+
+def test_two_targets_whose_outputs_run_by_one_variant_never_share_a_memo_entry():
+    # anthropic-strict's and bedrock-strict's outputs both run as anthropic-output; each
+    # Result names the target asked for, a hit included
+    wireschema.clear_cache()
+    schema = {"type": "object", "properties": {"n": {"type": "integer"}}}
+    for _ in range(3):  # stored the second time it is met
+        assert wireschema.normalize_output(schema, "anthropic-strict").target == "anthropic-strict"
+        assert wireschema.normalize_output(schema, "bedrock-strict").target == "bedrock-strict"
+    assert wireschema.cache_info().hits > 0

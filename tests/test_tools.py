@@ -237,6 +237,22 @@ def test_anthropic_strict_budget_sends_later_tools_non_strict():
     assert out.results[1].changes[0].rule == "request/strict-budget"
 
 
+@pytest.mark.parametrize("target,tool", [
+    ("anthropic", lambda i, s: {"name": f"t{i}", "input_schema": s, "strict": True}),
+    ("bedrock", lambda i, s: {"toolSpec": {"name": f"t{i}", "inputSchema": {"json": s}, "strict": True}}),
+])
+def test_tools_asking_strict_on_a_non_strict_target_spend_the_strict_targets_budget(target, tool):
+    """Each tool that says strict: true runs as the strict variant, whose wire takes at
+    most 20 strict tools a request. Before, the budget was read off the non-strict
+    target, which has none: all 22 went strict, and the request was refused."""
+    schema = {"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a"]}
+    out = normalize_tools([tool(i, schema) for i in range(22)], target)
+    assert [r.strict for r in out.results] == [True] * 20 + [False] * 2
+    last = out.tools[-1].get("toolSpec", out.tools[-1])
+    assert last["strict"] is False and out.results[-1].target == f"{target}-strict"
+    assert out.results[-1].changes[0].rule == "request/strict-budget"
+
+
 def test_mcp_tool_ingestion_requires_an_object():
     ok = normalize_mcp_tool({"name": "q", "inputSchema": {"properties": {"q": {"type": "string"}}}})
     assert ok.tool["inputSchema"]["type"] == "object" and not ok.result.used_fallback
@@ -792,6 +808,42 @@ def test_an_anthropic_structured_output_is_sent_in_strict_form_on_either_anthrop
 def test_bedrock_reads_no_anthropic_structured_output():
     body = {"toolConfig": {"tools": []}, "output_config": {"format": {"type": "json_schema", "schema": {"type": "object"}}}}
     assert normalize_request(body, "bedrock").outputs == ()
+
+
+def test_a_bedrock_tool_that_says_strict_is_sent_in_bedrock_strict_form():
+    """Converse's toolSpec takes `strict: true` (strict tool use). Before, the flag
+    travelled along beside a schema normalized non-strict, and the result said strict=False."""
+    tool = {"toolSpec": {"name": "q", "inputSchema": {"json": WEATHER}, "strict": True}}
+    out = normalize_tools([tool], "bedrock")
+    assert out.results[0].strict and out.results[0].target == "bedrock-strict"
+    sent = out.tools[0]["toolSpec"]
+    assert sent["strict"] is True and sent["inputSchema"]["json"]["additionalProperties"] is False
+    assert out.tools[0] == normalize_tools([tool], "bedrock-strict").tools[0]
+    recursive = {"type": "object", "$defs": {"N": {"type": "object", "properties": {"n": {"$ref": "#/$defs/N"}}}},
+                 "properties": {"root": {"$ref": "#/$defs/N"}}}
+    opened = normalize_tools([{"toolSpec": {"name": "r", "inputSchema": {"json": recursive}, "strict": True}}], "bedrock")
+    assert opened.tools[0]["toolSpec"]["strict"] is False and opened.results[0].strict_reason.startswith("prepare/resolve-refs")
+    assert "$ref" not in json.dumps(opened.tools[0])  # bedrock unrolls it
+    plain = {"toolSpec": {"name": "q", "inputSchema": {"json": WEATHER}}}
+    assert normalize_tools([plain], "bedrock").tools[0] == plain
+
+
+@pytest.mark.parametrize("target", ["bedrock", "bedrock-strict"])
+def test_a_bedrock_structured_output_given_as_json_text_comes_back_as_text_in_strict_form(target):
+    """Converse's `outputConfig.textFormat` takes its schema as JSON text, and always
+    enforces it. Before, it was left as written: open objects and bounds the API refuses."""
+    schema = {"type": "object", "properties": {"n": {"type": "integer", "minimum": 1}, "meta": {"type": "object"}}}
+    text = json.dumps(schema)
+    body = {"modelId": "m", "messages": [],
+            "outputConfig": {"textFormat": {"type": "json_schema", "structure": {"jsonSchema": {"name": "o", "schema": text}}}}}
+    out = normalize_request(body, target)
+    (result,) = out.outputs
+    assert result.strict and result.target == "bedrock-strict"
+    sent = out.body["outputConfig"]["textFormat"]["structure"]["jsonSchema"]["schema"]
+    assert isinstance(sent, str) and json.loads(sent) == result.schema
+    assert result.schema == wireschema.normalize_output(schema, "anthropic-strict").schema
+    assert result.schema["properties"]["meta"]["additionalProperties"] is False
+    assert body["outputConfig"]["textFormat"]["structure"]["jsonSchema"]["schema"] == text  # the caller's body is not changed
 
 
 def test_an_openai_custom_tool_passes_through_never_a_function_without_arguments():
