@@ -98,9 +98,11 @@ class Kind:
     strict target refused by such a rule before any rule that may change the tree has
     run hands its copy of the input to the sibling it fails open to (see `pipeline`)."""
     edits_told: bool = False
-    """A tree kind that changes only the keywords of nodes it passes to `run.edited` (no
-    subschema made, moved or removed): it may run after the node checks that a compiled
-    target fuses into its last walk, which check each such node again (see `plans`)."""
+    """A tree kind that changes only the keywords of nodes it passes to `run.edited`, and
+    makes no subschema (one it moves under another keyword or node keeps its content,
+    checked already; one it removes leaves the tree): it may run after the node checks
+    that a compiled target fuses into its last walk, which check each such node again
+    (see `plans`)."""
     needs: Any = ()
     """Facts (see `facts.FACTS`) an earlier rule must have made: names, or a function of the options."""
     makes: Any = ()
