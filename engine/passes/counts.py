@@ -354,19 +354,9 @@ def count_properties(schema) -> tuple[int, int, int]:
     Every object counts, nested ones and definitions included, each where it is written.
     """
     optional = unions = props = 0
-    todo = [schema]
-    while todo:
-        node = todo.pop()
-        if node.__class__ is not dict:
-            continue
-        p = node.get("properties")
-        if p.__class__ is dict:
-            req = node.get("required")
-            listed = {n for n in req if n.__class__ is str} if req.__class__ is list else set()
-            props += len(p)
-            optional += len(p.keys() - listed)
-            unions += sum(1 for s in p.values() if s.__class__ is dict and (
-                s.get("anyOf").__class__ is list or s.get("type").__class__ is list))
-        if not SUBSCHEMA_KEYS.isdisjoint(node):  # a leaf (most properties) holds no schema
-            todo.extend(subschemas(node))
+    for _node, p, listed in _in_document_order(schema):
+        props += len(p)
+        optional += len(p.keys() - listed)
+        unions += sum(1 for s in p.values() if s.__class__ is dict and (
+            s.get("anyOf").__class__ is list or s.get("type").__class__ is list))
     return optional, unions, props
