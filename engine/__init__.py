@@ -406,12 +406,20 @@ def _normalize(
         return result
 
     if no_cache:
-        return collector_paused(run)
-    # an output's free-form root is open where a tool's is not: the two never share an entry;
-    # nor do two targets whose outputs run by one variant, each Result naming its own
-    key = (t.digest, t.name, t.path, options_key(opts), output, named)
-    memo = _the_memo()
-    return collector_paused(lambda: memo.lookup(key, value, run))
+        result = collector_paused(run)
+    else:
+        # an output's free-form root is open where a tool's is not: the two never share an entry;
+        # nor do two targets whose outputs run by one variant, each Result naming its own
+        key = (t.digest, t.name, t.path, options_key(opts), output, named)
+        memo = _the_memo()
+        result = collector_paused(lambda: memo.lookup(key, value, run))
+    # the caller's own ask for strict mode (its argument, a tool's or an output's flag; not
+    # Options' default) that this wire's rules cannot meet is said, never dropped quietly
+    if strict is True and not no_strict and not result.strict and result.strict_reason is None:
+        import attrs
+
+        result = attrs.evolve(result, strict_reason=f"strict mode was asked; {named} has no strict form")
+    return result
 
 
 def _parsed(schema: Any, opts: Options) -> Any:

@@ -100,7 +100,9 @@ class Result:
     fallback_reason: str | None = None
     changes: tuple[Change, ...] = ()
     strict_reason: str | None = None
-    """Why a strict target could not deliver strict output (it failed open)."""
+    """Why strict output was not delivered: a strict target failed open, or the caller
+    asked for strict mode (its argument, a tool's or an output's flag) of a target with
+    no strict form."""
     notes: dict[str, Any] = attrs.field(factory=dict, eq=False)
     """Facts later steps need, e.g. `nulled_optionals`: pointers of optional properties
     that strict mode turned into "required, or null"."""

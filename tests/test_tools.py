@@ -805,6 +805,31 @@ def test_an_anthropic_structured_output_is_sent_in_strict_form_on_either_anthrop
     assert fmt["schema"] == schema  # the caller's body is not changed
 
 
+@pytest.mark.parametrize("target", ["mistral", "gemini", "mcp"])
+def test_a_strict_ask_a_wire_cannot_meet_is_said_never_dropped_quietly(target, caplog):
+    """A tool's `strict: true` on a wire with no strict form: mistral writes its flag
+    false, gemini and MCP have no flag. Before, the ask went with no word."""
+    tool = {"type": "function", "function": {"name": "f", "strict": True, "parameters": WEATHER}}
+    with caplog.at_level("WARNING", logger="wireschema"):
+        out = normalize_tools([tool], target)
+    (result,) = out.results
+    assert not result.strict and result.strict_reason == f"strict mode was asked; {target} has no strict form"
+    assert "sent non-strict" in caplog.text
+    assert out.tools[0].get("function", {}).get("strict") in (False, None)
+    # no ask, nothing said: a global default is no ask either
+    plain = {"type": "function", "function": {"name": "f", "parameters": WEATHER}}
+    assert normalize_tools([plain], target).results[0].strict_reason is None
+    assert wireschema.normalize(WEATHER, target, options=wireschema.Options(strict=True)).strict_reason is None
+
+
+def test_a_strict_output_ask_a_wire_cannot_meet_is_said():
+    body = {"model": "m", "messages": [],
+            "response_format": {"type": "json_schema", "json_schema": {"name": "x", "strict": True, "schema": WEATHER}}}
+    out = normalize_request(body, "mistral")
+    assert out.body["response_format"]["json_schema"]["strict"] is False
+    assert out.outputs[0].strict_reason == "strict mode was asked; mistral has no strict form"
+
+
 def test_bedrock_reads_no_anthropic_structured_output():
     body = {"toolConfig": {"tools": []}, "output_config": {"format": {"type": "json_schema", "schema": {"type": "object"}}}}
     assert normalize_request(body, "bedrock").outputs == ()
