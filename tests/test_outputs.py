@@ -256,6 +256,19 @@ def test_a_free_form_output_root_on_anthropic_is_closed_not_sent_non_strict(targ
     assert change.rule == "anthropic-strict/close-objects" and "free-form object" in change.detail
 
 
+@pytest.mark.parametrize("target", ["anthropic", "bedrock"])
+@pytest.mark.parametrize("strict", [None, False])
+def test_an_anthropic_output_takes_the_fields_strict_form_whatever_strictness_is_asked(target, strict):
+    """The field has no non-strict form. Before, `normalize_output` on `anthropic` without
+    strict=True gave the tool's non-strict form: an open object and a numeric bound the
+    field refuses."""
+    schema = {"type": "object", "properties": {"n": {"type": "integer", "minimum": 1}, "meta": {"type": "object"}}}
+    result = wireschema.normalize_output(schema, target, strict=strict)
+    assert result.strict and result.target == target
+    assert result.schema == wireschema.normalize_output(schema, "anthropic-strict").schema
+    assert result.schema["additionalProperties"] is False and "minimum" not in result.schema["properties"]["n"]
+
+
 def test_open_objects_in_an_anthropic_output_are_closed_and_what_they_took_is_spilled():
     result = wireschema.normalize_output(OPEN_PARTS, "anthropic-strict")
     assert result.strict and not result.strict_reason
