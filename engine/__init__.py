@@ -383,10 +383,8 @@ def _normalize(
         want = False
     if want is False and t.strict:
         t = t.related(t.non_strict or t.fail_open) or t
-    elif want is True and not t.strict:
-        variant = t.related(t.strict_variant)
-        if variant is not None:
-            t = variant
+    elif want is True:
+        t = t.strict_form() or t
     named = t.name
     if output and t.registry is not None:
         # the Result names the target asked for (after strictness), not its output variant

@@ -208,12 +208,12 @@ def _named_targets(args: argparse.Namespace, names: str | None) -> list[Any]:
 
 
 def _has_strict(target: Any) -> bool:
-    return bool(target.strict or target.related(target.strict_variant) is not None)
+    return target.strict_form() is not None
 
 
 def _check_strict(target: Any, strict: bool | None) -> None:
     """--strict / --no-strict must name a mode the target has."""
-    if strict is True and not target.strict and target.related(target.strict_variant) is None:
+    if strict is True and not _has_strict(target):
         having = ", ".join(t.name for t in wireschema.targets() if _has_strict(wireschema._target(t.name)))
         raise UsageError(f"--strict: target {target.name} has no strict variant (these have one: {having})")
     if strict is False and target.strict and target.related(target.non_strict or target.fail_open) is None:

@@ -22,9 +22,9 @@ is skipped. Consecutive walks fuse into one where the kinds' contracts (`Kind.re
   stands when the walk starts).
 
 The residual checks fuse into the last walk too when only root-scoped tree stages
-(`root-object`) follow it: every node is checked right after its own last rule, the
-root after those stages. A node a kind changes after it was checked (`Run.edited`) is
-checked again.
+(`root-object`), or those of kinds that tell each node they change (`Kind.edits_told`),
+follow it: every node is checked right after its own last rule, the root after those
+stages. A node a kind changes after it was checked (`Run.edited`) is checked again.
 
 A fused run is optimistic: whatever does not go as planned (a check or rule that
 finds the schema unrepresentable, a budget, a caller deep in its own stack) makes the
@@ -350,12 +350,12 @@ class Planner:
 
     def _checks_fuse(self, groups: list, walks: list) -> bool:
         """Checks go into the last walk if only tree stages whose changes are checked
-        again follow it: root-object's, at the root (the root step), and those of kinds
-        that tell each node they change (`Kind.edits_told`, the edits step)."""
+        again follow it: root-scoped ones, at the root (the root step), and those of
+        kinds that tell each node they change (`Kind.edits_told`, the edits step)."""
         if not walks:
             return False
         after = (self.infos[g].stage.tree[0].spec for g in groups[walks[-1] + 1 :])
-        if any(spec.name != "root-object" and not spec.edits_told for spec in after):
+        if any(spec.scope != "root" and not spec.edits_told for spec in after):
             return False
         return not any(r._where_expr is not None for info in self.check_infos for r, _t, _a in info.rules)
 

@@ -203,6 +203,11 @@ class Target:
     def related(self, name: str | None) -> "Target | None":
         return None if name is None else self.registry.get(name)
 
+    def strict_form(self) -> "Target | None":
+        """The target strict mode runs as: this one where it is strict, else its strict
+        variant; None where it has neither."""
+        return self if self.strict else self.related(self.strict_variant)
+
 
 class Vocabulary:
     """Named keyword groups and maps shared by every rule file (`rules/_vocabulary.yaml`),

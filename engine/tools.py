@@ -838,7 +838,7 @@ def _strict_budget(target: Any, parsed: list[_Parsed], results: list[Result], op
 
     # a tool that asked for strict mode on a non-strict target ran as its strict variant,
     # whose wire's limits it spends
-    ruled = target if target.strict else target.related(target.strict_variant) or target
+    ruled = target.strict_form() or target
     limits = {k: ruled.request_limits[k] for k, _ in _BUDGETS if k in ruled.request_limits}
     if not limits:
         return results
