@@ -137,7 +137,7 @@ TOOL_FIELDS: dict[str, Sub] = {
     "kinds": Sub(dict, "mapping of key to list", "The values of a key (like `type`) that mark a function tool; an entry with another value (a server tool) passes through a tool list untouched."),
     "passthrough": Sub(list, "list of keys", "Keys that mark an entry of a tool list as no tool of the caller's (`cachePoint`, `custom`): it passes through untouched."),
     "schema_required": Sub(bool, "bool", "Every tool of this wire carries its schema (Anthropic's `input_schema`): an entry of a kind this shape claims but without the schema is no tool of this shape (an OpenAI Responses `custom` tool beside Anthropic's `type: custom`)."),
-    "outputs": Sub(str, "path or list of paths", "Where a tool of this wire carries schemas of its own output (a Gemini declaration's `response`): each one present is normalized as this target's structured output is (`normalize_output`), but never wrapped (no one unwraps what a tool returns), where the tool keeps its shape, its changes reported as `tool/output` changes of the tool's result; a tool rebuilt in another wire's shape leaves it behind (`tool/shape`)."),
+    "outputs": Sub(str, "path or list of paths", "Where a tool of this wire carries schemas of its own output (a Gemini declaration's `response`): each one present is normalized as this target's structured output is (`normalize_output`), but never wrapped (no one unwraps what a tool returns), where the tool keeps its shape, its changes reported as `tool/output` changes of the tool's result. A tool rebuilt from another wire's shape carries the first output schema it holds there (a `responseJsonSchema`, an MCP `outputSchema`) to this field's first path, normalized so and reported, unless it would be sent as the target's fallback; on a wire with no such field it is left behind (`tool/shape`)."),
     "groups": Sub(list, "list of keys", "Keys under which one entry holds a list of this wire's tools (a Gemini `Tool`'s `functionDeclarations`): `normalize_tools` takes such an entry alone as its list of tools, and refuses one inside a list, naming it, where its tools would have no place of their own."),
 }
 
@@ -145,6 +145,7 @@ LOCATE_FIELDS: dict[str, Sub] = {
     "tools": Sub(str, "JSONPath or list", "The tool lists of a request body (`$.tools`, `$.tools[*].functionDeclarations`)."),
     "outputs": Sub(str, "JSONPath or list", "The structured-output schemas of a request body; a `strict` flag beside one asks for strict mode and is rewritten to what was reached."),
     "strict_outputs": Sub(str, "JSONPath or list", "Output schemas the wire always enforces (Anthropic's `output_config.format`): read as `outputs` are, each asking for strict mode (the strict variant's form on a non-strict target)."),
+    "outputs_of": Sub(str, "target name or list", "Targets whose output fields the same request may hold beside this target's own, in their dialect (Gemini's `responseJsonSchema` beside `responseSchema`): each one found where that target's `locate` says (`outputs`, `strict_outputs`; not its own `outputs_of`) is normalized as that target's output, where it stands."),
 }
 
 NAME_FIELDS: dict[str, Sub] = {
@@ -474,7 +475,12 @@ def check_locate(value: Any) -> dict[str, tuple[str, ...]]:
         if place not in LOCATE_FIELDS:
             entry.err(unknown("locate field", place, LOCATE_FIELDS), of_key=True)
         paths = entry.value
-        if isinstance(paths, list):
+        if place == "outputs_of":
+            names = paths if isinstance(paths, list) else [paths]
+            if not all(isinstance(n, str) for n in names):
+                entry.err("locate.outputs_of must name targets (a name or a list of names)")
+            out[place] = tuple(names)
+        elif isinstance(paths, list):
             for j, p in enumerate(paths):
                 parse_jsonpath(p, Entry(entry.path, paths, j), f"locate.{place}", lazy=True)
             out[place] = tuple(paths)

@@ -906,6 +906,11 @@ def _compile(spec: dict[str, Any], path: Path, registry: Registry, *, variant: b
     other = output.get("variant")
     if other is not None and not (_valid_name(other) and registry.knows(other)):
         spec["output"].items["variant"].err(f"output.variant: no target named {other!r}{suggest(other, registry.names())}")
+    locate = top("locate", {})
+    for j, other in enumerate(locate.get("outputs_of", ())):
+        # checked now: at request time an unknown name would leave its outputs as written
+        if not (_valid_name(other) and registry.knows(other)):
+            spec["locate"].items["outputs_of"].err_in(j, f"locate.outputs_of: no target named {other!r}{suggest(other, registry.names())}")
     seen: set[str] = set()
     for item in spec["rules"] + spec["checks"]:
         # a safety net: ids are unique per file and per list already, but parents may clash
@@ -929,7 +934,7 @@ def _compile(spec: dict[str, Any], path: Path, registry: Registry, *, variant: b
         strict_variant=top("strict_variant"),
         spill=MappingProxyType(spill),
         fallback=top("fallback", {"type": "object", "properties": {}}),
-        locate=MappingProxyType(top("locate", {})),
+        locate=MappingProxyType(locate),
         tool=MappingProxyType(_top(spec, registry, "tool", {}, abstract=abstract)),
         request_limits=MappingProxyType(top("request_limits", {})),
         output=MappingProxyType(output),

@@ -372,14 +372,23 @@ def build_tool(
     _set(out, at.get("schema", shape["schema"]), schema)
     if "strict" in shape:
         _set(out, at.get("strict", shape["strict"]), strict)
+    elif same and parsed.strict is not None and parsed.strict != strict and "strict" in at:
+        # the caller's flag, on a wire whose tool has no place for one, says otherwise
+        # than the strictness reached (strict mode asked where there is none): sent, it
+        # would say what the Result denies (and Gemini's proto refuses the field)
+        _unset(out, at["strict"])
+        changes.append(_not_sent("the tool's", [_dotted(at["strict"])], target, f" (saying {str(parsed.strict).lower()})"))
     if same:
         changes.extend(_nulls_dropped(out, parsed.shape))
         for path in shape.get("outputs", ()):
             held = _get(out, path)
             if held is not _MISSING and held is not None:
                 changes.extend(_output_normalized(out, path, held, target, options))
+    carried: tuple[str, ...] | None = None
     if not same and not unread and source is not None and parsed.shape is not None:
-        left = _left_behind(source, parsed, out)
+        carried, moved = _output_carried(source, parsed, out, target, options)
+        changes.extend(moved)
+        left = _left_behind(source, parsed, out, carried)
         if left:
             changes.append(_not_sent("the tool's", left, target))
     return out, tuple(changes)
@@ -404,20 +413,29 @@ def _not_sent(whose: str, fields: Sequence[str], target: Any, aside: str = "") -
     return Change("tool/shape", "", "dropped", f"{whose} {', '.join(fields)}{aside} {verb} no place in {target.name}'s tool: not sent")
 
 
-def _output_normalized(out: dict[str, Any], path: tuple[str, ...], held: Any, target: Any, options: Options | None) -> list[Change]:
-    """A schema of the tool's own output (`tool.outputs`) normalized where it stands, as
-    the target's structured output is but never wrapped (no one unwraps what a tool
-    returns); its changes as the tool's, saying where."""
+def _output_normalized(
+    out: dict[str, Any], path: tuple[str, ...], held: Any, target: Any, options: Options | None, read_at: tuple[str, ...] | None = None,
+) -> list[Change] | None:
+    """A schema of the tool's own output (`tool.outputs`) normalized at `path`, as the
+    target's structured output is but never wrapped (no one unwraps what a tool
+    returns); its changes as the tool's, saying where. `read_at`: where the caller's
+    tool held it, when carried from another field (see `_output_carried`); None when
+    such a one would be sent as the target's fallback."""
     from .outputs import _normalize_output_quiet
 
-    where = ".".join(path)
+    where = _dotted(path)
     try:
         result = _normalize_output_quiet(held, target, options=options, wrap_allowed=False)
     except SchemaInputError as exc:
         # the tool's other fields were copied, not judged: one that is no JSON Schema's
         # JSON is not sent, and the tool list goes on
-        _unset(out, path)
-        return [Change("tool/output", "", "dropped", f"{where} is not JSON ({exc}): not sent")]
+        if read_at is None:
+            _unset(out, path)
+        return [Change("tool/output", "", "dropped", f"{_dotted(read_at or path)} is not JSON ({exc}): not sent")]
+    if read_at is not None and result.used_fallback:
+        # a stand-in (MCP's open object for a string result) would declare an output
+        # the tool does not make: left behind, as a wire with no such field leaves it
+        return None
     _set(out, path, result.schema)
     return [Change("tool/output", "", c.action, f"{where} at {c.pointer or '/'}: {c.detail} ({c.rule})") for c in result.changes]
 
@@ -428,12 +446,46 @@ def _unset(obj: dict[str, Any], path: Sequence[str]) -> None:
     del obj[path[-1]]
 
 
-def _left_behind(source: dict[str, Any], parsed: _Parsed, out: dict[str, Any]) -> list[str]:
+def _output_carried(
+    source: dict[str, Any], parsed: _Parsed, out: dict[str, Any], target: Any, options: Options | None,
+) -> tuple[tuple[str, ...] | None, list[Change]]:
+    """A tool rebuilt in another wire's shape carries its own output schema (a Gemini
+    declaration's `responseJsonSchema`, read in gemini-jsonschema's shape) to this wire's
+    output field (`response`), normalized there as its parameters are: the first output
+    field (`tool.outputs`) the caller's tool holds of any shape that reads its name and
+    schema where they were read (`{name, parameters, response}` reads as a Responses
+    tool and as a Gemini declaration alike), and where it was read (None: none carried;
+    a second spelling beside it stays behind, said by `_left_behind`)."""
+    into = target.tool.get("outputs", ())
+    if not into:
+        return None, []
+    from . import _registry
+
+    name, schema = parsed.at.get("name"), parsed.at.get("schema")
+    registry = target.registry if target.registry is not None else _registry()
+    shapes = [s for s in _reading(registry).shapes if name in _paths(s, "name") and schema in _paths(s, "schema")]
+    for path in dict.fromkeys(p for s in shapes for p in s.get("outputs", ())):
+        held = _get(source, path)
+        if held is _MISSING or held is None:
+            continue
+        changes = _output_normalized(out, into[0], held, target, options, path)
+        if changes is None:
+            return None, []
+        if _get(out, into[0]) is not _MISSING:
+            changes.insert(0, Change("tool/output", "", "rewritten", f"{_dotted(path)} is sent as {_dotted(into[0])}, {target.name}'s field for it"))
+        return path, changes
+    return None, []
+
+
+def _left_behind(source: dict[str, Any], parsed: _Parsed, out: dict[str, Any], carried: tuple[str, ...] | None = None) -> list[str]:
     """The fields of the caller's tool (dotted paths) that a tool of another shape does
     not carry: neither read as its name, description, schema or strict flag, nor a
-    kind marker of its shape, nor the same in the tool made; a null field holds nothing."""
+    kind marker of its shape, nor an output schema carried over (`carried`), nor the same
+    in the tool made; a null field holds nothing."""
     shape = parsed.shape
     read = {*map(tuple, parsed.at.values()), *((k,) for k in shape.get("fixed", {})), *((k,) for k in shape.get("kinds", {}))}
+    if carried is not None:
+        read.add(carried)
     within = {path[:i] for path in read for i in range(1, len(path))}
     left = []
     stack: list[tuple[tuple[str, ...], Any]] = [((), source)]
@@ -959,8 +1011,10 @@ def normalize_request(body: Any, target: TargetLike, *, options: Options | None 
     across the request), `locate.outputs` output schemas (normalized as
     `normalize_output`; a `strict` flag beside the schema asks for strict mode and is
     rewritten to what was reached), `locate.strict_outputs` output schemas the wire
-    always enforces (each asking for strict mode). Both SDK spellings a rule file lists
-    are read and kept where they are. The caller's body is not mutated. The rest of the
+    always enforces (each asking for strict mode), and `locate.outputs_of` the targets
+    whose output fields the body may hold in their own dialect (Gemini's
+    `responseJsonSchema`), each normalized as that target's output. Both SDK spellings
+    a rule file lists are read and kept where they are. The caller's body is not mutated. The rest of the
     body is judged as a tool's other fields are: a value that is no JSON (a set, NaN
     without `allow_nan`, a datetime) or nesting deeper than `Options.max_depth` beside
     the schemas is a `SchemaInputError` naming where; a string no UTF-8 text holds is
@@ -984,16 +1038,21 @@ def normalize_request(body: Any, target: TargetLike, *, options: Options | None 
                 groups.append(group)
     _check_tool_count(t, sum(sum(r is not None for r in g.results) for g in groups))
     outputs = []
-    # where the wire always enforces an output schema, it asks for strict mode itself
-    located = [(path, None) for path in t.locate.get("outputs", ())] + [(path, True) for path in t.locate.get("strict_outputs", ())]
-    for path, enforced in located:
+    # where the wire always enforces an output schema, it asks for strict mode itself;
+    # a field of another dialect the same request takes is normalized by its own target
+    readers = (t, *map(t.related, t.locate.get("outputs_of", ())))
+    located = [
+        (path, enforced, by) for enforced, field in ((None, "outputs"), (True, "strict_outputs"))
+        for by in readers for path in by.locate.get(field, ())
+    ]
+    for path, enforced, by in located:
         for datum in jsonpath(path).find(out):
             parent = datum.context.value if datum.context is not None else None
             key = getattr(datum.path, "fields", (None,))[0]
             if not isinstance(parent, dict) or key not in parent:
                 continue
             asked = parent.get("strict") if isinstance(parent.get("strict"), bool) else enforced
-            result = _normalize_output_quiet(datum.value, t, strict=asked, options=options)
+            result = _normalize_output_quiet(datum.value, by, strict=asked, options=options)
             # a wire that takes the schema as JSON text (Bedrock Converse's jsonSchema.schema) gets text back
             parent[key] = stable_dump(result.schema) if isinstance(datum.value, (str, bytes)) else result.schema
             if "strict" in parent:

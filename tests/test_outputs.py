@@ -64,6 +64,31 @@ def test_a_request_never_gets_an_empty_object_for_a_non_object_output(target, pa
     assert placed["type"] == "array" and placed == out.outputs[0].schema and not out.outputs[0].used_fallback
 
 
+_OPEN_NULLABLE = {"type": "object", "properties": {"a": {"type": ["string", "null"], "$comment": "why"}}, "additionalProperties": False}
+
+
+@pytest.mark.parametrize("target,field,reader", [("gemini", "responseJsonSchema", "gemini-jsonschema"),
+                                                 ("vertex", "responseJsonSchema", "gemini-jsonschema"),
+                                                 ("gemini-jsonschema", "responseSchema", "gemini")])
+def test_a_request_output_in_the_other_google_dialect_is_normalized_as_its_field_reads_it(target, field, reader):
+    """Google's generationConfig takes responseSchema (the Schema message) or
+    responseJsonSchema (JSON Schema): the one the target does not write travelled as
+    written (a `$comment` the API ignores, a `$ref` cycle it refuses), with no word."""
+    body = {"contents": [], "generationConfig": {"responseMimeType": "application/json", field: _OPEN_NULLABLE}}
+    out = wireschema.normalize_request(body, target)
+    (result,) = out.outputs
+    assert result.target == reader and result.changes
+    assert out.body["generationConfig"] == {"responseMimeType": "application/json", field: result.schema}  # where it stood
+    assert result.schema == wireschema.normalize_output(_OPEN_NULLABLE, reader).schema
+    assert body["generationConfig"][field] is _OPEN_NULLABLE and "$comment" in _OPEN_NULLABLE["properties"]["a"]
+
+
+def test_a_rule_files_outputs_of_names_targets_that_exist(tmp_path):
+    (tmp_path / "my-gemini.yaml").write_text("extends: gemini\nlocate: {outputs_of: [gemini-jsonschmea]}\n")
+    with pytest.raises(wireschema.RuleFileError, match="locate.outputs_of: no target named 'gemini-jsonschmea'.*gemini-jsonschema"):
+        wireschema.load_rules(tmp_path)
+
+
 def test_an_output_variant_names_rules_that_exist(tmp_path):
     (tmp_path / "my-gemini.yaml").write_text("extends: gemini\noutput: {wrap_non_object: false, disable: [gemini/no-such-rule]}\n")
     with pytest.raises(wireschema.RuleFileError, match="no-such-rule"):

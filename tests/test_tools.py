@@ -666,11 +666,15 @@ def test_fields_another_wire_has_no_place_for_are_named_not_logged(caplog):
         [],  # type: function is carried, strict read
     ]
     assert not caplog.records
-    assert normalize_tool(mcp_tool, "gemini").result.changes[0].detail == (
-        "the tool's annotations, outputSchema, title have no place in gemini's tool: not sent")
+    # a wire with a field for the tool's output schema (a Gemini declaration's response) carries it there
+    on_gemini = normalize_tool(mcp_tool, "gemini")
+    assert [c.detail for c in on_gemini.result.changes[:2]] == [
+        "outputSchema is sent as response, gemini's field for it",
+        "the tool's annotations, title have no place in gemini's tool: not sent"]
+    assert on_gemini.tool["response"] == wireschema.normalize_output({"type": "object"}, "gemini").schema
     # a description mended on the way says so beside them
     mended = normalize_tool({**mcp_tool, "description": "Forecast \ud83d"}, "gemini").result.changes
-    assert [c.rule for c in mended[:2]] == ["tool/text", "tool/shape"]
+    assert [c.rule for c in mended[:3]] == ["tool/text", "tool/output", "tool/shape"]
     for target in ("mcp", "anthropic"):  # the same shape: every field travels along
         kept = normalize_tools([mcp_tool if target == "mcp" else SHAPES["anthropic"]], target)
         assert not [c for c in kept.results[0].changes if c.rule.startswith("tool/")]
@@ -748,6 +752,50 @@ def test_a_response_that_is_not_json_is_not_sent_and_the_list_goes_on():
     assert change.action == "dropped" and change.detail.startswith("response is not JSON (set at /enum is not a JSON value")
 
 
+@pytest.mark.parametrize("target,given,sent", [("gemini", "responseJsonSchema", "response"),
+                                                ("gemini", "response_json_schema", "response"),
+                                                ("gemini-jsonschema", "response", "responseJsonSchema")])
+def test_a_declaration_rebuilt_in_the_other_google_dialect_carries_its_response(target, given, sent):
+    """A declaration's `parameters` and `parametersJsonSchema` are rewritten into each
+    other; its output schema was dropped instead (reported), where the other dialect's
+    field could hold it."""
+    params = "parametersJsonSchema" if target == "gemini" else "parameters"
+    decl = {"name": "lookup", params: WEATHER, given: _RESPONSE}
+    out = normalize_tool(decl, target)
+    assert given not in out.tool and out.tool[sent] == wireschema.normalize_output(_RESPONSE, target).schema
+    said = [c for c in out.result.changes if c.rule in ("tool/output", "tool/shape")]
+    assert said[0].detail == f"{given} is sent as {sent}, {target}'s field for it" and said[0].action == "rewritten"
+    assert all(c.rule == "tool/output" for c in said)  # nothing left behind
+    assert decl[given] is _RESPONSE and "$defs" in _RESPONSE
+
+
+def test_a_declarations_response_becomes_an_mcp_output_schema_unless_it_would_be_a_stand_in():
+    """MCP's outputSchema must be an object: a string result would become the open object,
+    declaring structured content the tool does not make, so it stays behind, said."""
+    made = normalize_tool({"name": "f", "parameters": WEATHER, "response": {"type": "object", "properties": {"t": {"type": "number"}}}}, "mcp")
+    assert made.tool["outputSchema"] == {"type": "object", "properties": {"t": {"type": "number"}}}
+    assert [c.detail for c in made.result.changes] == ["response is sent as outputSchema, mcp's field for it"]
+    left = normalize_tool({"name": "f", "parameters": WEATHER, "response": {"type": "string"}}, "mcp")
+    assert "outputSchema" not in left.tool
+    assert [c.detail for c in left.result.changes] == ["the tool's response has no place in mcp's tool: not sent"]
+
+
+def test_a_carried_response_in_two_spellings_sends_the_first_and_says_the_other_is_left():
+    decl = {"name": "lookup", "parametersJsonSchema": WEATHER, "responseJsonSchema": {"type": "string"}, "response_json_schema": {"type": "integer"}}
+    out = normalize_tool(decl, "gemini")
+    assert out.tool["response"] == {"type": "string"} and "response_json_schema" not in out.tool
+    left = [c for c in out.result.changes if c.rule == "tool/shape"]
+    assert [c.detail for c in left] == ["the tool's response_json_schema has no place in gemini's tool: not sent"]
+
+
+def test_a_carried_response_that_is_not_json_is_not_sent_naming_the_callers_field():
+    decl = {"name": "lookup", "parametersJsonSchema": WEATHER, "responseJsonSchema": {"type": "object", "enum": {1, 2}}}
+    out = normalize_tool(decl, "gemini")
+    assert "response" not in out.tool and "responseJsonSchema" not in out.tool
+    (change,) = [c for c in out.result.changes if c.rule == "tool/output"]
+    assert change.action == "dropped" and change.detail.startswith("responseJsonSchema is not JSON (set at /enum")
+
+
 def test_a_response_schema_on_another_wire_is_left_behind_reported():
     decl = {"name": "lookup", "parameters": WEATHER, "response": _RESPONSE}
     for target in ("openai-chat", "anthropic"):
@@ -770,6 +818,28 @@ def test_a_tool_run_strict_says_so_on_a_wire_whose_own_shape_has_no_strict_flag(
         assert out.results[0].strict and out.results[0].target == "openai-strict"
         assert out.tools[0]["function"]["strict"] is True
         assert normalize_tool(tool, "openai-chat").tool == out.tools[0]
+
+
+@pytest.mark.parametrize("target,tool,at", [
+    ("generic", {"type": "function", "function": {"name": "y", "parameters": WEATHER, "strict": True}}, "function.strict"),
+    ("gemini", {"name": "y", "parameters": WEATHER, "strict": True}, "strict"),
+    ("cca-claude", {"name": "y", "parameters": WEATHER, "strict": True}, "strict"),
+])
+def test_a_strict_flag_the_wire_has_no_place_for_is_not_sent_when_strict_mode_is_not_reached(target, tool, at):
+    """It travelled as the caller wrote it, beside a schema in the wire's non-strict form,
+    while the Result said strict mode was not reached; Gemini's proto refuses the field."""
+    out = normalize_tools([tool], target)
+    sent = out.tools[0].get("function", out.tools[0])
+    assert "strict" not in sent and not out.results[0].strict
+    assert out.results[0].strict_reason == f"strict mode was asked; {target} has no strict form"
+    assert f"the tool's {at} (saying true) has no place in {target}'s tool: not sent" in [c.detail for c in out.results[0].changes]
+
+
+def test_a_strict_flag_that_says_what_was_reached_travels_as_written():
+    tool = {"type": "function", "function": {"name": "y", "parameters": WEATHER, "strict": True}}
+    out = normalize_tools([tool], "xai")  # always strict; its tool shape names no flag
+    assert out.results[0].strict and out.tools[0]["function"]["strict"] is True
+    assert not [c for c in out.results[0].changes if c.rule == "tool/shape"]
 
 
 def test_an_anthropic_tool_that_says_strict_is_sent_in_anthropic_strict_form():
