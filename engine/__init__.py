@@ -421,10 +421,20 @@ def _normalize(
 
 
 def _parsed(schema: Any, opts: Options) -> Any:
+    """`schema` as a JSON value (`prepare.parse_input`), an SDK object (python-genai's
+    `types.Schema`) dumped first as its SDK sends it."""
     from .native import plain
     from .prepare import parse_input
 
-    return parse_input(plain(schema), opts)
+    value = plain(schema)
+    if value is not schema and value.__class__ is dict and value and _registry().vocabulary.keywords.isdisjoint(value):
+        # an object whose dump holds no schema keyword is data (a model instance passed
+        # for its class): read as a schema, its fields would go to the wire as keywords
+        fields = ", ".join(list(value)[:5]) + (", ..." if len(value) > 5 else "")
+        raise SchemaInputError(
+            f"{type(schema).__qualname__} object holds no schema keyword (its fields: {fields}): "
+            "it is data, not a schema; pass its class for the schema it describes")
+    return parse_input(value, opts)
 
 
 def cache_info() -> "CacheInfo":
@@ -451,10 +461,9 @@ def check(schema: Any, target: TargetLike, *, options: Options | None = None) ->
     """
     from .model import options_of
     from .pipeline import residual_violations
-    from .prepare import parse_input
 
     opts = options_of(options)
-    return residual_violations(parse_input(schema, opts), _target(target), opts)
+    return residual_violations(_parsed(schema, opts), _target(target), opts)
 
 
 def _bypassed(value: Any, target: Any, opts: Options) -> Result:

@@ -10,6 +10,7 @@ by `docstring_parser` (`pip install 'wireschema[pydantic]'` brings both).
 
 from __future__ import annotations
 
+import functools
 import inspect
 from typing import Annotated, Any
 
@@ -23,7 +24,20 @@ def is_native(value: Any) -> bool:
     """A Python type, a callable, or a TypeAdapter: not a JSON value."""
     if isinstance(value, (dict, list, str, bytes, bytearray, memoryview, int, float, bool)) or value is None:
         return False
-    return isinstance(value, type) or inspect.isfunction(value) or inspect.ismethod(value) or _is_adapter(value)
+    return isinstance(value, type) or _is_function(value) or _is_adapter(value)
+
+
+def _is_function(value: Any) -> bool:
+    """A function, a bound method, or a `functools.partial` of one (its signature leaves
+    out the arguments it binds by position)."""
+    return inspect.isfunction(value) or inspect.ismethod(value) or isinstance(value, functools.partial)
+
+
+def _origin(value: Any) -> Any:
+    """The function a partial applies (through partials of partials): its name and docstring are the tool's."""
+    while isinstance(value, functools.partial):
+        value = value.func
+    return value
 
 
 def _is_adapter(value: Any) -> bool:
@@ -73,7 +87,7 @@ def to_schema(value: Any) -> dict[str, Any]:
     A function's schema carries the docstring's summary as its description and the
     docstring's parameter descriptions; no title (the function's name is not one).
     """
-    if inspect.isfunction(value) or inspect.ismethod(value):
+    if _is_function(value):
         schema, doc = _generate(value)
         summary = doc.summary
         if summary:
@@ -90,7 +104,7 @@ def python_tool(value: Any) -> PythonTool:
     """
     schema, doc = _generate(value)
     title = schema.pop("title", None)
-    name = getattr(value, "__name__", None) if inspect.isfunction(value) or inspect.ismethod(value) else None
+    name = getattr(_origin(value), "__name__", None) if _is_function(value) else None
     if not isinstance(name, str) or not name or name == "<lambda>":
         name = title if isinstance(title, str) and title else getattr(value, "__name__", None)
     if not isinstance(name, str) or not name or name == "<lambda>":
@@ -251,7 +265,7 @@ def _read_doc(value: Any, schema: dict[str, Any]) -> _Doc:
         if text is not None and schema.get("description") != text:
             text = None
     else:
-        text = inspect.getdoc(value)
+        text = inspect.getdoc(_origin(value))
     if not text:
         return _Doc(None, None, {})
     try:
@@ -275,4 +289,6 @@ def _read_doc(value: Any, schema: dict[str, Any]) -> _Doc:
 
 
 def _describe(value: Any) -> str:
-    return getattr(value, "__qualname__", None) or type(value).__name__
+    origin = _origin(value)
+    named = getattr(origin, "__qualname__", None) or type(origin).__name__
+    return f"a partial of {named}" if origin is not value else named

@@ -114,13 +114,11 @@ def _normalize_output_quiet(
 ) -> Result:
     """`normalize_output` without the log; with `wrap_allowed` false no wrapper is added
     (a tool's own output schema: what the tool returns, which no one would unwrap)."""
-    from . import _normalize, _target
-    from .native import plain
-    from .prepare import parse_input
+    from . import _normalize, _parsed, _target
 
     opts = options_of(options)
     t = _target(target)
-    value = parse_input(plain(schema), opts)
+    value = _parsed(schema, opts)
     if not wrap_allowed or not t.output.get("wrap_non_object") or _is_object_root(value):
         return _normalize(value, t, strict=strict, options=opts, output=True)
     _refuse_no_json(value, t, opts)

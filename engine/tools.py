@@ -1014,19 +1014,26 @@ def normalize_request(body: Any, target: TargetLike, *, options: Options | None 
     always enforces (each asking for strict mode), and `locate.outputs_of` the targets
     whose output fields the body may hold in their own dialect (Gemini's
     `responseJsonSchema`), each normalized as that target's output. Both SDK spellings
-    a rule file lists are read and kept where they are. The caller's body is not mutated. The rest of the
-    body is judged as a tool's other fields are: a value that is no JSON (a set, NaN
-    without `allow_nan`, a datetime) or nesting deeper than `Options.max_depth` beside
-    the schemas is a `SchemaInputError` naming where; a string no UTF-8 text holds is
-    mended, reported in `changes`.
+    a rule file lists are read and kept where they are. The caller's body is not
+    mutated. The body is a JSON object, or an SDK's request object (python-genai's
+    `GenerateContentConfig`), taken as its SDK sends it (`model_dump` by alias, None
+    fields left out). The rest of the body is judged as a tool's other fields are: a
+    value that is no JSON (a set, NaN without `allow_nan`, a datetime) or nesting
+    deeper than `Options.max_depth` beside the schemas is a `SchemaInputError` naming
+    where; a string no UTF-8 text holds is mended, reported in `changes`.
     """
     from . import _log_result, _log_tools, _target
+    from .native import plain
     from .outputs import _normalize_output_quiet
     from .pipeline import stable_dump
     from .ruletable import jsonpath
 
     t = _target(target)
-    out = json_copy(body)
+    # an SDK's request object (python-genai's GenerateContentConfig) as the SDK sends it
+    given = plain(body)
+    if not isinstance(given, dict):
+        raise SchemaInputError(f"the request body is {_what(body)}, not a JSON object (or an SDK object with model_dump)")
+    out = json_copy(given)
     groups = []
     taken: set[str] = set()
     for path in t.locate.get("tools", ()):

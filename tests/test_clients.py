@@ -168,6 +168,41 @@ def test_a_config_in_python_genai_spelling_is_normalized_where_it_stands():
     types.GenerateContentConfig.model_validate(out.body)
 
 
+def test_a_generate_content_config_object_is_a_request_body_as_the_sdk_sends_it():
+    """It was refused ("GenerateContentConfig at /0 is not a JSON value"), where a
+    FunctionDeclaration or a Schema object is read as its SDK dumps it."""
+    types = _genai()
+    decl = types.FunctionDeclaration(name="f", parametersJsonSchema={"type": "object", "properties": {"a": {"type": ["string", "null"]}}})
+    config = types.GenerateContentConfig(tools=[types.Tool(function_declarations=[decl])], response_mime_type="application/json",
+                                         response_schema=types.Schema(type=types.Type.ARRAY, items=types.Schema(type=types.Type.STRING, format="uri")))
+    out = wireschema.normalize_request(config, "gemini")
+    assert out.body["tools"][0]["functionDeclarations"][0]["parameters"]["properties"]["a"] == {"type": "string", "nullable": True}
+    assert out.body["responseSchema"] == {"type": "array", "items": {"type": "string", "description": "(format: uri)"}}
+    types.GenerateContentConfig.model_validate(out.body)
+    assert config.response_schema.items.format == "uri"  # the caller's object as it was
+
+
+def test_a_model_instance_is_data_not_a_schema():
+    """Dumped and read as a schema, its fields went to the wire as keywords beside an
+    added `type: object`, reported only as the strict form failing open."""
+    pydantic = pytest.importorskip("pydantic")
+
+    class Order(pydantic.BaseModel):
+        sku: str
+        qty: int = 1
+
+    for call in (wireschema.normalize, wireschema.normalize_output, wireschema.check):
+        with pytest.raises(wireschema.SchemaInputError, match=r"Order object holds no schema keyword \(its fields: sku, qty\): it is data"):
+            call(Order(sku="x"), "openai-strict")
+    assert wireschema.normalize(Order, "openai-strict").strict  # its class is the schema
+
+
+def test_check_reads_an_sdk_schema_object_as_normalize_does():
+    types = _genai()
+    schema = types.Schema(type=types.Type.OBJECT, properties={"a": types.Schema(type=types.Type.STRING)})
+    assert wireschema.check(schema, "openai-chat") == wireschema.check(schema.model_dump(by_alias=True, exclude_none=True, mode="json"), "openai-chat")
+
+
 @pytest.mark.parametrize("target,field", [("gemini", "responseSchema"), ("vertex", "responseSchema"),
                                           ("gemini-jsonschema", "responseJsonSchema")])
 def test_a_list_of_models_is_an_array_output_on_the_google_wires(target, field):

@@ -300,6 +300,29 @@ def test_a_function_name_the_wire_refuses_is_renamed_and_reported():
     assert out.result.changes[0].action == "renamed"
 
 
+def test_a_partial_is_a_tool_of_the_arguments_it_leaves_to_the_call():
+    """A function with its context bound (`partial(search, db)`) was refused as no tool."""
+    import functools
+
+    def search(db: dict, query: str, limit: int = 10) -> list:
+        """Search the catalogue.
+
+        Args:
+            db: the connection
+            query: words to look for
+            limit: most hits
+        """
+        return []
+
+    out = wireschema.normalize_tool(functools.partial(functools.partial(search, {}), limit=5), "anthropic")
+    assert out.tool["name"] == "search" and out.tool["description"] == "Search the catalogue."
+    props = out.tool["input_schema"]["properties"]
+    assert list(props) == ["query", "limit"] and out.tool["input_schema"]["required"] == ["query"]
+    assert props["query"]["description"] == "words to look for" and props["limit"]["default"] == 5  # a keyword it binds stays overridable
+    with pytest.raises(SchemaInputError, match="a partial of .*<lambda> has no name"):
+        wireschema.normalize_tool(functools.partial(lambda a, b: a, 1), "gemini")
+
+
 def test_a_lambda_has_no_name_for_a_tool():
     with pytest.raises(SchemaInputError, match="no name"):
         wireschema.normalize_tool(lambda x: x, "gemini")

@@ -769,6 +769,12 @@ def test_a_declaration_rebuilt_in_the_other_google_dialect_carries_its_response(
     assert decl[given] is _RESPONSE and "$defs" in _RESPONSE
 
 
+@pytest.mark.parametrize("body,what", [([{"tools": []}], "list"), ("{}", "str"), (None, "NoneType")])
+def test_a_request_body_that_is_no_object_is_refused_naming_what_it_is(body, what):
+    with pytest.raises(wireschema.SchemaInputError, match=f"^the request body is {what}, not a JSON object"):
+        normalize_request(body, "openai-chat")
+
+
 def test_a_declarations_response_becomes_an_mcp_output_schema_unless_it_would_be_a_stand_in():
     """MCP's outputSchema must be an object: a string result would become the open object,
     declaring structured content the tool does not make, so it stays behind, said."""
