@@ -52,7 +52,8 @@ class Facts:
     """The facts of one run. The fields are fixed; their contents grow as kinds make them."""
 
     references: bool = False
-    """The input holds `$ref`, `$defs`, `$id`, ... somewhere (the copy saw them)."""
+    """The input holds `$ref`, `$defs`, `$id`, ... somewhere (the copy saw them, or a
+    `spell-refs` rule read them from a wire's own spelling)."""
     output_root: bool = False
     """The root is a structured output's (`normalize_output`), not a tool's parameters: a
     root object naming no properties is then any object, open on purpose as a nested

@@ -234,7 +234,7 @@ def _recover(value: Any, target: Target, options: Options, run: Run, exc: Unrepr
     change = Change(exc.rule, exc.pointer, "fallback", exc.reason)
     if _opens_to_sibling(target, exc, hop):
         other = target.related(target.fail_open)
-        untouched = exc.rule in target.planner().refuses_untouched
+        untouched = exc.rule in target.planner().refuses_untouched(run.census)
         res = run_target(value, other, options, output=run.facts.output_root, _hop=1, _given=run if untouched else None)
         return Result(
             # the strict target's own fallback, which the sibling's wire takes too: normalized

@@ -115,15 +115,28 @@ class Planner:
             for r in stage.rules:
                 order[r.id] = i
         self.stage_of = order  # rule id -> stage index: changes are put in stage order
-        # the rules that can refuse an input while its copy is still untouched: those of
-        # the stages before the first that holds a rule which may change the tree
-        untouched: set[str] = set()
-        for stage in target.stages:
-            if any(r.spec.mutates for r in stage.rules):
-                break
-            untouched.update(r.id for r in stage.rules)
-        self.refuses_untouched = frozenset(untouched)
+        self._untouched: dict[frozenset, frozenset] = {}
         self._every = frozenset(order) | frozenset(r.id for info in self.check_infos for r, _t, _a in info.rules)
+
+    def refuses_untouched(self, census: set) -> frozenset:
+        """The rules that can refuse an input of this census while its copy is still
+        untouched: those of the stages before the first that holds a rule which may
+        change the tree and may have work here. The census stands for the root's keys
+        too, which can only make more rules active: an early rule with no work here
+        (`prepare/google-refs` on an input with no `ref`) leaves the copy as it was."""
+        seen = frozenset(census & self._relevant)
+        found = self._untouched.get(seen)
+        if found is None:
+            active, _reads = self._active(seen, seen)
+            untouched: set[str] = set()
+            for info in self.infos:
+                if any(r.id in active and r.spec.mutates for r, _t, _a in info.rules):
+                    break
+                untouched.update(r.id for r, _t, _a in info.rules)
+            if len(self._untouched) > 4096:
+                self._untouched.clear()  # inputs of very many shapes: start over
+            found = self._untouched[seen] = frozenset(untouched)
+        return found
 
     @staticmethod
     def _info(stage: Any) -> _StageInfo:

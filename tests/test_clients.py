@@ -197,6 +197,22 @@ def test_a_model_instance_is_data_not_a_schema():
     assert wireschema.normalize(Order, "openai-strict").strict  # its class is the schema
 
 
+@pytest.mark.parametrize("target", [t.name for t in wireschema.targets()])
+def test_a_reference_in_python_genais_spelling_is_resolved_on_every_wire(target):
+    """python-genai's Schema spells a reference `ref: "#/defs/Name"` (as it sends it to
+    Vertex); only vertex read it: elsewhere it stayed an unknown keyword (the property
+    took any value) or was dropped (gemini sent `{}`)."""
+    types = _genai()
+    schema = types.Schema(type=types.Type.OBJECT, properties={"pet": types.Schema(ref="#/defs/Pet")}, required=["pet"],
+                          defs={"Pet": types.Schema(type=types.Type.STRING, enum=["cat", "dog"])})
+    out = wireschema.normalize(schema, target)
+    sent = json.dumps(out.schema)
+    assert not out.used_fallback and '"cat"' in sent
+    assert [c.detail for c in out.changes if c.rule == "prepare/google-refs"] == ["defs -> $defs", "ref -> $ref"]
+    if target != "vertex":  # vertex spells it its way again
+        assert '"ref"' not in sent and '"defs"' not in sent
+
+
 def test_check_reads_an_sdk_schema_object_as_normalize_does():
     types = _genai()
     schema = types.Schema(type=types.Type.OBJECT, properties={"a": types.Schema(type=types.Type.STRING)})

@@ -499,6 +499,20 @@ def test_a_strict_target_refused_after_a_rule_that_may_change_the_tree_copies_an
     assert made == ["anthropic-strict", "anthropic"]
 
 
+@pytest.mark.parametrize("engine", ["planned", "staged"])
+def test_an_early_rule_with_work_on_the_input_makes_the_sibling_copy_anew(engine, monkeypatch):
+    # prepare/google-refs comes before openai-strict's early refusals: an input with no
+    # `ref` gives it no work and the copy is handed over (above); one it rewrites is not
+    made = _copies(monkeypatch)
+    schema = {"type": "object", "properties": {"pet": {"ref": "#/defs/Pet"}, "tags": {"type": "object", "additionalProperties": {"type": "string"}}},
+              "defs": {"Pet": {"type": "string"}}}
+    result = _run(schema, "openai-strict", engine)
+    assert result.strict_reason.startswith("openai-strict/open-objects")
+    assert made == ["openai-strict", "openai-chat"]
+    assert result.schema == _run(schema, "openai-chat", engine).schema
+    assert result.schema["properties"]["pet"] == {"$ref": "#/$defs/Pet"}  # read once, by the sibling's run
+
+
 def test_a_handed_over_copy_holds_what_the_sibling_reads_of_a_wide_object():
     # of an object of more than 64 keys the census takes only the keywords some plan
     # reads; no openai-strict rule reads `$dynamicAnchor`, which openai-chat drops

@@ -48,6 +48,7 @@ def _schema_nodes(*starts: Any) -> list[dict]:
 
 @kind(
     "spell-refs", phase=lambda o: "prepare" if o["direction"] == "read" else "finish", reads="tree", creates=True, adds=lambda o: {o["ref"], o["defs"], "$ref", "$defs"},
+    makes=lambda o: ("references",) if o["direction"] == "read" else (),
     order="tree",
     triggers=lambda o: {"$ref", "$defs"} if o["direction"] == "write" else {o["ref"], o["defs"]},
     direction=Opt("choice", required=True, choices=("write", "read"), doc="write: to the wire's spelling; read: back to $ref/$defs"),
@@ -77,6 +78,7 @@ def _read(rule, run, root: dict) -> None:
     if isinstance(root.get(defs_kw), dict) and "$defs" not in root:
         _rename(root, defs_kw, "$defs", root[defs_kw])
         run.report(rule, root, "renamed", f"{defs_kw} -> $defs", defs_kw)
+        run.facts.references = True  # resolve-refs reads this fact, which the copy took before
     prefix = f"#/{defs_kw}/"
     for node in _schema_nodes(root):
         value = node.get(ref_kw)
@@ -84,6 +86,7 @@ def _read(rule, run, root: dict) -> None:
         if isinstance(value, str) and value.startswith(prefix) and "$ref" not in node:
             _rename(node, ref_kw, "$ref", _DEFS_PREFIX + value[len(prefix):])
             run.report(rule, node, "renamed", f"{ref_kw} -> $ref", ref_kw)
+            run.facts.references = True
 
 
 def _write(rule, run, root: dict) -> None:
