@@ -433,7 +433,7 @@ def _parsed(schema: Any, opts: Options) -> Any:
         fields = ", ".join(list(value)[:5]) + (", ..." if len(value) > 5 else "")
         raise SchemaInputError(
             f"{type(schema).__qualname__} object holds no schema keyword (its fields: {fields}): "
-            "it is data, not a schema; pass its class for the schema it describes")
+            "it is data, not a schema (a model instance: pass its class; a tool: normalize_tool takes it)")
     return parse_input(value, opts)
 
 
