@@ -239,7 +239,9 @@ def _in_document_order(root: dict):
             req = node.get("required")
             yield node, props, {n for n in req if n.__class__ is str} if req.__class__ is list else set()
         if not SUBSCHEMA_KEYS.isdisjoint(node):
-            stack.extend(reversed(subschemas(node)))  # popped in document order
+            # popped in document order; a subschema holding none (a plain property, most
+            # of a wide object's) yields nothing and holds nothing to walk: not pushed
+            stack.extend([sub for sub in reversed(subschemas(node)) if sub.__class__ is dict and not SUBSCHEMA_KEYS.isdisjoint(sub)])
 
 
 def _drop_nulls(rule, run, excess: int) -> None:
