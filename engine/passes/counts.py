@@ -219,11 +219,13 @@ def fit_property_counts(rule, run):
     if root.__class__ is not dict:
         return
     o = rule.options
-    optional, unions, _props = count_properties(root)
-    if o["max_unions"] and unions > o["max_unions"]:
-        _drop_nulls(rule, run, unions - o["max_unions"])
+    order = list(_in_document_order(root))
+    optional, unions, _props = _counted(order)
+    if o["max_unions"] and unions > o["max_unions"] and _drop_nulls(rule, run, order, unions - o["max_unions"]):
+        # a branch merged into its property brings its `properties` along: walked again
+        order = list(_in_document_order(root))
     if o["max_optional"] and optional > o["max_optional"]:
-        _require_past(rule, run, o["max_optional"], optional - o["max_optional"])
+        _require_past(rule, run, order, o["max_optional"], optional - o["max_optional"])
 
 
 def _in_document_order(root: dict):
@@ -244,12 +246,13 @@ def _in_document_order(root: dict):
             stack.extend([sub for sub in reversed(subschemas(node)) if sub.__class__ is dict and not SUBSCHEMA_KEYS.isdisjoint(sub)])
 
 
-def _drop_nulls(rule, run, excess: int) -> None:
-    found = [(name, prop, rest) for _node, props, listed in _in_document_order(run.root)
+def _drop_nulls(rule, run, order: list, excess: int) -> bool:
+    """Narrow the last `excess` "T or null" optional properties; whether any was."""
+    found = [(name, prop, rest) for _node, props, listed in order
              for name, prop in props.items() if name not in listed
              for rest in (_null_narrowed(prop),) if rest is not None]
     if len(found) < excess:
-        return  # no narrowing of this kind brings the schema within the count: left as it is
+        return False  # no narrowing of this kind brings the schema within the count: left as it is
     limit = rule.options["max_unions"]
     for name, prop, rest in found[-excess:]:
         if rest.__class__ is str:
@@ -269,6 +272,7 @@ def _drop_nulls(rule, run, excess: int) -> None:
             " in a schema (a value it takes now was valid under the input as well)",
             key,
         )
+    return True
 
 
 def _null_narrowed(prop):
@@ -305,21 +309,24 @@ def _null_narrowed(prop):
     return other
 
 
-def _require_past(rule, run, limit: int, excess: int) -> None:
+def _require_past(rule, run, order: list, limit: int, excess: int) -> None:
     # those that lose least first: a property that takes null may send it where it would
     # have been left out; then the others; each kind last first in document order
-    order = list(_in_document_order(run.root))
     takes_null: list = []
     others: list = []
     for at, (_node, props, listed) in enumerate(order):
         for name, sub in props.items():
             if name not in listed and sub is not False:  # false takes no value: it stays optional
                 (takes_null if accepts_null(sub) else others).append((at, name))
-    chosen = set((takes_null[::-1] + others[::-1])[:excess])
-    for at, (node, props, _listed) in enumerate(order):
-        now = [name for name in props if (at, name) in chosen]
+    chosen: dict[int, set] = {}  # object (its place in `order`) -> the names it now requires
+    for at, name in (takes_null[::-1] + others[::-1])[:excess]:
+        chosen.setdefault(at, set()).add(name)
+    for at in sorted(chosen):
+        node, props, _listed = order[at]
+        names = chosen[at]
+        now = [name for name in props if name in names]
         req = node.get("required", [])
-        if now and req.__class__ is list:  # a `required` of another shape is the checks' to judge
+        if req.__class__ is list:  # a `required` of another shape is the checks' to judge
             node["required"] = [*req, *now]
             run.edited(node)
             run.report(
@@ -355,8 +362,13 @@ def count_properties(schema) -> tuple[int, int, int]:
 
     Every object counts, nested ones and definitions included, each where it is written.
     """
+    return _counted(_in_document_order(schema))
+
+
+def _counted(objects) -> tuple[int, int, int]:
+    """`count_properties` of the objects `_in_document_order` yields."""
     optional = unions = props = 0
-    for _node, p, listed in _in_document_order(schema):
+    for _node, p, listed in objects:
         props += len(p)
         optional += len(p.keys() - listed)
         unions += sum(1 for s in p.values() if s.__class__ is dict and (
