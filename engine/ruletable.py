@@ -12,7 +12,7 @@ import re
 import threading
 from pathlib import Path
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, Iterable
+from typing import TYPE_CHECKING, Any, Callable, Iterable
 
 import attrs
 
@@ -820,9 +820,7 @@ def _top(spec: dict[str, Any], registry: Registry, field: str, default: Any = No
         name = value.value
         if not _valid_name(name):
             value.err(f"{field} must name a target (not a path), got {name!r}")
-        if not registry.knows(name):
-            # checked now: at request time a missing sibling would be skipped silently
-            value.err(f"{field}: no target named {name!r}{suggest(name, registry.names())}")
+        _refuse_unknown_target(value.err, field, name, registry)
         return name
     if field == "fallback":
         if not isinstance(value.value, (dict, bool)):
@@ -903,14 +901,11 @@ def _compile(spec: dict[str, Any], path: Path, registry: Registry, *, variant: b
         if not any(r.id == rid for r in (*rules, *checks)):
             ids = [r.id for r in (*rules, *checks)]
             spec["output"].items["disable"].err_in(j, f"output.disable: no rule or check with id {rid!r}{suggest(rid, ids)}")
-    other = output.get("variant")
-    if other is not None and not (_valid_name(other) and registry.knows(other)):
-        spec["output"].items["variant"].err(f"output.variant: no target named {other!r}{suggest(other, registry.names())}")
+    if output.get("variant") is not None:
+        _refuse_unknown_target(spec["output"].items["variant"].err, "output.variant", output["variant"], registry)
     locate = top("locate", {})
     for j, other in enumerate(locate.get("outputs_of", ())):
-        # checked now: at request time an unknown name would leave its outputs as written
-        if not (_valid_name(other) and registry.knows(other)):
-            spec["locate"].items["outputs_of"].err_in(j, f"locate.outputs_of: no target named {other!r}{suggest(other, registry.names())}")
+        _refuse_unknown_target(lambda m, j=j: spec["locate"].items["outputs_of"].err_in(j, m), "locate.outputs_of", other, registry)
     seen: set[str] = set()
     for item in spec["rules"] + spec["checks"]:
         # a safety net: ids are unique per file and per list already, but parents may clash
@@ -947,6 +942,14 @@ def _compile(spec: dict[str, Any], path: Path, registry: Registry, *, variant: b
         registry=registry,
         name_at=mark_of(spec["target"].container, spec["target"].key) if "target" in spec else (None, None),
     )
+
+
+def _refuse_unknown_target(err: Callable[[str], Any], field: str, name: Any, registry: Registry) -> None:
+    """A field naming a target is checked when its file compiles: at request time an
+    unknown name would be skipped without a word (a sibling never run, outputs left as
+    written)."""
+    if not (_valid_name(name) and registry.knows(name)):
+        err(f"{field}: no target named {name!r}{suggest(name, registry.names())}")
 
 
 _PHASES = ("prepare", "resolve", "rewrite", "finish")

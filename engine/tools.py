@@ -180,6 +180,13 @@ def _set(obj: dict[str, Any], path: Sequence[str], value: Any) -> None:
     obj[path[-1]] = value
 
 
+def _registry_of(target: Any) -> Any:
+    """The registry a target was compiled in (the shipped one for a target made alone)."""
+    from . import _registry
+
+    return target.registry if target.registry is not None else _registry()
+
+
 def _paths(shape: Mapping[str, Any], field: str) -> tuple[tuple[str, ...], ...]:
     if field not in shape:
         return ()
@@ -459,10 +466,8 @@ def _output_carried(
     into = target.tool.get("outputs", ())
     if not into:
         return None, []
-    from . import _registry
-
     name, schema = parsed.at.get("name"), parsed.at.get("schema")
-    registry = target.registry if target.registry is not None else _registry()
+    registry = _registry_of(target)
     shapes = [s for s in _reading(registry).shapes if name in _paths(s, "name") and schema in _paths(s, "schema")]
     for path in dict.fromkeys(p for s in shapes for p in s.get("outputs", ())):
         held = _get(source, path)
@@ -584,7 +589,7 @@ def _refuse_a_schema_elsewhere(dumped: dict[str, Any], item: Any, where: str, ta
     a schema in a field no shape reads (pydantic dumps a framework's `type[BaseModel]`
     field as its JSON Schema): refused, where it would have gone out as a tool with an
     empty schema. A framework's class is read right by an entry in rules/_objects.yaml."""
-    registry = target.registry if target.registry is not None else _registry()
+    registry = _registry_of(target)
     try:
         parsed = parse_tool(dumped, registry)
     except ToolShapeError:
@@ -757,11 +762,11 @@ def _normalize_tools_quiet(
     tools: Any, target: TargetLike, *, strict: bool | None = None, options: Options | None = None,
     reserved: frozenset[str] = frozenset(),
 ) -> ToolsResult:
-    from . import _registry, _target, _the_memo, _uncached
+    from . import _target, _the_memo, _uncached
 
     t = _target(target)
     _need_shape(t)
-    registry = t.registry if t.registry is not None else _registry()
+    registry = _registry_of(t)
     items = _tool_list(tools, registry)
     # a list of dicts, the common case, is taken as it is, without a call per tool
     told: dict[int, tuple[Change, ...]] = {}
@@ -949,11 +954,11 @@ def normalize_tool(tool: Any, target: TargetLike, *, strict: bool | None = None,
 
 
 def _normalize_tool_quiet(tool: Any, target: TargetLike, *, strict: bool | None, options: Options | None) -> ToolResult:
-    from . import _normalize, _registry, _target
+    from . import _normalize, _target
 
     t = _target(target)
     _need_shape(t)
-    registry = t.registry if t.registry is not None else _registry()
+    registry = _registry_of(t)
     item, told = _tool_dict(tool, None, t)
     reading = _reading(registry)
     key = reading.group_of(item)
@@ -1029,6 +1034,9 @@ def normalize_request(body: Any, target: TargetLike, *, options: Options | None 
     from .ruletable import jsonpath
 
     t = _target(target)
+    # the targets that read the body's outputs, compiled before any work: a broken one
+    # fails the request at its start, never half-way through it
+    readers = (t, *map(t.related, t.locate.get("outputs_of", ())))
     # an SDK's request object (python-genai's GenerateContentConfig) as the SDK sends it
     given = plain(body)
     if not isinstance(given, dict):
@@ -1047,7 +1055,6 @@ def normalize_request(body: Any, target: TargetLike, *, options: Options | None 
     outputs = []
     # where the wire always enforces an output schema, it asks for strict mode itself;
     # a field of another dialect the same request takes is normalized by its own target
-    readers = (t, *map(t.related, t.locate.get("outputs_of", ())))
     located = [
         (path, enforced, by) for enforced, field in ((None, "outputs"), (True, "strict_outputs"))
         for by in readers for path in by.locate.get(field, ())
