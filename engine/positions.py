@@ -10,6 +10,8 @@ left alone.
 from __future__ import annotations
 
 import re
+from itertools import compress, filterfalse, repeat
+from operator import is_
 from typing import Any, Iterator
 from urllib.parse import quote, unquote
 
@@ -155,6 +157,17 @@ def subschemas(node: dict) -> list[Any]:
         elif cls is list:
             out += _schemas_in(value)
     return out
+
+
+def nesting_subschemas(node: dict) -> list[Any]:
+    """The child schemas of `node` that hold child schemas of their own (objects with a
+    subschema keyword), in document order: what a walk that yields nothing for a leaf
+    pushes."""
+    subs = subschemas(node)
+    # C loops (`compress` by the children's classes, `filterfalse` by the keyword set's
+    # `isdisjoint`): a wide object's plain properties are passed with no Python step each
+    objects = compress(subs, map(is_, map(type, subs), repeat(dict)))
+    return list(filterfalse(SUBSCHEMA_KEYS.isdisjoint, objects))
 
 
 def _schemas_in(values: Any) -> Any:

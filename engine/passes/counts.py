@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from ..positions import ADJACENT, SCHEMA_CLASSES, SUBSCHEMA_KEYS, UNEVALUATED, subschemas
+from itertools import filterfalse
+
+from ..positions import ADJACENT, SCHEMA_CLASSES, SUBSCHEMA_KEYS, UNEVALUATED, nesting_subschemas
 from . import Opt, check, kind
 from .objects import accepts_null
 from .types import is_number
@@ -225,7 +227,7 @@ def fit_property_counts(rule, run):
         # a branch merged into its property brings its `properties` along: walked again
         order = list(_in_document_order(root))
     if o["max_optional"] and optional > o["max_optional"]:
-        _require_past(rule, run, order, o["max_optional"], optional - o["max_optional"])
+        _require_past(rule, run, order, o["max_optional"])
 
 
 def _in_document_order(root: dict):
@@ -243,7 +245,7 @@ def _in_document_order(root: dict):
         if not SUBSCHEMA_KEYS.isdisjoint(node):
             # popped in document order; a subschema holding none (a plain property, most
             # of a wide object's) yields nothing and holds nothing to walk: not pushed
-            stack.extend([sub for sub in reversed(subschemas(node)) if sub.__class__ is dict and not SUBSCHEMA_KEYS.isdisjoint(sub)])
+            stack.extend(reversed(nesting_subschemas(node)))
 
 
 def _drop_nulls(rule, run, order: list, excess: int) -> bool:
@@ -309,22 +311,19 @@ def _null_narrowed(prop):
     return other
 
 
-def _require_past(rule, run, order: list, limit: int, excess: int) -> None:
-    # those that lose least first: a property that takes null may send it where it would
-    # have been left out; then the others; each kind last first in document order
-    takes_null: list = []
-    others: list = []
-    for at, (_node, props, listed) in enumerate(order):
-        for name, sub in props.items():
-            if name not in listed and sub is not False:  # false takes no value: it stays optional
-                (takes_null if accepts_null(sub) else others).append((at, name))
-    chosen: dict[int, set] = {}  # object (its place in `order`) -> the names it now requires
-    for at, name in (takes_null[::-1] + others[::-1])[:excess]:
-        chosen.setdefault(at, set()).add(name)
-    for at in sorted(chosen):
-        node, props, _listed = order[at]
-        names = chosen[at]
-        now = [name for name in props if name in names]
+def _require_past(rule, run, order: list, limit: int) -> None:
+    # those that lose least are required first: a property that takes null may send it
+    # where it would have been left out; then the others; each kind last first in
+    # document order. So those that stay optional are the first others in document
+    # order, then the first that take null: found by reading from the start until
+    # enough others are met, not by asking each of thousands whether it takes null
+    unrequirable = [_false_names(props, listed) for _node, props, listed in order]
+    stay = _first_optional(order, unrequirable, limit - sum(map(len, unrequirable)))
+    for at, (node, props, listed) in enumerate(order):
+        # the names left out of `required` and not staying: `filterfalse` tests each in C
+        now = list(filterfalse((listed | unrequirable[at] | stay.get(at, set())).__contains__, props))
+        if not now:
+            continue
         req = node.get("required", [])
         if req.__class__ is list:  # a `required` of another shape is the checks' to judge
             node["required"] = [*req, *now]
@@ -335,6 +334,34 @@ def _require_past(rule, run, order: list, limit: int, excess: int) -> None:
                 " in a schema (a value holding them is valid under the input as well)",
                 "required",
             )
+
+
+def _false_names(props: dict, listed: set) -> set:
+    """The optional properties whose schema is false: it takes no value, so the property
+    stays optional (and counts toward the limit)."""
+    if False not in props.values():  # `in` compares in C; a 0 passes it, and is no false schema
+        return set()
+    return {name for name, sub in props.items() if sub is False and name not in listed}
+
+
+def _first_optional(order: list, unrequirable: list, keep: int) -> dict[int, set]:
+    """The `keep` optional properties that stay so, by object (its place in `order`)."""
+    others: list = []
+    takes_null: list = []
+    if keep > 0:
+        for at, (_node, props, listed) in enumerate(order):
+            for name, sub in props.items():
+                if name not in listed and name not in unrequirable[at]:
+                    (takes_null if accepts_null(sub) else others).append((at, name))
+                    if len(others) == keep:
+                        break
+            else:
+                continue
+            break
+    stay: dict[int, set] = {}
+    for at, name in others + takes_null[: max(keep - len(others), 0)]:
+        stay.setdefault(at, set()).add(name)
+    return stay
 
 
 @check(
