@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import functools
 import inspect
+import typing
 from typing import Annotated, Any
 
 import attrs
@@ -126,13 +127,13 @@ def _generate(value: Any) -> tuple[dict[str, Any], "_Doc"]:
         ) from None
     try:
         if _is_adapter(value):
-            return value.json_schema(), _Doc(None, None, {})
+            return value.json_schema(schema_generator=_generator()), _Doc(None, None, {})
         if isinstance(value, type) and issubclass(value, pydantic.BaseModel):
-            schema = value.model_json_schema()
+            schema = value.model_json_schema(schema_generator=_generator())
         elif _is_v1_model(value):
             schema = _v1_schema(value)
         elif isinstance(value, type):
-            schema = pydantic.TypeAdapter(value).json_schema()
+            schema = pydantic.TypeAdapter(value).json_schema(schema_generator=_generator())
         else:
             schema = _function_schema(value, pydantic)
     except pydantic.PydanticUserError as exc:  # e.g. an annotation pydantic cannot express
@@ -187,6 +188,7 @@ def _function_schema(fn: Any, pydantic: Any) -> dict[str, Any]:
             continue
         if param.kind is param.VAR_POSITIONAL or _is_receiver(at, name, param):
             continue
+        annotation = _described(annotation, pydantic)
         default = ... if param.default is param.empty else param.default
         if _private_to_pydantic(name, pydantic) and not (isinstance(default, FieldInfo) and default.alias):
             # pydantic takes `_x` for a private attribute (left out of the schema) and
@@ -202,12 +204,85 @@ def _function_schema(fn: Any, pydantic: Any) -> dict[str, Any]:
     _refuse_one_name_twice(fields, fn, FieldInfo)
     try:
         model = pydantic.create_model(getattr(fn, "__name__", "arguments"), __base__=base, **fields)
-        schema: dict[str, Any] = model.model_json_schema()
+        schema: dict[str, Any] = model.model_json_schema(schema_generator=_generator())
     except (TypeError, ValueError, NameError) as exc:  # a parameter pydantic cannot take as a field
         raise SchemaInputError(f"pydantic cannot describe the parameters of {_describe(fn)}: {exc}") from None
     # the model is ours, named after the function: its title says nothing of the arguments
     schema.pop("title", None)
     return schema
+
+
+def _described(annotation: Any, pydantic: Any) -> Any:
+    """A parameter's `Annotated[T, "text"]` with the text as its description (see
+    `_annotated_text`), put before the annotation's own metadata, where a
+    `Field(description=...)` there or as the default wins over it."""
+    text = _annotated_text(annotation)
+    if text is None:
+        return annotation
+    inner, *metadata = typing.get_args(annotation)
+    return Annotated[(inner, pydantic.Field(description=text), *metadata)]  # type: ignore[valid-type]
+
+
+@functools.cache
+def _qualifiers() -> frozenset[Any]:
+    """A TypedDict field's qualifiers, wrapped around its type: typing's, and
+    typing_extensions' where they differ (pydantic brings it; wireschema does not)."""
+    modules = [typing]
+    try:
+        import typing_extensions
+
+        modules.append(typing_extensions)
+    except ImportError:
+        pass
+    return frozenset(getattr(m, name) for m in modules for name in ("Required", "NotRequired", "ReadOnly") if hasattr(m, name))
+
+
+def _annotated_text(annotation: Any) -> str | None:
+    """The first text of an `Annotated[T, "text"]` (or a PEP 727 `Doc`): the spelling
+    LangChain's, AutoGen's and Semantic Kernel's tools describe an argument or a
+    TypedDict's field by, which pydantic reads as nothing."""
+    while typing.get_origin(annotation) in _qualifiers():
+        annotation = typing.get_args(annotation)[0]  # a TypedDict's NotRequired[Annotated[...]]
+    if typing.get_origin(annotation) is not Annotated:
+        return None
+    for item in typing.get_args(annotation)[1:]:
+        text = item if isinstance(item, str) else getattr(item, "documentation", None) if type(item).__name__ == "Doc" else None
+        if isinstance(text, str) and text.strip():
+            return text.strip()
+    return None
+
+
+@functools.cache
+def _generator() -> Any:
+    """pydantic's JSON Schema generator, reading a TypedDict's or a dataclass's fields'
+    `Annotated` texts as their descriptions where nothing else describes them: each
+    class where its own schema is made, so nested, recursive and same-named ones alike."""
+    from pydantic.json_schema import GenerateJsonSchema
+
+    class _Described(GenerateJsonSchema):
+        def typed_dict_schema(self, schema: Any) -> Any:
+            return _fields_described(super().typed_dict_schema(schema), schema.get("cls"))
+
+        def dataclass_schema(self, schema: Any) -> Any:
+            return _fields_described(super().dataclass_schema(schema), schema.get("cls"))
+
+    return _Described
+
+
+def _fields_described(out: Any, cls: Any) -> Any:
+    props = out.get("properties") if isinstance(out, dict) else None
+    if cls is None or not isinstance(props, dict):
+        return out
+    try:
+        hints = typing.get_type_hints(cls, include_extras=True)
+    except Exception:  # noqa: BLE001 - an annotation that does not resolve: pydantic resolved what it could
+        return out
+    for name, hint in hints.items():
+        text = _annotated_text(hint)
+        prop = props.get(name)
+        if text is not None and isinstance(prop, dict) and "description" not in prop:
+            prop["description"] = text
+    return out
 
 
 def _refuse_one_name_twice(fields: dict[str, Any], fn: Any, field_info: type) -> None:

@@ -7,7 +7,7 @@ import sys
 from typing import Annotated, Literal, Optional
 
 import pytest
-from typing_extensions import TypedDict
+from typing_extensions import Doc, NotRequired, TypedDict
 
 import wireschema
 from wireschema.errors import SchemaInputError
@@ -244,6 +244,56 @@ def test_a_description_the_code_gives_wins_over_the_docstrings():
     props = wireschema.normalize_tool(search, "gemini").tool["parameters"]["properties"]
     assert props["query"]["description"] == "What to look for"
     assert props["limit"]["description"] == "Most results."
+
+
+def test_an_annotated_text_describes_its_parameter_as_the_agent_frameworks_read_it():
+    """`Annotated[str, "The city"]` is how LangChain's, AutoGen's and Semantic Kernel's
+    tools describe an argument; pydantic reads the text as nothing, and it was lost."""
+    def weather(
+        city: Annotated[str, "The city"],
+        days: Annotated[int, "ignored", pydantic.Field(ge=1, description="Forecast length")] = 3,
+        units: Annotated[str, Doc("metric or imperial")] = "metric",
+        note: Annotated[Optional[str], "", pydantic.Field(max_length=9), "Free text"] = None,
+    ) -> str:
+        """The weather.
+
+        Args:
+            city: ignored, the annotation says it
+        """
+        return city
+
+    props = wireschema.normalize_tool(weather, "gemini").tool["parameters"]["properties"]
+    assert props["city"]["description"] == "The city"
+    assert props["days"]["description"] == "Forecast length" and props["days"]["minimum"] == 1  # a Field's wins
+    assert props["units"]["description"] == "metric or imperial"
+    assert props["note"]["description"] == "Free text" and props["note"]["maxLength"] == 9
+
+
+
+class Joke(TypedDict):
+    """A joke to tell."""
+
+    setup: Annotated[str, ..., "The setup of the joke"]
+    rating: NotRequired[Annotated[int, "From 1 to 10"]]
+    again: list[Joke]  # recursive: described where its own schema is made
+
+
+@dataclasses.dataclass
+class Pair:
+    joke: Joke
+    why: Annotated[str, "Why it is funny", pydantic.Field(description="Field's own")]
+
+
+def test_a_typed_dicts_and_a_dataclasss_annotated_texts_describe_their_fields():
+    """LangChain's structured outputs describe a TypedDict's fields so
+    (`Annotated[str, ..., "The setup"]`); pydantic reads the texts as nothing."""
+    out = wireschema.normalize_output(Pair, "openai-strict").schema
+    joke = out["$defs"]["Joke"]["properties"]
+    assert joke["setup"]["description"] == "The setup of the joke"
+    assert joke["rating"]["description"] == "From 1 to 10"
+    assert "description" not in joke["again"]
+    assert out["properties"]["why"]["description"] == "Field's own"
+    assert wireschema.normalize(Joke, "gemini").schema["properties"]["setup"]["description"] == "The setup of the joke"
 
 
 class WeatherQuery(pydantic.BaseModel):
