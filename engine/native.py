@@ -22,10 +22,16 @@ from .errors import SchemaInputError
 
 
 def is_native(value: Any) -> bool:
-    """A Python type, a callable, or a TypeAdapter: not a JSON value."""
+    """A Python type (a class or a typing form), a callable, or a TypeAdapter: not a JSON value."""
     if isinstance(value, (dict, list, str, bytes, bytearray, memoryview, int, float, bool)) or value is None:
         return False
-    return isinstance(value, type) or _is_function(value) or _is_adapter(value)
+    return isinstance(value, type) or _is_type_form(value) or _is_function(value) or _is_adapter(value)
+
+
+def _is_type_form(value: Any) -> bool:
+    """A typing form, no class itself: `list[Recipe]`, `Recipe | None`, `Literal["a"]`,
+    `Annotated[...]`, as google-genai takes `list[Recipe]` for a response schema."""
+    return typing.get_origin(value) is not None
 
 
 def _is_function(value: Any) -> bool:
@@ -51,11 +57,24 @@ def has_dump(value: Any) -> bool:
 
 
 def dump(value: Any) -> Any:
-    """An SDK or pydantic object as the SDK would send it: by alias, None fields left out."""
+    """An SDK or pydantic object as the SDK would send it: by alias, None fields left out,
+    and a Python type where the SDK takes one (python-genai's `response_schema=Recipe`
+    or `list[Recipe]`) as the JSON Schema pydantic makes of it."""
+    try:
+        return value.model_dump(by_alias=True, exclude_none=True, mode="json", fallback=_schema_of_type)
+    except TypeError:  # pydantic before 2.11 has no `fallback`; an SDK's own model_dump none of these keywords
+        pass
     try:
         return value.model_dump(by_alias=True, exclude_none=True, mode="json")
-    except TypeError:  # a model_dump without pydantic's keywords
+    except TypeError:
         return value.model_dump()
+
+
+def _schema_of_type(value: Any) -> Any:
+    """What pydantic's serializer calls with a value it cannot write as JSON."""
+    if isinstance(value, type) or _is_type_form(value):
+        return to_schema(value)
+    raise ValueError(f"{type(value).__qualname__} is no JSON value")
 
 
 def plain(value: Any) -> Any:
@@ -128,6 +147,8 @@ def _generate(value: Any) -> tuple[dict[str, Any], "_Doc"]:
     try:
         if _is_adapter(value):
             return value.json_schema(schema_generator=_generator()), _Doc(None, None, {})
+        if _is_type_form(value):  # no docstring of its own (a `list[X]` shows list's)
+            return pydantic.TypeAdapter(value).json_schema(schema_generator=_generator()), _Doc(None, None, {})
         if isinstance(value, type) and issubclass(value, pydantic.BaseModel):
             schema = value.model_json_schema(schema_generator=_generator())
         elif _is_v1_model(value):
@@ -364,6 +385,8 @@ def _read_doc(value: Any, schema: dict[str, Any]) -> _Doc:
 
 
 def _describe(value: Any) -> str:
+    if _is_type_form(value):
+        return repr(value)
     origin = _origin(value)
     named = getattr(origin, "__qualname__", None) or type(origin).__name__
     return f"a partial of {named}" if origin is not value else named

@@ -7,6 +7,7 @@ SDK is not installed."""
 from __future__ import annotations
 
 import json
+from typing import Literal
 
 import pytest
 
@@ -236,6 +237,28 @@ def test_a_list_of_models_is_an_array_output_on_the_google_wires(target, field):
     out = wireschema.normalize_request(body, target)
     assert out.body["generationConfig"][field] == result.schema
     assert out.body["generationConfig"][field] != {"type": "object", "properties": {}}
+
+
+def test_a_type_where_python_genai_takes_one_is_its_json_schema():
+    """google-genai takes `response_schema=Recipe` or `list[Recipe]`: a config holding
+    one could not be dumped, and a typing form (`list[Recipe]`, `Recipe | None`,
+    `Literal[...]`) given to normalize was no JSON value."""
+    types = _genai()
+    pydantic = pytest.importorskip("pydantic")
+
+    class Recipe(pydantic.BaseModel):
+        name: str
+
+    recipe = {"type": "object", "title": "Recipe", "properties": {"name": {"type": "string", "title": "Name"}}, "required": ["name"]}
+    for given, sent in ((Recipe, recipe), (list[Recipe], {"type": "array", "items": recipe})):
+        config = types.GenerateContentConfig(response_mime_type="application/json", response_schema=given)
+        assert wireschema.normalize_request(config, "gemini").body["responseSchema"] == sent
+        assert wireschema.normalize_output(given, "gemini").schema == sent
+    assert wireschema.normalize_output(Recipe | None, "gemini").schema == {**recipe, "nullable": True}
+    assert wireschema.normalize_output(Literal["a", "b"], "gemini").schema == {"type": "string", "enum": ["a", "b"]}
+    config = types.GenerateContentConfig(response_json_schema=object())
+    with pytest.raises(wireschema.SchemaInputError, match="GenerateContentConfig cannot be dumped to JSON: object is no JSON value"):
+        wireschema.normalize_request(config, "gemini")
 
 
 def test_a_genai_schema_object_is_an_output_schema_as_the_sdk_sends_it():
