@@ -26,29 +26,38 @@ def parse_input(schema: Any, options: Any) -> Any:
 
     if is_native(schema):
         return to_schema(schema)
-    if isinstance(schema, (bytes, bytearray, memoryview)):
-        try:
-            schema = bytes(schema).decode("utf-8")
-        except UnicodeDecodeError as exc:
-            raise SchemaInputError(f"schema bytes are not UTF-8: {exc}") from None
-    if isinstance(schema, str):
-        # a byte order mark before the text (what Windows editors save), which RFC 8259
-        # lets a reader ignore and the command line's reader does: not JSON's to refuse
-        if schema.startswith("\ufeff"):
-            schema = schema[1:]
-
-        def _constant(name: str) -> float:
-            if options.allow_nan:
-                return float(name)
-            raise SchemaInputError(f"schema text contains {name}, which is not JSON")
-
-        try:
-            return json.loads(schema, parse_constant=_constant)
-        except SchemaInputError:
-            raise
-        except (ValueError, RecursionError) as exc:
-            raise SchemaInputError(f"schema text is not JSON: {exc}") from None
+    if is_json_text(schema):
+        return read_json_text(schema, options, "schema")
     return schema
+
+
+def is_json_text(value: Any) -> bool:
+    return isinstance(value, (str, bytes, bytearray, memoryview))
+
+
+def read_json_text(text: Any, options: Any, what: str) -> Any:
+    """The JSON value `text` (str or UTF-8 bytes) holds; `what` names it in an error."""
+    if not isinstance(text, str):
+        try:
+            text = bytes(text).decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise SchemaInputError(f"{what} bytes are not UTF-8: {exc}") from None
+    # a byte order mark before the text (what Windows editors save), which RFC 8259
+    # lets a reader ignore and the command line's reader does: not JSON's to refuse
+    if text.startswith("\ufeff"):
+        text = text[1:]
+
+    def _constant(name: str) -> float:
+        if options.allow_nan:
+            return float(name)
+        raise SchemaInputError(f"{what} text contains {name}, which is not JSON")
+
+    try:
+        return json.loads(text, parse_constant=_constant)
+    except SchemaInputError:
+        raise
+    except (ValueError, RecursionError) as exc:
+        raise SchemaInputError(f"{what} text is not JSON: {exc}") from None
 
 
 def cycle_error(root: Any) -> SchemaInputError:

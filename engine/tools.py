@@ -1020,9 +1020,10 @@ def normalize_request(body: Any, target: TargetLike, *, options: Options | None 
     whose output fields the body may hold in their own dialect (Gemini's
     `responseJsonSchema`), each normalized as that target's output. Both SDK spellings
     a rule file lists are read and kept where they are. The caller's body is not
-    mutated. The body is a JSON object, or an SDK's request object (python-genai's
-    `GenerateContentConfig`), taken as its SDK sends it (`model_dump` by alias, None
-    fields left out). The rest of the body is judged as a tool's other fields are: a
+    mutated. The body is a JSON object, JSON text (`str` or `bytes`, as a gateway
+    receives it; the body returned is the object), or an SDK's request object
+    (python-genai's `GenerateContentConfig`), taken as its SDK sends it (`model_dump` by
+    alias, None fields left out). The rest of the body is judged as a tool's other fields are: a
     value that is no JSON (a set, NaN without `allow_nan`, a datetime) or nesting
     deeper than `Options.max_depth` beside the schemas is a `SchemaInputError` naming
     where; a string no UTF-8 text holds is mended, reported in `changes`.
@@ -1031,16 +1032,19 @@ def normalize_request(body: Any, target: TargetLike, *, options: Options | None 
     from .native import plain
     from .outputs import _normalize_output_quiet
     from .pipeline import stable_dump
+    from .prepare import is_json_text, read_json_text
     from .ruletable import jsonpath
 
     t = _target(target)
     # the targets that read the body's outputs, compiled before any work: a broken one
     # fails the request at its start, never half-way through it
     readers = (t, *map(t.related, t.locate.get("outputs_of", ())))
-    # an SDK's request object (python-genai's GenerateContentConfig) as the SDK sends it
-    given = plain(body)
+    # an SDK's request object (python-genai's GenerateContentConfig) as the SDK sends it;
+    # JSON text, as a gateway receives the body, read as `normalize` reads a schema's
+    given = read_json_text(body, options_of(options), "the request body") if is_json_text(body) else plain(body)
     if not isinstance(given, dict):
-        raise SchemaInputError(f"the request body is {_what(body)}, not a JSON object (or an SDK object with model_dump)")
+        held = f"JSON text of {_what(given)}" if is_json_text(body) else _what(body)
+        raise SchemaInputError(f"the request body is {held}, not a JSON object (or an SDK object with model_dump)")
     out = json_copy(given)
     groups = []
     taken: set[str] = set()

@@ -769,10 +769,22 @@ def test_a_declaration_rebuilt_in_the_other_google_dialect_carries_its_response(
     assert decl[given] is _RESPONSE and "$defs" in _RESPONSE
 
 
-@pytest.mark.parametrize("body,what", [([{"tools": []}], "list"), ("{}", "str"), (None, "NoneType")])
+@pytest.mark.parametrize("body,what", [([{"tools": []}], "list"), ('["{}"]', "JSON text of list"), (None, "NoneType")])
 def test_a_request_body_that_is_no_object_is_refused_naming_what_it_is(body, what):
     with pytest.raises(wireschema.SchemaInputError, match=f"^the request body is {what}, not a JSON object"):
         normalize_request(body, "openai-chat")
+
+
+def test_a_request_body_as_json_text_is_read_as_a_gateway_receives_it():
+    """A gateway holds the body as bytes: `normalize` took JSON text, and
+    `normalize_request` refused it as a string."""
+    body = {"model": "m", "tools": [{"type": "function", "function": {"name": "f", "parameters": WEATHER}}]}
+    want = normalize_request(body, "openai-strict").body
+    for text in (json.dumps(body), json.dumps(body).encode(), "\ufeff" + json.dumps(body)):
+        assert normalize_request(text, "openai-strict").body == want
+    for text, said in ((b"\xff{}", "bytes are not UTF-8"), ("{", "text is not JSON"), ('{"t": NaN}', "text contains NaN")):
+        with pytest.raises(wireschema.SchemaInputError, match=f"^the request body {said}"):
+            normalize_request(text, "openai-strict")
 
 
 def test_a_declarations_response_becomes_an_mcp_output_schema_unless_it_would_be_a_stand_in():
