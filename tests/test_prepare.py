@@ -184,3 +184,33 @@ def test_budget_exceeded_is_a_reported_fallback(case_id, schema, options, snap):
     doc = document(schema, "gemini", options=options, deep=True)
     doc["input"] = f"<{case_id}>"  # the input itself is too big to keep in a snapshot
     assert doc == snap
+
+
+# pydantic's schema of a tagged union: an OpenAPI discriminator naming each branch by reference
+TAGGED = {
+    "type": "object", "required": ["pet"],
+    "properties": {"pet": {
+        "discriminator": {"mapping": {"cat": "#/$defs/Cat", "dog": "#/$defs/Dog"}, "propertyName": "kind"},
+        "oneOf": [{"$ref": "#/$defs/Cat"}, {"$ref": "#/$defs/Dog"}]}},
+    "$defs": {
+        "Cat": {"type": "object", "properties": {"kind": {"const": "cat"}, "meows": {"type": "integer"}}, "required": ["kind", "meows"]},
+        "Dog": {"type": "object", "properties": {"kind": {"const": "dog"}, "barks": {"type": "number"}}, "required": ["kind", "barks"]}},
+}
+
+
+@pytest.mark.parametrize("target", [t.name for t in wireschema.targets()])
+def test_a_discriminator_mapping_never_points_into_definitions_inlined_away(target):
+    """Where `$defs` went after inlining, the mapping still named `#/$defs/Cat`, with no word."""
+    result = wireschema.normalize(TAGGED, target)
+    said = result.schema["properties"]["pet"].get("discriminator")
+    if "$defs" in result.schema:
+        assert said is None or said["mapping"] == TAGGED["properties"]["pet"]["discriminator"]["mapping"]
+    elif said is not None:
+        assert said == {"propertyName": "kind"}
+        assert "prepare/resolve-refs /properties/pet/discriminator dropped: discriminator mapping of 'cat', 'dog' pointed into" \
+            " definitions removed after inlining" in map(str, result.changes)
+
+
+def test_a_discriminator_keeps_its_property_name_where_its_mapping_is_dropped():
+    assert wireschema.normalize(TAGGED, "bedrock").schema["properties"]["pet"]["discriminator"] == {"propertyName": "kind"}
+    assert wireschema.normalize(TAGGED, "mcp").schema["properties"]["pet"]["discriminator"] == TAGGED["properties"]["pet"]["discriminator"]

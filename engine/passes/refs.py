@@ -15,7 +15,7 @@ from typing import Any
 from urllib.parse import urldefrag, urljoin
 
 from ..graphs import first_cycle
-from ..positions import REFERENCE_KEYS, DEFINITIONS, SLOT_SINGLE, array_index, child_slots, decode_fragment, follow, is_schema_path, ref_token, unescape
+from ..positions import REFERENCE_KEYS, DEFINITIONS, SLOT_SINGLE, array_index, child_slots, decode_fragment, follow, is_schema_path, ref_token, schema_nodes, unescape
 from ..prepare import copy_subtree
 from ..run import BudgetExceeded, Unrepresentable
 from . import Opt, kind
@@ -235,7 +235,12 @@ def _as_schema(target: Any) -> Any:
     siblings_allowed=Opt("strlist", [], doc="keywords (glob) a kept $ref may have beside it"),
 )
 def resolve_refs(rule, run):
-    """Inline `$ref`s, or keep root `$defs` and inline only the refs the wire refuses."""
+    """Inline `$ref`s, or keep root `$defs` and inline only the refs the wire refuses.
+
+    Where the root's definitions go after inlining, an OpenAPI `discriminator`'s
+    `mapping` entries that named them (as pydantic writes a tagged union) are dropped,
+    reported: they would point at nothing. Its `propertyName` stays.
+    """
     root = run.root
     if not isinstance(root, dict) or not run.facts.references:
         return  # copying the input saw no $ref, $defs or $id anywhere
@@ -370,11 +375,38 @@ class _Expander:
         stack: list[tuple[Any, Any, Any, int, Any]] = [(run.holder, 0, None, 0, None)]
         self.expanding: dict[int, int] = {}
         self._walk(stack)
+        gone = []
         for node, kw in self.spent:
             if kw in node:
                 definitions = node.pop(kw)
                 run.left_out(*(definitions.values() if isinstance(definitions, dict) else ()))
                 run.report(self.rule, node, "dropped", f"{kw} removed after inlining", kw)
+                if node is run.root:
+                    gone.append(f"#/{kw}/")
+        if gone and "discriminator" in run.census:
+            self._unmap_discriminators(tuple(gone))
+
+    def _unmap_discriminators(self, gone: tuple[str, ...]) -> None:
+        """An OpenAPI `discriminator` (pydantic writes one for a tagged union) names each
+        branch by a reference in its `mapping`: those into definitions removed after
+        inlining would point at nothing, so they are dropped, reported; the branches
+        themselves are inlined where the union uses them, `propertyName` is kept."""
+        for node in schema_nodes(self.run.root):
+            said = node.get("discriminator")
+            mapping = said.get("mapping") if said.__class__ is dict else None
+            if mapping.__class__ is not dict:
+                continue
+            dangling = [tag for tag, ref in mapping.items() if ref.__class__ is str and ref.startswith(gone)]
+            if not dangling:
+                continue
+            kept = {tag: ref for tag, ref in mapping.items() if tag not in dangling}
+            node["discriminator"] = {k: kept if k == "mapping" else v for k, v in said.items() if k != "mapping" or kept}
+            self.run.edited(node)
+            self.run.report(
+                self.rule, node, "dropped",
+                f"discriminator mapping of {', '.join(map(repr, dangling))} pointed into definitions removed after inlining",
+                "discriminator",
+            )
 
     def _walk(self, stack: list) -> None:
         run = self.run
