@@ -9,7 +9,7 @@ from typing import Any
 
 from .model import Change, Options, Result
 from .facts import Facts
-from .positions import REFERENCE_KEYS
+from .positions import REFERENCE_KEYS, schema_nodes
 from .prepare import copy_input, measure
 from .ruletable import Stage, Target
 from .compiler import RECURSION_SAFE
@@ -285,6 +285,8 @@ def residual_violations(value: Any, target: Target, options: Options) -> tuple[C
     except BudgetExceeded as exc:  # too big to judge: that is the finding
         return (Change(exc.rule, exc.pointer, "fallback", exc.reason),)
     run.holder[0] = root
+    if target.reader:
+        _read_as_the_wire(run, target.reader)
     # a string no UTF-8 text holds cannot be sent either (see `prepare._text`)
     run.violations.extend(run.changes)
     for stage in target.check_stages:
@@ -293,6 +295,27 @@ def residual_violations(value: Any, target: Target, options: Options) -> tuple[C
         except Unrepresentable as exc:  # whole-tree checks stop at their first finding
             run.violations.append(Change(exc.rule, exc.pointer, "fallback", exc.reason))
     return tuple(run.violations)
+
+
+def _read_as_the_wire(run: Run, reader: Any) -> None:
+    """The copy `check` judges, respelled as the wire's own reader takes it (the target's
+    `reader`: Google's proto JSON reader takes `max_items` for `maxItems` and `OBJECT`
+    for `object`), so a schema the wire reads is not judged by a spelling alone. A
+    finding on a respelled keyword points where it was written."""
+    keys, types = reader.get("keys", {}), reader.get("types", {})
+    for node in schema_nodes(run.holder[0]):
+        if keys and not keys.keys().isdisjoint(node):
+            spelled = {k: keys[k] for k in node if k in keys and keys[k] not in node}
+            if spelled:
+                run.rewrite(node, [(spelled.get(k, k), v) for k, v in node.items()])
+                for written, key in spelled.items():
+                    run.respelled(node, key, written)
+                run.census.update(spelled.values())
+        t = node.get("type")
+        if t.__class__ is str:
+            node["type"] = types.get(t, t)
+        elif t.__class__ is list:
+            node["type"] = [types.get(x, x) if x.__class__ is str else x for x in t]
 
 
 def _json_kind(value: Any) -> str:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 import re
+from types import MappingProxyType
 from typing import Any, Iterable, NoReturn
 
 import attrs
@@ -121,6 +122,7 @@ TOP_FIELDS: dict[str, Field] = {
     "request_limits": Field("mapping", "keys", "Limits of one request, applied by `normalize_tools` and `normalize_request` (fields below)."),
     "output": Field("mapping", "keys", "How `normalize_output` treats a structured-output schema (fields below)."),
     "spill": Field("mapping", "keys", "How a spilled keyword reads in `description` (fields below). `Options(spill=False)` drops instead of spilling."),
+    "reader": Field("mapping", "keys", "Spellings the wire's own reader takes beside the ones wireschema writes (the proto3 JSON reader of Google's Schema takes `max_items` and `OBJECT`): `check` reads a schema so before judging it, as the wire would (fields below). Normalizing writes the wire's spelling all the same."),
     "fallback": Field("JSON Schema (mapping or boolean)", "whole", "What the tool gets when its schema is unrepresentable. Default `{\"type\": \"object\", \"properties\": {}}`."),
     "lists": Field("mapping of name to list", "lists", "Named lists a rule option refers to as `list:NAME` (a `keys`, `strlist` or `typemap` option): a list of strings, or a mapping of a type to a list of strings. Declared once, a list is shared by a rule and its check (an allow-list and the check that holds the output to it), and a file that extends it states only what changes."),
     "keywords": Field("list of keywords", "union", "Keywords this wire (or an input dialect it reads) has beyond the JSON Schema vocabulary (`rules/_vocabulary.yaml`), such as Vertex's `ref` and `defs`. A `keys` option may name only vocabulary keywords, these, and extensions starting with `x-`: a typo such as `$coment` is refused."),
@@ -174,6 +176,11 @@ SPILL_FIELDS: dict[str, Sub] = {
     "skip_if": Sub(str, "string", "When the description already contains this (only `{key}`), the keyword is dropped instead of stated twice. Default `\"({key}:\"`."),
 }
 
+READER_FIELDS: dict[str, Sub] = {
+    "keys": Sub(dict, "mapping of key to key", "A keyword's other name -> the name the checks know (`max_items: maxItems`), in schema objects; where both are written, neither is renamed."),
+    "types": Sub(dict, "mapping of name to type", "A `type` value's other name -> the JSON Schema type (`OBJECT: object`), alone or in a type list."),
+}
+
 SUB_FIELDS: dict[str, dict[str, Sub]] = {
     "tool": TOOL_FIELDS,
     "locate": LOCATE_FIELDS,
@@ -181,6 +188,7 @@ SUB_FIELDS: dict[str, dict[str, Sub]] = {
     "request_limits": LIMIT_FIELDS,
     "output": OUTPUT_FIELDS,
     "spill": SPILL_FIELDS,
+    "reader": READER_FIELDS,
 }
 
 DEFAULT_SPILL = {"template": " ({key}: {value})", "skip_if": "({key}:"}
@@ -465,6 +473,20 @@ def check_output(value: Any) -> dict:
             if not isinstance(rid, str):
                 value.items["disable"].err_in(j, f"output.disable names rule ids, got {rid!r}")
         out["disable"] = tuple(disable)
+    return out
+
+
+_JSON_TYPE_NAMES = frozenset({"object", "array", "string", "number", "integer", "boolean", "null"})
+
+
+def check_reader(value: Any) -> dict:
+    out = check_fields(value, "reader")
+    for field, to in (("keys", None), ("types", _JSON_TYPE_NAMES)):
+        for k, v in out.get(field, {}).items():
+            if not isinstance(k, str) or not isinstance(v, str) or (to is not None and v not in to):
+                what = "a JSON Schema type" if to else "a keyword"
+                value.items[field].err(f"reader.{field} maps a name to {what}, got {k!r}: {v!r}")
+        out[field] = MappingProxyType(dict(out.get(field, {})))
     return out
 
 

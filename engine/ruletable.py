@@ -33,6 +33,7 @@ from .rulefields import (
     check_locate,
     check_names,
     check_output,
+    check_reader,
     check_spill,
     check_tool,
     err as _err,
@@ -179,6 +180,7 @@ class Target:
     tool: MappingProxyType
     request_limits: MappingProxyType
     output: MappingProxyType
+    reader: MappingProxyType  # see rulefields' `reader`: what `check` reads as the wire does
     rules: tuple[Rule, ...]
     checks: tuple[Rule, ...]
     stages: tuple[Stage, ...]
@@ -855,6 +857,7 @@ _TOP_CHECKS: dict[str, Any] = {
     "locate": check_locate,
     "request_limits": lambda v: check_fields(v, "request_limits"),
     "output": check_output,
+    "reader": check_reader,
 }
 
 
@@ -933,6 +936,7 @@ def _compile(spec: dict[str, Any], path: Path, registry: Registry, *, variant: b
         tool=MappingProxyType(_top(spec, registry, "tool", {}, abstract=abstract)),
         request_limits=MappingProxyType(top("request_limits", {})),
         output=MappingProxyType(output),
+        reader=MappingProxyType(top("reader", {})),
         names=MappingProxyType(top("names", {})),
         rules=rules,
         checks=checks,

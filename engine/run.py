@@ -201,6 +201,11 @@ class Run:
         the target, whose origin `new` keeps for its own keywords."""
         self._keyword_at(new, key, self.chain_at(old, key))
 
+    def respelled(self, node: dict, key: str, written: str) -> None:
+        """`node[key]` is what the input wrote as `node[written]`, in another spelling:
+        changes to it point where it was written."""
+        self._keyword_at(node, key, self.chain_at(node, written))
+
     def made_keyword(self, new: dict, key: str) -> None:
         """`new[key]` is a keyword no place in the input wrote (the `anyOf` or `allOf` a
         merge makes of what two branches say of one property): changes to it point where

@@ -66,3 +66,32 @@ def test_normalized_output_passes_its_own_checks(target):
     assert not result.used_fallback
     assert wireschema.check(result.schema, target) == ()
     assert wireschema.normalize(result.schema, target).schema == result.schema
+
+
+# the Schema proto's own spellings: field names as the proto declares them, the Type enum's names
+PROTO_SPELLED = {"type": "OBJECT", "property_ordering": ["tags"],
+                 "properties": {"tags": {"type": "ARRAY", "max_items": 3, "items": {"type": "STRING"}}}}
+
+
+@pytest.mark.parametrize("target", ["gemini", "vertex"])
+def test_check_reads_the_protos_own_spellings_as_the_wire_does(target):
+    """python-genai dumps `OBJECT` and `max_items`, and the API's proto3 JSON reader takes
+    both (json_format.ParseDict does): `check` refused every one of them."""
+    assert wireschema.check(PROTO_SPELLED, target) == ()
+    # judged as read: a finding on a respelled keyword points where it was written
+    bad = {"type": "OBJECT", "properties": {"tags": {"type": "ARRAY", "max_items": -1, "items": {"type": "STRING"}}}}
+    assert [(c.pointer, c.detail) for c in wireschema.check(bad, target)] == [
+        ("/properties/tags/max_items", "maxItems must be a non-negative integer")]
+
+
+def test_the_json_schema_dialect_reads_no_proto_spelling():
+    """parametersJsonSchema is JSON Schema: `OBJECT` and `max_items` say nothing there."""
+    found = {(c.pointer, c.detail) for c in wireschema.check(PROTO_SPELLED, "gemini-jsonschema")}
+    assert ("/type", "type 'OBJECT' is not accepted") in found
+    assert ("/properties/tags/max_items", "max_items is not accepted") in found
+
+
+def test_the_proto_reader_takes_what_check_now_passes():
+    json_format = pytest.importorskip("google.protobuf.json_format")
+    glm = pytest.importorskip("google.ai.generativelanguage_v1beta")
+    json_format.ParseDict(PROTO_SPELLED, glm.Schema.pb()())

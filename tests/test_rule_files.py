@@ -795,3 +795,31 @@ def test_target_lookup_is_by_name_only(tmp_path):
         rules["../outside"]
     with pytest.raises(wireschema.UnknownTargetError):
         wireschema.normalize({"type": "object"}, "../rules/gemini")
+
+
+def test_a_reader_maps_names_to_a_keyword_and_to_json_schema_types(tmp_path):
+    path = _write(tmp_path, "mine.yaml", """
+        extends: gemini
+        reader:
+          types: {OBJECT: objekt}
+        """)
+    _assert_at(_error(path), path, 3, 10, "reader.types maps a name to a JSON Schema type, got 'OBJECT': 'objekt'")
+    path = _write(tmp_path, "mine.yaml", """
+        extends: gemini
+        reader: {spellings: {}}
+        """)
+    assert "unknown reader field 'spellings'" in _error(path)
+
+
+def test_a_file_extending_gemini_reads_as_it_does_unless_it_says_otherwise(tmp_path):
+    _write(tmp_path, "mine.yaml", """
+        extends: gemini
+        """)
+    _write(tmp_path, "plain.yaml", """
+        extends: gemini
+        reader: null
+        """)
+    targets = wireschema.load_rules(tmp_path)
+    upper = {"type": "OBJECT", "properties": {"a": {"type": "STRING"}}}
+    assert wireschema.check(upper, targets["mine"]) == ()
+    assert wireschema.check(upper, targets["plain"])
