@@ -70,7 +70,7 @@ def read(text: str, name: str) -> list[Document]:
         except json.JSONDecodeError as exc:
             raise JSONSourceError(name, exc.lineno, exc.colno, exc.msg) from None
         except (ValueError, RecursionError):
-            raise _diagnose(text, pos, name) from None
+            raise diagnose(text, pos, name) from None
         docs.append(Document(value, pos, end))
         pos = _SPACE.match(text, end).end()  # type: ignore[union-attr]
     if not docs:
@@ -98,7 +98,7 @@ def _tokens(text: str, start: int) -> Iterator[re.Match[str]]:
     return _TOKEN.finditer(text, start)
 
 
-def _diagnose(text: str, start: int, name: str) -> JSONSourceError:
+def diagnose(text: str, start: int, name: str) -> JSONSourceError:
     """Why the decoder stopped without a position: the first literal it cannot take,
     else the nesting that exhausted its stack."""
     depth = deepest = 0

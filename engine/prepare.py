@@ -56,8 +56,15 @@ def read_json_text(text: Any, options: Any, what: str) -> Any:
         return json.loads(text, parse_constant=_constant)
     except SchemaInputError:
         raise
-    except (ValueError, RecursionError) as exc:
+    except json.JSONDecodeError as exc:
         raise SchemaInputError(f"{what} text is not JSON: {exc}") from None
+    except (ValueError, RecursionError):
+        # the C decoder stops with no position on valid JSON past its reach (nesting
+        # deeper than its stack, an integer of more digits than Python reads): said where
+        from .jsonsource import diagnose
+
+        stop = diagnose(text, 0, what)
+        raise SchemaInputError(f"{what} text at line {stop.line}, column {stop.column}: {stop.message}") from None
 
 
 def cycle_error(root: Any) -> SchemaInputError:

@@ -17,6 +17,7 @@ import fnmatch
 import functools
 import json
 import math
+import re
 
 import pytest
 
@@ -847,6 +848,20 @@ def test_json_text_beyond_what_python_reads(case, target):
         except SchemaInputError:
             return
     assert isinstance(result, wireschema.Result)
+
+
+def test_json_text_past_pythons_reader_says_where_and_why():
+    """It said "schema text is not JSON: maximum recursion depth exceeded ...", of JSON
+    text; the command line's reader said where and why."""
+    said = {
+        "10000-nested-arrays": "schema text at line 1, column 10030: nested 10,001 levels deep, more than the JSON reader can follow",
+        "integer-of-10000-digits": "schema text at line 1, column 52: an integer of 10,000 digits (more than Python reads: 4,300)",
+    }
+    for case, message in said.items():
+        with pytest.raises(SchemaInputError, match=f"^{re.escape(message)}$"):
+            wireschema.normalize(JSON_TEXT_BEYOND_PYTHON[case], "gemini")
+    with pytest.raises(SchemaInputError, match="^the request body text at line 1, column 5010: nested 5,001 levels deep"):
+        wireschema.normalize_request('{"tools": ' + "[" * 5_000 + "]" * 5_000 + "}", "gemini")
 
 
 @pytest.mark.parametrize("target", TARGETS)
