@@ -3,6 +3,8 @@ literal payloads, budgets. Each case is a whole-document snapshot (input, output
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 import wireschema
@@ -207,10 +209,20 @@ def test_a_discriminator_mapping_never_points_into_definitions_inlined_away(targ
         assert said is None or said["mapping"] == TAGGED["properties"]["pet"]["discriminator"]["mapping"]
     elif said is not None:
         assert said == {"propertyName": "kind"}
-        assert "prepare/resolve-refs /properties/pet/discriminator dropped: discriminator mapping of 'cat', 'dog' pointed into" \
+        assert "prepare/resolve-refs /properties/pet/discriminator dropped: discriminator mapping of 'cat', 'dog' named" \
             " definitions removed after inlining" in map(str, result.changes)
 
 
 def test_a_discriminator_keeps_its_property_name_where_its_mapping_is_dropped():
     assert wireschema.normalize(TAGGED, "bedrock").schema["properties"]["pet"]["discriminator"] == {"propertyName": "kind"}
     assert wireschema.normalize(TAGGED, "mcp").schema["properties"]["pet"]["discriminator"] == TAGGED["properties"]["pet"]["discriminator"]
+
+
+def test_a_discriminator_mapping_follows_its_definitions_upgraded_from_draft_07():
+    """`definitions` becomes `$defs`, and the `$ref`s to it follow; the mapping still said
+    `#/definitions/Cat`, where nothing is now."""
+    draft7 = json.loads(json.dumps(TAGGED).replace("$defs", "definitions"))
+    result = wireschema.normalize(draft7, "mcp")
+    assert result.schema["properties"]["pet"]["discriminator"]["mapping"] == {"cat": "#/$defs/Cat", "dog": "#/$defs/Dog"}
+    assert ("prepare/resolve-refs /properties/pet/discriminator rewritten: discriminator mapping follows its definitions:"
+            " #/definitions/Cat -> #/$defs/Cat, #/definitions/Dog -> #/$defs/Dog") in map(str, result.changes)

@@ -237,9 +237,11 @@ def _as_schema(target: Any) -> Any:
 def resolve_refs(rule, run):
     """Inline `$ref`s, or keep root `$defs` and inline only the refs the wire refuses.
 
-    Where the root's definitions go after inlining, an OpenAPI `discriminator`'s
-    `mapping` entries that named them (as pydantic writes a tagged union) are dropped,
-    reported: they would point at nothing. Its `propertyName` stays.
+    An OpenAPI `discriminator`'s `mapping` (pydantic writes one for a tagged union, a
+    reference to each branch's definition) follows the definitions: an entry naming one
+    removed after inlining is dropped, reported (it would point at nothing; its
+    `propertyName` stays), and one naming a kept definition is spelled as the `$ref`s
+    to it are (`#/definitions/Cat` as `#/$defs/Cat`).
     """
     root = run.root
     if not isinstance(root, dict) or not run.facts.references:
@@ -375,38 +377,65 @@ class _Expander:
         stack: list[tuple[Any, Any, Any, int, Any]] = [(run.holder, 0, None, 0, None)]
         self.expanding: dict[int, int] = {}
         self._walk(stack)
-        gone = []
+        # read before the definitions they may name go
+        mapped = self._mapping_targets() if "discriminator" in run.census else []
+        removed: set[int] = set()
         for node, kw in self.spent:
             if kw in node:
                 definitions = node.pop(kw)
                 run.left_out(*(definitions.values() if isinstance(definitions, dict) else ()))
                 run.report(self.rule, node, "dropped", f"{kw} removed after inlining", kw)
-                if node is run.root:
-                    gone.append(f"#/{kw}/")
-        if gone and "discriminator" in run.census:
-            self._unmap_discriminators(tuple(gone))
+                removed.update(map(id, definitions.values() if isinstance(definitions, dict) else ()))
+        if mapped:
+            self._follow_mappings(mapped, removed)
 
-    def _unmap_discriminators(self, gone: tuple[str, ...]) -> None:
-        """An OpenAPI `discriminator` (pydantic writes one for a tagged union) names each
-        branch by a reference in its `mapping`: those into definitions removed after
-        inlining would point at nothing, so they are dropped, reported; the branches
-        themselves are inlined where the union uses them, `propertyName` is kept."""
-        for node in schema_nodes(self.run.root):
+    def _mapping_targets(self) -> list[tuple[dict, str, int]]:
+        """Each reference of an OpenAPI `discriminator`'s `mapping` (pydantic writes one
+        for a tagged union, naming each branch's definition), with the schema it names."""
+        found = []
+        for node in schema_nodes(self.run.holder[0]):
             said = node.get("discriminator")
             mapping = said.get("mapping") if said.__class__ is dict else None
             if mapping.__class__ is not dict:
                 continue
-            dangling = [tag for tag, ref in mapping.items() if ref.__class__ is str and ref.startswith(gone)]
-            if not dangling:
+            for tag, ref in mapping.items():
+                if ref.__class__ is str and ref.startswith("#"):  # a bare name or a URL: as written
+                    target = _resolve(ref, self.base, self.resources)
+                    if target.__class__ is dict:
+                        found.append((node, tag, id(target)))
+        return found
+
+    def _follow_mappings(self, mapped: list[tuple[dict, str, int]], removed: set[int]) -> None:
+        """A mapping reference follows the definition it names: spelled as the `$ref`s to
+        a kept definition are (`#/definitions/Cat` upgraded to `#/$defs/Cat`), and dropped,
+        reported, where its definition went with the definitions removed after inlining
+        (the branches are inlined where the union uses them; `propertyName` stays)."""
+        run = self.run
+        by_node: dict[int, tuple[dict, list]] = {}
+        for node, tag, target in mapped:
+            by_node.setdefault(id(node), (node, []))[1].append((tag, target))
+        for node, entries in by_node.values():
+            said = node["discriminator"]
+            mapping = dict(said["mapping"])
+            dropped, respelled = [], []
+            for tag, target in entries:
+                if target in removed:
+                    del mapping[tag]
+                    dropped.append(tag)
+                elif target in self.def_names:
+                    kept = f"#/$defs/{ref_token(self.def_names[target])}"
+                    if mapping[tag] != kept:
+                        respelled.append(f"{mapping[tag]} -> {kept}")
+                        mapping[tag] = kept
+            if not dropped and not respelled:
                 continue
-            kept = {tag: ref for tag, ref in mapping.items() if tag not in dangling}
-            node["discriminator"] = {k: kept if k == "mapping" else v for k, v in said.items() if k != "mapping" or kept}
-            self.run.edited(node)
-            self.run.report(
-                self.rule, node, "dropped",
-                f"discriminator mapping of {', '.join(map(repr, dangling))} pointed into definitions removed after inlining",
-                "discriminator",
-            )
+            node["discriminator"] = {k: mapping if k == "mapping" else v for k, v in said.items() if k != "mapping" or mapping}
+            run.edited(node)
+            if dropped:
+                run.report(self.rule, node, "dropped",
+                           f"discriminator mapping of {', '.join(map(repr, dropped))} named definitions removed after inlining", "discriminator")
+            if respelled:
+                run.report(self.rule, node, "rewritten", f"discriminator mapping follows its definitions: {', '.join(respelled)}", "discriminator")
 
     def _walk(self, stack: list) -> None:
         run = self.run
