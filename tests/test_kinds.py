@@ -293,6 +293,17 @@ CASES = {
     """, {"type": "object", "properties": {
         "a": {"type": ["string", "integer"]}, "b": {"type": ["string", "boolean"]},
         "n": {"type": ["string", "null"], "description": "kept: narrowing it alone would not bring the schema within the count"}}}),
+    "fit-property-counts-first-branches": ("""
+      - id: t/fit
+        kind: fit-property-counts
+        max_unions: 1
+        other_unions: first
+        why: test
+    """, {"type": "object", "required": ["r"], "properties": {
+        "a": {"type": ["string", "integer"], "description": "optional: narrowed to its first type"},
+        "r": {"anyOf": [{"type": "null"}, {"type": "integer", "minimum": 0}, {"type": "string"}], "description": "required: kept, the optional ones narrowed first"},
+        "n": {"type": ["string", "null"], "description": "T or null: the null dropped first"},
+        "b": {"type": ["boolean", "number"], "description": "optional, the last: the first of the others narrowed"}}}),
     "say-open": ("""
       - id: t/open
         kind: say-open

@@ -381,14 +381,37 @@ def test_an_anthropic_output_of_many_optional_nullable_fields_fits_both_counts()
 
 def test_a_null_whose_other_branch_would_change_meaning_when_merged_stays():
     # additionalProperties beside the union reads no properties; merged with the branch's
-    # properties it would admit them: no narrowing, so the output fails open as before
+    # properties it would admit them: not narrowed, so the last other union is instead
     split = {"anyOf": [{"type": "object", "properties": {"a": {"type": "string"}}}, {"type": "null"}],
              "additionalProperties": False}
     schema = {"type": "object", "properties": {**{f"u{i}": {"type": ["string", "integer"]} for i in range(16)}, "s": split},
               "required": [f"u{i}" for i in range(16)]}
     result = wireschema.normalize_output(schema, "anthropic-strict")
-    assert not result.strict and "17 properties with anyOf or a type list" in result.strict_reason
+    assert result.strict and not result.strict_reason
     assert result.schema["properties"]["s"]["anyOf"][1] == {"type": "null"}
+    assert result.schema["properties"]["u15"]["type"] == "string"
+    assert [c.detail.split(":")[0] for c in result.changes if c.rule == "anthropic-output/property-counts"] == [
+        "required u15's union narrowed to its first branch"]
+
+
+def test_an_anthropic_output_past_16_unions_of_other_forms_keeps_their_first_branches():
+    """Before, it failed open to anthropic's non-strict form, which the field refuses:
+    the request failed. Now the last unions keep their first branch that is not null,
+    optional ones first; what the output takes, the input took."""
+    props = {**{f"u{i}": {"anyOf": [{"type": "null"}, {"type": "string"}, {"type": "integer"}]} for i in range(18)},
+             "t": {"type": ["number", "boolean"]}, "e": {"type": ["string", "integer"], "enum": ["a", 1]}}
+    schema = {"type": "object", "properties": props, "required": ["u16", "u17", "e"]}
+    result = wireschema.normalize_output(schema, "anthropic-strict")
+    assert result.strict and not result.strict_reason
+    out = result.schema["properties"]
+    # 20 unions, 16 taken: t and u15..u13 (optional, last first); the required ones and
+    # e (an enum a narrower type could empty) keep theirs
+    assert out["t"]["type"] == "number" and all(out[f"u{i}"]["type"] == "string" for i in (13, 14, 15))
+    assert "anyOf" in out["u12"] and "anyOf" in out["u16"] and out["e"]["type"] == ["string", "integer"]
+    assert wireschema.check(result.schema, "anthropic-strict") == ()
+    value = {"u0": None, "u13": "x", "u16": 3, "u17": "y", "t": 1.5, "e": 1}
+    jsonschema.validate(value, result.schema)
+    jsonschema.validate(value, schema)
 
 
 def test_an_anthropic_tool_past_24_optional_properties_still_fails_open():

@@ -190,6 +190,8 @@ def trunk_counts(schema) -> tuple[int, int]:
     order="tree", triggers={"properties"},
     max_optional=Opt("int", 0, doc="the optional properties the wire takes, over the whole schema (0: no limit)"),
     max_unions=Opt("int", 0, doc="the properties with anyOf or a type list the wire takes, over the whole schema (0: no limit)"),
+    other_unions=Opt("choice", "keep", choices=("keep", "first"), doc="past `max_unions` once every optional \"T or null\" union is narrowed: "
+                     "`keep` the unions of other forms (the schema stays past the count), or narrow them to their `first` branch"),
 )
 def fit_property_counts(rule, run):
     """A schema past the wire's counts of properties is narrowed within them, where it can be.
@@ -203,8 +205,11 @@ def fit_property_counts(rule, run):
     - past `max_unions`, the last optional properties whose union is only "a value or
       null" (`type: [T, null]`, or `anyOf` of one schema and `{type: null}`) lose the
       null, as many as it takes: leaving such a property out says what null did. A
-      union of another form stays, and where those left are too many, nothing is
-      narrowed;
+      union of another form stays (`other_unions: keep`), and where those left are too
+      many, nothing is narrowed; with `other_unions: first`, the last unions of other
+      forms are narrowed to their first branch that is not null (optional properties
+      first, then required ones, each last first), as many as it takes, and only where
+      they bring the schema within the count;
     - past `max_optional`, as many optional properties as it takes join their objects'
       `required`, one change per object: first those that take null, which they may
       send where they would have been left out, then the others, each last first (a
@@ -223,7 +228,7 @@ def fit_property_counts(rule, run):
     o = rule.options
     order = list(_in_document_order(root))
     optional, unions, _props = _counted(order)
-    if o["max_unions"] and unions > o["max_unions"] and _drop_nulls(rule, run, order, unions - o["max_unions"]):
+    if o["max_unions"] and unions > o["max_unions"] and _narrow_unions(rule, run, order, unions - o["max_unions"]):
         # a branch merged into its property brings its `properties` along: walked again
         order = list(_in_document_order(root))
     if o["max_optional"] and optional > o["max_optional"]:
@@ -248,15 +253,23 @@ def _in_document_order(root: dict):
             stack.extend(reversed(nesting_subschemas(node)))
 
 
-def _drop_nulls(rule, run, order: list, excess: int) -> bool:
-    """Narrow the last `excess` "T or null" optional properties; whether any was."""
-    found = [(name, prop, rest) for _node, props, listed in order
+def _narrow_unions(rule, run, order: list, excess: int) -> bool:
+    """Narrow the last `excess` union properties (see `fit_property_counts`); whether any was."""
+    found = [(name, prop, rest, "null") for _node, props, listed in order
              for name, prop in props.items() if name not in listed
              for rest in (_null_narrowed(prop),) if rest is not None]
+    if len(found) < excess and rule.options["other_unions"] == "first":
+        taken = {id(prop) for _name, prop, _rest, _how in found}
+        others = [(name, prop, rest, "optional" if name not in listed else "required") for _node, props, listed in order
+                  for name, prop in props.items() if id(prop) not in taken
+                  for rest in (_first_narrowed(prop),) if rest is not None]
+        # the null ones all narrowed, then the others that lose least: optional ones first
+        chosen = [c for c in others[::-1] if c[3] == "optional"] + [c for c in others[::-1] if c[3] == "required"]
+        found = found + chosen[: excess - len(found)][::-1]
     if len(found) < excess:
-        return False  # no narrowing of this kind brings the schema within the count: left as it is
+        return False  # no narrowing brings the schema within the count: left as it is
     limit = rule.options["max_unions"]
-    for name, prop, rest in found[-excess:]:
+    for name, prop, rest, how in found[-excess:]:
         if rest.__class__ is str:
             prop["type"] = rest
             key = "type"
@@ -268,9 +281,10 @@ def _drop_nulls(rule, run, order: list, excess: int) -> bool:
             run.absorbed_into(prop, rest)
             key = "anyOf"
         run.edited(prop)
+        lost = f"null dropped from optional {name}'s union" if how == "null" else f"{how} {name}'s union narrowed to its first branch"
         run.report(
             rule, prop, "rewritten",
-            f"null dropped from optional {name}'s union: the wire takes at most {limit} properties with anyOf or a type list"
+            f"{lost}: the wire takes at most {limit} properties with anyOf or a type list"
             " in a schema (a value it takes now was valid under the input as well)",
             key,
         )
@@ -280,9 +294,7 @@ def _drop_nulls(rule, run, order: list, excess: int) -> bool:
 def _null_narrowed(prop):
     """What an optional property's "a value or null" union narrows to: the other type
     name of a `type: [T, null]`, or the one other branch of `anyOf` beside `{type: null}`
-    (a schema, to merge into the property, holding no union, no keyword the property
-    holds otherwise, and no part of a group of adjacent keywords the property holds
-    another part of); None for any other schema."""
+    (a schema to merge into the property, see `_mergeable`); None for any other schema."""
     if prop.__class__ is not dict:
         return None
     t, branches = prop.get("type"), prop.get("anyOf")
@@ -297,18 +309,40 @@ def _null_narrowed(prop):
     if branches.__class__ is not list or t is not None or len(branches) != 2 or {"type": "null"} not in branches:
         return None
     other = branches[1] if branches[0] == {"type": "null"} else branches[0]
+    return other if _mergeable(prop, other) else None
+
+
+def _first_narrowed(prop):
+    """What a union property narrows to under `other_unions: first`: the first type name
+    of a type list, or the first branch of an `anyOf` (to merge into the property, as
+    `_null_narrowed`'s), that is not null; None for any other schema, or one whose
+    `enum` or `const` a narrower type could leave with no value."""
+    if prop.__class__ is not dict or "enum" in prop or "const" in prop:
+        return None
+    t, branches = prop.get("type"), prop.get("anyOf")
+    if t.__class__ is list and branches is None:
+        return next((x for x in t if x.__class__ is str and x != "null"), None)
+    if branches.__class__ is not list or t is not None:
+        return None
+    first = next((b for b in branches if b != {"type": "null"}), None)
+    return first if _mergeable(prop, first) else None
+
+
+def _mergeable(prop: dict, other) -> bool:
+    """Whether union branch `other` can be merged into its property `prop` in the
+    union's place: a schema holding no union, no keyword the property holds otherwise,
+    and no part of a group of adjacent keywords the property holds another part of."""
     if other.__class__ is not dict or not other or "$ref" in other or "enum" in prop or "const" in prop:
-        return None
+        return False
     if other.get("anyOf") is not None or other.get("type").__class__ is list:
-        return None
+        return False
     if any(k in prop and prop[k] != v for k, v in other.items()):
-        return None
+        return False
     beside = prop.keys() - {"anyOf"}
     if not UNEVALUATED.isdisjoint(other) or not UNEVALUATED.isdisjoint(beside):
-        return None
-    if any(not group.isdisjoint(other) and not group.isdisjoint(beside) for group in ADJACENT):
-        return None  # merged, the group's keywords would say other than they said apart
-    return other
+        return False
+    # merged, the group's keywords would say other than they said apart
+    return not any(not group.isdisjoint(other) and not group.isdisjoint(beside) for group in ADJACENT)
 
 
 def _require_past(rule, run, order: list, limit: int) -> None:
