@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import math
 import re
-from typing import Any
+from typing import Any, Callable
 
 from .errors import SchemaInputError
 from .costs import PLAIN, SAMPLE, plain_chars, priced_past
@@ -734,11 +734,13 @@ def copy_subtree(node: Any, run: Run, links: dict[int, Any] | None = None) -> An
     return holder[0]
 
 
-def json_copy(value: Any, repeats: int = 32_768) -> Any:
+def json_copy(value: Any, repeats: int = 32_768, *, objects: Callable[[Any], Any] | None = None) -> Any:
     """A deep copy of a JSON value, iterative (any depth), for the caller's tools and bodies.
 
     Only dicts and lists are copied; anything else is shared, as JSON scalars are
-    immutable. Cyclic containers are the caller's error: they raise SchemaInputError.
+    immutable. With `objects`, a value of no JSON class held in a dict or list is
+    copied as what `objects` makes of it (an SDK's object inside a request body, dumped
+    as its SDK sends it). Cyclic containers are the caller's error: they raise SchemaInputError.
     A container the value holds more than once is copied each time, for the first
     `repeats` such copies; after that, further occurrences share one copy: a value
     whose levels each hold the one below twice is copied in time linear in its size,
@@ -770,17 +772,24 @@ def json_copy(value: Any, repeats: int = 32_768) -> Any:
         if isinstance(src, dict):
             out: Any = {}
             for k, v in src.items():
+                if objects is not None and v.__class__ not in _JSON_CLASSES:
+                    v = objects(v)
                 out[k] = v
                 if isinstance(v, (dict, list)):
                     stack.append((v, out, k))
         else:
             out = list(src)
             for i, v in enumerate(src):
+                if objects is not None and v.__class__ not in _JSON_CLASSES:
+                    out[i] = v = objects(v)
                 if isinstance(v, (dict, list)):
                     stack.append((v, out, i))
         first.setdefault(ident, out)
         dst[key] = out
     return holder[0]
+
+
+_JSON_CLASSES = frozenset({dict, list, str, int, float, bool, type(None)})
 
 
 def nested_past(value: Any, limit: int, apart: Any = frozenset()) -> str | None:

@@ -1023,7 +1023,7 @@ def normalize_request(body: Any, target: TargetLike, *, options: Options | None 
     mutated. The body is a JSON object, JSON text (`str` or `bytes`, as a gateway
     receives it; the body returned is the object), or an SDK's request object
     (python-genai's `GenerateContentConfig`), taken as its SDK sends it (`model_dump` by
-    alias, None fields left out). The rest of the body is judged as a tool's other fields are: a
+    alias, None fields left out), as is an SDK object anywhere in a dict body. The rest of the body is judged as a tool's other fields are: a
     value that is no JSON (a set, NaN without `allow_nan`, a datetime) or nesting
     deeper than `Options.max_depth` beside the schemas is a `SchemaInputError` naming
     where; a string no UTF-8 text holds is mended, reported in `changes`.
@@ -1045,7 +1045,9 @@ def normalize_request(body: Any, target: TargetLike, *, options: Options | None 
     if not isinstance(given, dict):
         held = f"JSON text of {_what(given)}" if is_json_text(body) else _what(body)
         raise SchemaInputError(f"the request body is {held}, not a JSON object (or an SDK object with model_dump)")
-    out = json_copy(given)
+    # SDK objects held anywhere in a dict body (python-genai takes `config={"tools":
+    # [types.Tool(...)]}`), each dumped as its SDK sends it
+    out = json_copy(given, objects=plain)
     groups = []
     taken: set[str] = set()
     for path in t.locate.get("tools", ()):

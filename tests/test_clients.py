@@ -183,6 +183,19 @@ def test_a_generate_content_config_object_is_a_request_body_as_the_sdk_sends_it(
     assert config.response_schema.items.format == "uri"  # the caller's object as it was
 
 
+def test_sdk_objects_inside_a_dict_body_are_read_as_the_sdk_sends_them():
+    """python-genai takes `config={"tools": [types.Tool(...)]}`: such a body was refused
+    ("Tool at /tools/0 is not a JSON value")."""
+    types = _genai()
+    tools = [types.Tool(function_declarations=[types.FunctionDeclaration(name="f", parameters_json_schema=WEATHER)]),
+             types.Tool(google_search=types.GoogleSearch())]
+    body = {"tools": tools, "response_mime_type": "application/json"}
+    out = wireschema.normalize_request(body, "gemini")
+    assert out.body["tools"] == wireschema.normalize_request(types.GenerateContentConfig(**body), "gemini").body["tools"]
+    assert out.body["tools"][0]["functionDeclarations"][0]["parameters"]["properties"]["days"] == {"type": "integer", "minimum": 1}
+    assert out.body["tools"][1] == {"googleSearch": {}} and body["tools"] is tools  # the caller's body as it was
+
+
 def test_a_model_instance_is_data_not_a_schema():
     """Dumped and read as a schema, its fields went to the wire as keywords beside an
     added `type: object`, reported only as the strict form failing open."""
