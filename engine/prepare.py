@@ -32,6 +32,7 @@ def parse_input(schema: Any, options: Any) -> Any:
 
 
 def is_json_text(value: Any) -> bool:
+    """Text to read as JSON: a str, or bytes of any kind (UTF-8 expected)."""
     return isinstance(value, (str, bytes, bytearray, memoryview))
 
 
@@ -740,7 +741,8 @@ def json_copy(value: Any, repeats: int = 32_768, *, objects: Callable[[Any], Any
     Only dicts and lists are copied; anything else is shared, as JSON scalars are
     immutable. With `objects`, a value of no JSON class held in a dict or list is
     copied as what `objects` makes of it (an SDK's object inside a request body, dumped
-    as its SDK sends it). Cyclic containers are the caller's error: they raise SchemaInputError.
+    as its SDK sends it). Cyclic containers are the caller's error: they raise
+    SchemaInputError.
     A container the value holds more than once is copied each time, for the first
     `repeats` such copies; after that, further occurrences share one copy: a value
     whose levels each hold the one below twice is copied in time linear in its size,
