@@ -14,6 +14,12 @@ from conftest import document
 # `mcp` keeps $defs and changes little; `gemini` inlines everything; `openai-strict`
 # keeps $defs but inlines refs with siblings.
 CASES = [
+    # -- unions -------------------------------------------------------------------
+    ("empty-branches", "gemini", {
+        "type": "object",
+        "properties": {"zod_optional": {"anyOf": [{"type": "string"}, {"not": {}}]},
+                       "one": {"oneOf": [False, {"type": "integer"}, {"not": True, "description": "never"}]},
+                       "nothing": {"anyOf": [False, {"not": {}}], "description": "every branch empty: left as it is"}}}),
     # -- draft upgrade ------------------------------------------------------------
     ("definitions-to-defs-with-refs", "mcp", {
         "type": "object",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..positions import IN_PLACE_LISTS, IN_PLACE_SINGLE, SLOT_SINGLE, SUBSCHEMA_ARRAY, SUBSCHEMA_MAP, child_slots, schema_nodes, subschemas
+from ..positions import IN_PLACE_LISTS, IN_PLACE_SINGLE, SLOT_SINGLE, SUBSCHEMA_ARRAY, SUBSCHEMA_MAP, bool_markers, child_slots, schema_nodes, subschemas
 from . import Opt, kind
 from .literals import dedupe, json_equal, union
 from .objects import is_object
@@ -28,6 +28,37 @@ def one_of_to_any_of(rule, node, run):
     run.rewrite(node, out)
     run.report(rule, node, "rewritten", "oneOf -> anyOf", "oneOf")
     return None
+
+
+@kind(
+    "drop-empty-branches", fails=False, phase="prepare", reads="children", creates=False, adds=(), writes_bools=False,
+    order="pre", triggers={"anyOf", "oneOf"},
+    # work only where the input holds a `not`, or a boolean in a union's list
+    census={"not", *bool_markers("anyOf"), *bool_markers("oneOf")},
+)
+def drop_empty_branches(rule, node, run):
+    """A branch of `anyOf` or `oneOf` that admits no value (`false`, or `{not: {}}`:
+    what zod writes for `never` and `undefined`) is removed: the union takes what it
+    took, and no wire has to read the `not` (spilled, it would have become a branch
+    taking any value). Where every branch admits none, the union is left as it is."""
+    for kw in ("anyOf", "oneOf"):
+        branches = node.get(kw)
+        if branches.__class__ is not list:
+            continue
+        empty = [i for i, b in enumerate(branches) if _admits_nothing(b)]
+        if not empty or len(empty) == len(branches):
+            continue
+        node[kw] = [b for i, b in enumerate(branches) if i not in empty]
+        said = f"branch {empty[0]} admits no value" if len(empty) == 1 else f"branches {', '.join(map(str, empty))} admit no value"
+        run.report(rule, node, "dropped", f"{kw} {said}: the union takes what it took without {'it' if len(empty) == 1 else 'them'}", kw)
+    return None
+
+
+def _admits_nothing(branch: Any) -> bool:
+    """`false`, or a schema whose `not` takes every value (`{}`, `true`)."""
+    if branch is False:
+        return True
+    return branch.__class__ is dict and (branch.get("not") is True or branch.get("not") == {})
 
 
 def _merge_into(target: dict, branch: dict, run, joined: dict | None = None, nest: bool = True, carried: list | None = None) -> str | None:
