@@ -1023,10 +1023,11 @@ def normalize_request(body: Any, target: TargetLike, *, options: Options | None 
     mutated. The body is a JSON object, JSON text (`str` or `bytes`, as a gateway
     receives it; the body returned is the object), or an SDK's request object
     (python-genai's `GenerateContentConfig`), taken as its SDK sends it (`model_dump` by
-    alias, None fields left out), as is an SDK object anywhere in a dict body. The rest of the body is judged as a tool's other fields are: a
-    value that is no JSON (a set, NaN without `allow_nan`, a datetime) or nesting
-    deeper than `Options.max_depth` beside the schemas is a `SchemaInputError` naming
-    where; a string no UTF-8 text holds is mended, reported in `changes`.
+    alias, None fields left out), as is an SDK object anywhere in a dict body. The rest
+    of the body is judged as a tool's other fields are: a value that is no JSON (a set,
+    NaN without `allow_nan`, a datetime) or nesting deeper than `Options.max_depth`
+    beside the schemas is a `SchemaInputError` naming where; a string no UTF-8 text
+    holds is mended, reported in `changes`.
     """
     from . import _log_result, _log_tools, _target
     from .native import plain
