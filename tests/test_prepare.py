@@ -20,6 +20,18 @@ CASES = [
         "properties": {"zod_optional": {"anyOf": [{"type": "string"}, {"not": {}}]},
                        "one": {"oneOf": [False, {"type": "integer"}, {"not": True, "description": "never"}]},
                        "nothing": {"anyOf": [False, {"not": {}}], "description": "every branch empty: left as it is"}}}),
+    ("empty-properties", "mcp", {
+        "type": "object",
+        "properties": {"name": {"type": "string"},
+                       "zod_never": {"not": {}},
+                       "false_schema": False,
+                       "empty_union": {"anyOf": [False, {"not": {}}], "description": "every branch empty"},
+                       "required_never": {"not": {}},
+                       "open": {"type": "object", "properties": {"kept": {"not": {}}}},
+                       "patterned": {"type": "object", "additionalProperties": False,
+                                     "patternProperties": {"^k": {"type": "string"}}, "properties": {"kept": False}}},
+        "required": ["name", "required_never"],
+        "additionalProperties": False}),
     # -- draft upgrade ------------------------------------------------------------
     ("definitions-to-defs-with-refs", "mcp", {
         "type": "object",
@@ -232,3 +244,25 @@ def test_a_discriminator_mapping_follows_its_definitions_upgraded_from_draft_07(
     assert result.schema["properties"]["pet"]["discriminator"]["mapping"] == {"cat": "#/$defs/Cat", "dog": "#/$defs/Dog"}
     assert ("prepare/resolve-refs /properties/pet/discriminator rewritten: discriminator mapping follows its definitions:"
             " #/definitions/Cat -> #/$defs/Cat, #/definitions/Dog -> #/$defs/Dog") in map(str, result.changes)
+
+
+@pytest.mark.parametrize("target", ["openai-strict", "deepseek-strict", "anthropic-strict", "bedrock-strict", "anthropic-output", "xai"])
+def test_a_property_admitting_no_value_is_left_out_where_the_wire_closes_its_object(target):
+    # zod's `never`: before, openai-strict failed open ("accepts any value") and the
+    # strict Anthropic targets sent a property taking any value
+    schema = {"type": "object", "properties": {"a": {"type": "string"}, "never": {"not": {}}, "no": False}, "required": ["a"]}
+    result = wireschema.normalize(schema, target)
+    assert result.strict and not result.used_fallback
+    assert result.schema["properties"] == {"a": {"type": "string"}}
+    assert result.schema["additionalProperties"] is False
+    dropped = [c.pointer for c in result.changes if c.rule == "prepare/empty-properties"]
+    assert dropped == ["/properties/never", "/properties/no"]
+
+
+@pytest.mark.parametrize("target", ["xai-open", "anthropic", "mcp", "gemini"])
+def test_a_property_admitting_no_value_stays_where_its_object_takes_other_names(target):
+    # an object that says nothing is open here: without the property, its name would take any value
+    schema = {"type": "object", "properties": {"a": {"type": "string"}, "never": {"not": {}}}}
+    result = wireschema.normalize(schema, target)
+    assert "never" in result.schema["properties"]
+    assert not any(c.rule == "prepare/empty-properties" for c in result.changes)

@@ -61,6 +61,65 @@ def _admits_nothing(branch: Any) -> bool:
     return branch.__class__ is dict and (branch.get("not") is True or branch.get("not") == {})
 
 
+def admits_no_value(schema: Any) -> bool:
+    """`schema` plainly admits no value: `_admits_nothing`, or a union all of whose
+    branches do (one level: what drop-empty-branches leaves)."""
+    if _admits_nothing(schema):
+        return True
+    if schema.__class__ is not dict:
+        return False
+    for kw in ("anyOf", "oneOf"):
+        branches = schema.get(kw)
+        if branches.__class__ is list and branches and all(map(_admits_nothing, branches)):
+            return True
+    return False
+
+
+# what may stand beside `properties` in an object whose never-properties are removed:
+# nothing that could admit a name `properties` no longer lists (patternProperties, a
+# combiner or conditional that a later rule merges in, a $ref)
+_BESIDE_CLOSED = frozenset({
+    "type", "properties", "required", "additionalProperties", "unevaluatedProperties", "description", "title",
+    "default", "examples", "$comment", "$schema", "$id", "$anchor", "$defs", "definitions", "minProperties",
+    "maxProperties", "deprecated", "readOnly", "writeOnly",
+})
+
+
+@kind(
+    "drop-empty-properties", fails=False, reads="subtree", creates=False, adds=(), writes_bools=False,
+    order="pre", triggers={"properties"},
+    # work only where the input holds a `not`, or a boolean in a map of schemas
+    census={"not", *bool_markers("properties")},
+    absent_is_closed=Opt("bool", False, doc="an object without additionalProperties takes no other names (the target closes it)"),
+)
+def drop_empty_properties(rule, node, run):
+    """An optional property whose schema admits no value (`false`, `{not: {}}`, a union
+    of such: zod's `never` and `undefined`) can only be left out. In an object that
+    takes no name it does not list (`additionalProperties: false`, or absent where the
+    target closes every object) the property is removed from `properties`: the object
+    takes what it took, and no wire has to read the `not` or the `false` (spilled,
+    either would have become a property taking any value). A required one, which
+    makes the object admit nothing, is left as it is, and so is every property of an
+    object with `patternProperties`, a combiner, a conditional or a `$ref` beside its
+    `properties` (a name they take, or a later rule merges in, would be taken again)."""
+    props = node.get("properties")
+    if props.__class__ is not dict or not node.keys() <= _BESIDE_CLOSED:
+        return None
+    extra = node.get("additionalProperties", None)
+    if not (extra is False or (extra is None and rule.options["absent_is_closed"])):
+        return None
+    req = node.get("required")
+    required = set(n for n in req if n.__class__ is str) if req.__class__ is list else set()
+    empty = [n for n, sub in props.items() if n not in required and admits_no_value(sub)]
+    if not empty:
+        return None
+    closed = "says additionalProperties: false" if extra is False else "is closed on this wire"
+    for name in empty:
+        run.report(rule, props, "dropped", f"optional property admits no value, and its object {closed}: it could only be left out", name)
+        del props[name]
+    return None
+
+
 def _merge_into(target: dict, branch: dict, run, joined: dict | None = None, nest: bool = True, carried: list | None = None) -> str | None:
     """Merge one allOf branch into `target`; the reason it cannot, or None.
 

@@ -376,7 +376,11 @@ def require_all(rule, node, run):
             wrapper["anyOf"] = [sub, {"type": "null"}]
             if wrapper_desc is not None:
                 wrapper["description"] = wrapper_desc
-            run.replace(wrapper, sub)
+            if sub.__class__ is dict:
+                run.replace(wrapper, sub)
+            else:
+                # a boolean schema has no origin of its own: the wrapper stands at the property
+                run.placed(wrapper, run.chain_at(props, name))
             props[name] = wrapper
         run.facts.nulled_optionals.append(at + escape(name))
     if optional:
