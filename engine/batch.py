@@ -1,8 +1,9 @@
 """The commands over FILE's schemas and tools: normalize, check and diff.
 
 FILE is read into documents and items (a schema, a tool, a list of tools, an MCP
-`tools/list` result, corpus records), each normalized for each target named; the
-results are printed back in the input's layout, judged (check) or set side by side (diff).
+`tools/list` result, corpus records; for normalize, a request body), each normalized
+for each target named; the results are printed back in the input's layout, judged
+(check) or set side by side (diff).
 """
 
 from __future__ import annotations
@@ -88,6 +89,7 @@ class _Doc:
     many: bool  # printed back as a list
     tools: bool  # a list of tools: normalized together (unique names, request limits)
     error: str | None = None  # a document of a batch that holds no schema or tool
+    request: bool = False  # a provider request body: normalized whole (`normalize_request`)
 
 
 @attrs.frozen
@@ -105,7 +107,9 @@ class _Input:
         return [it for d in self.docs for it in d.items]
 
 
-def _load(path: str) -> _Input:
+def _load(path: str, requests: bool | None = False) -> _Input:
+    """FILE's documents. `requests`: True, each is a request body; None, a document that
+    is one (`_is_request`) is read so; False, its tool list is read alone (check, diff)."""
     name = _display_name(path)
     text = _read_text(path)
     try:
@@ -116,7 +120,8 @@ def _load(path: str) -> _Input:
     for n, source in enumerate(sources):
         where = f"line {line_column(text, source.start)[0]}" if len(sources) > 1 else ""
         try:
-            docs.append(_document(source, where))
+            request = requests or (requests is None and _is_request(source.value))
+            docs.append(_request(source, where) if request else _document(source, where))
         except UsageError as exc:
             if len(sources) == 1:
                 raise
@@ -139,6 +144,25 @@ def _document(source: Document, where: str) -> _Doc:
     items = tuple(_item(v, where, f"{base}/{i}", i) for i, v in enumerate(value))
     tools = bool(items) and all(it.is_tool for it in items)
     return _Doc(source, items, True, tools)
+
+
+# the fields of an MCP `tools/list` result: a tool list beside any other is a request's
+_LISTING = frozenset({"tools", "nextCursor", "_meta"})
+
+
+def _is_request(value: Any) -> bool:
+    """A provider request body: a tool list beside fields no `tools/list` result has
+    (`model`, `messages`, `contents`), which reading its tools alone would drop."""
+    return (
+        isinstance(value, dict) and isinstance(value.get("tools"), list)
+        and not value.keys() <= _LISTING and not _looks_like_schema(value)
+    )
+
+
+def _request(source: Document, where: str) -> _Doc:
+    if not isinstance(source.value, dict):
+        raise UsageError(f"{where or 'the input'} is {_json_kind(source.value)}, not a request body (a JSON object)")
+    return _Doc(source, (_Item(where, source.value, False, None, ""),), False, False, request=True)
 
 
 def _item(value: Any, where: str, pointer: str, index: int | None) -> _Item:
@@ -246,6 +270,19 @@ class _Outcome:
     output: Any = None  # the native tool or the wire schema
     result: Any = None  # the Result; None for a tool passed through or a failure
     error: str | None = None
+    request: Any = None  # a request body's RequestResult
+
+    def results(self) -> list[tuple[str, Any]]:
+        """(label, Result) of each schema normalized: the item's, or each tool's and
+        output's of a request body."""
+        if self.request is None:
+            return [] if self.result is None else [(self.item.label, self.result)]
+        at = f"{self.item.label} " if self.item.label else ""
+        tools = [
+            (f"{at}tool {name}", r)
+            for group in self.request.tools for name, r in zip(group.wire_names, group.results) if r is not None
+        ]
+        return tools + [(f"{at}output #{i}", r) for i, r in enumerate(self.request.outputs)]
 
 
 def _process(
@@ -278,6 +315,13 @@ def _process(
 
 
 def _process_doc(doc: _Doc, target: Any, strict: bool | None, output: bool) -> list[_Outcome]:
+    if doc.request:
+        (it,) = doc.items
+        done = wireschema.normalize_request(it.value, target)
+        if not done.tools and not done.outputs:
+            said = f"a request body with no tool list or output schema where {target.name}'s requests hold them: printed as it is"
+            warning(_join(f"{it.label}:" if it.label else "", said))
+        return [_Outcome(it, done.body, request=done)]
     if output and any(it.is_tool for it in doc.items):
         raise UsageError("--output takes structured-output schemas; the input holds tools")
     if doc.tools:
@@ -297,11 +341,8 @@ def _process_doc(doc: _Doc, target: Any, strict: bool | None, output: bool) -> l
 
 def _warn_outcomes(outcomes: list[list[_Outcome]]) -> None:
     """A fallback or a strict target failing open is news even without --explain."""
-    for o in (o for doc in outcomes for o in doc):
-        r = o.result
-        if r is None:
-            continue
-        where = f"{o.item.label}: " if o.item.label else ""
+    for label, r in (pair for doc in outcomes for o in doc for pair in o.results()):
+        where = f"{label}: " if label else ""
         if r.used_fallback:
             sent = json.dumps(r.schema, ensure_ascii=False, separators=(",", ":"))
             warning(f"{where}{r.target} cannot take this schema and fell back to {sent}: {r.fallback_reason}")
@@ -331,6 +372,12 @@ def setup_normalize(sub: Any) -> None:
         help="the target's strict variant on or off (default: the target's own, or each tool's strict flag)",
     )
     p.add_argument("--output", action="store_true", help="the schemas are structured-output schemas")
+    p.add_argument(
+        "--request",
+        action="store_true",
+        help="each document is a provider request body: its tool lists and output schemas are normalized where they "
+        "stand, the rest kept (a body with a tool list beside other fields, model or messages, is read so anyway)",
+    )
     p.add_argument("--explain", action="store_true", help="print the change report on standard error")
     p.add_argument(
         "--report",
@@ -343,7 +390,15 @@ def setup_normalize(sub: Any) -> None:
 def _run_normalize(args: argparse.Namespace) -> int:
     target = named_target(args, args.target)
     _check_strict(target, args.strict)
-    data = _load(args.file)
+    data = _load(args.file, requests=True if args.request else None)
+    bodies = [doc for doc in data.docs if doc.request]
+    if bodies and (args.output or args.strict is not None):
+        said = "--output" if args.output else "--strict/--no-strict"
+        first = bodies[0].items[0].label or "the input"
+        raise UsageError(
+            f"{first} is a request body, whose tools and output fields say what they are and ask for strict mode "
+            f"themselves: {said} is not taken with it"
+        )
     outcomes = _process(data, target, args.strict, args.output)
     if args.report == "json":
         _assemble(data, outcomes, _report)
@@ -351,13 +406,14 @@ def _run_normalize(args: argparse.Namespace) -> int:
         _assemble(data, outcomes, lambda o: o.output)
     _warn_outcomes(outcomes)
     if args.explain:
-        for o in (o for doc in outcomes for o in doc):
-            if o.result is not None:
-                write(sys.stderr, (f"{o.item.label}: " if o.item.label else "") + o.result.explain() + "\n")
+        for label, result in (pair for doc in outcomes for o in doc for pair in o.results()):
+            write(sys.stderr, (f"{label}: " if label else "") + result.explain() + "\n")
     return FINDINGS if any(o.error for doc in outcomes for o in doc) else 0
 
 
 def _report(o: _Outcome) -> dict[str, Any]:
+    if o.request is not None:
+        return _request_report(o.request)
     out: dict[str, Any] = {"name": o.item.name}
     r = o.result
     if o.error is not None:
@@ -365,17 +421,41 @@ def _report(o: _Outcome) -> dict[str, Any]:
     elif r is None:
         out["passed_through"] = True  # not a function tool (a server tool, a cache point)
     else:
-        out.update(
-            target=r.target,
-            strict=r.strict,
-            used_fallback=r.used_fallback,
-            fallback_reason=r.fallback_reason,
-            strict_reason=r.strict_reason,
-            wrapped=r.wrapped,
-            changes=[{"rule": c.rule, "pointer": c.pointer, "action": c.action, "detail": c.detail} for c in r.changes],
-        )
+        out.update(_result_report(r))
     out["output"] = o.output
     return out
+
+
+def _result_report(r: Any) -> dict[str, Any]:
+    return {
+        "target": r.target,
+        "strict": r.strict,
+        "used_fallback": r.used_fallback,
+        "fallback_reason": r.fallback_reason,
+        "strict_reason": r.strict_reason,
+        "wrapped": r.wrapped,
+        "changes": [_change(c) for c in r.changes],
+    }
+
+
+def _change(c: Any) -> dict[str, Any]:
+    return {"rule": c.rule, "pointer": c.pointer, "action": c.action, "detail": c.detail}
+
+
+def _request_report(done: Any) -> dict[str, Any]:
+    """A request body's report: each tool's (by the name the model calls it) and each
+    output schema's, in the body's order, what was mended beside them, and the body."""
+    names = dict(done.names.items())
+    tools = [
+        {"name": names.get(wire, wire), "wire_name": wire, **_result_report(r)}
+        for group in done.tools for wire, r in zip(group.wire_names, group.results) if r is not None
+    ]
+    return {
+        "tools": tools,
+        "outputs": [_result_report(r) for r in done.outputs],
+        "changes": [_change(c) for c in done.changes],
+        "output": done.body,
+    }
 
 
 # -- check -------------------------------------------------------------------------

@@ -1,6 +1,6 @@
 """The `wireschema` command.
 
-    wireschema normalize FILE|- --target T [--strict|--no-strict] [--output] [--explain] [--report json]
+    wireschema normalize FILE|- --target T [--strict|--no-strict] [--output] [--request] [--explain] [--report json]
     wireschema check FILE|- [--targets a,b] [--fail-on KINDS] [--ignore KEYWORD] [--format text|json|github]
     wireschema diff FILE|- --targets a,b,c [--width N]
     wireschema targets
@@ -10,8 +10,8 @@
 
 Every command takes `--rules PATH` (a user's rule file or directory, whose targets then
 sit beside the shipped ones). FILE holds one JSON value (a schema, a tool, a list of
-tools, an MCP `tools/list` result) or several one after the other (JSON Lines); JSON
-Lines in gives JSON Lines out.
+tools, an MCP `tools/list` result, a provider request body) or several one after the
+other (JSON Lines); JSON Lines in gives JSON Lines out.
 
 Standard output carries only the result (JSON for normalize); reports, warnings and
 errors go to standard error. Exit status: 0 ok; 1 findings (check found losses, lint

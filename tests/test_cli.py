@@ -238,6 +238,72 @@ def test_output_flag_with_tools_is_a_usage_error(run, tmp_path):
     assert "--output" in one_error_line(run("normalize", f, "--target", "gemini", "--output"))
 
 
+BODY = {
+    "model": "gpt-4.1",
+    "messages": [{"role": "user", "content": "the weather?"}],
+    "tools": [{"type": "function", "function": {"name": "weather", "parameters": {
+        "type": "object", "properties": {"city": {"type": "string"}, "when": {"type": "string"}}, "required": ["city"]}}}],
+    "response_format": {"type": "json_schema", "json_schema": {"name": "out", "strict": True, "schema": {
+        "type": "object", "properties": {"x": {"type": "integer"}}}}},
+}
+
+
+def test_a_request_body_is_normalized_whole(run):
+    # read as its tool list alone, a body lost its model, messages and output schema
+    ran = run("normalize", "-", "--target", "openai-strict", stdin=json.dumps(BODY))
+    assert ran.returncode == 0, ran.stderr
+    assert json.loads(ran.stdout) == wireschema.normalize_request(BODY, "openai-strict").body
+    assert ran.stderr == ""
+
+
+def test_request_flag_reads_a_body_holding_only_an_output_schema(run):
+    body = {"model": "gpt-4.1", "response_format": BODY["response_format"]}
+    ran = run("normalize", "-", "--target", "openai-strict", "--request", stdin=json.dumps(body))
+    assert json.loads(ran.stdout) == wireschema.normalize_request(body, "openai-strict").body
+
+
+def test_a_request_body_explains_each_tool_and_output(run):
+    done = wireschema.normalize_request(BODY, "openai-strict")
+    ran = run("normalize", "-", "--target", "openai-strict", "--explain", stdin=json.dumps(BODY))
+    tool, output = done.tools[0].results[0], done.outputs[0]
+    assert ran.stderr == f"tool weather: {tool.explain()}\noutput #0: {output.explain()}\n"
+
+
+def test_a_request_body_report_json_holds_each_tools_and_outputs_changes(run):
+    done = wireschema.normalize_request(BODY, "openai-strict")
+    report = json.loads(run("normalize", "-", "--target", "openai-strict", "--report", "json", stdin=json.dumps(BODY)).stdout)
+    assert report["output"] == done.body
+    assert [t["name"] for t in report["tools"]] == ["weather"]
+    assert report["tools"][0]["changes"] == [attrs.asdict(c) for c in done.tools[0].results[0].changes]
+    assert report["outputs"][0]["changes"] == [attrs.asdict(c) for c in done.outputs[0].changes]
+    assert report["changes"] == []
+
+
+def test_a_request_body_the_target_finds_nothing_in_is_printed_as_it_is_with_a_warning(run):
+    ran = run("normalize", "-", "--target", "gemini", stdin=json.dumps(BODY))
+    assert ran.returncode == 0
+    assert json.loads(ran.stdout) == BODY
+    assert "no tool list or output schema where gemini's requests hold them" in ran.stderr
+
+
+@pytest.mark.parametrize("flag", ["--strict", "--no-strict", "--output"])
+def test_a_request_body_with_strict_or_output_is_a_usage_error(run, flag):
+    assert "request body" in one_error_line(run("normalize", "-", "--target", "openai-strict", flag, stdin=json.dumps(BODY)))
+
+
+def test_an_mcp_tools_list_result_with_a_cursor_is_still_its_tools(run):
+    listing = {"tools": TOOLS[1:], "nextCursor": "2"}
+    ran = run("normalize", "-", "--target", "openai-strict", stdin=json.dumps(listing))
+    assert json.loads(ran.stdout) == list(wireschema.normalize_tools(TOOLS[1:], "openai-strict").tools)
+
+
+def test_request_bodies_in_json_lines(run):
+    lines = json.dumps(BODY) + "\n" + json.dumps(TOOLS[1]) + "\n"
+    ran = run("normalize", "-", "--target", "openai-strict", stdin=lines)
+    out = [json.loads(line) for line in ran.stdout.splitlines()]
+    assert out == [wireschema.normalize_request(BODY, "openai-strict").body, wireschema.normalize_tool(TOOLS[1], "openai-strict").tool]
+
+
 def test_rules_option_uses_a_users_rule_directory(run, tmp_path):
     rules = tmp_path / "rules"
     rules.mkdir()
