@@ -85,11 +85,15 @@ _BESIDE_CLOSED = frozenset({
 })
 
 
+# the census markers of a property's schema that may admit no value: a `not`, or a
+# boolean in a map of schemas
+EMPTY_MARKERS = frozenset({"not", *bool_markers("properties")})
+
+
 @kind(
     "drop-empty-properties", fails=False, reads="subtree", creates=False, adds=(), writes_bools=False,
     order="pre", triggers={"properties"},
-    # work only where the input holds a `not`, or a boolean in a map of schemas
-    census={"not", *bool_markers("properties")},
+    census=EMPTY_MARKERS,  # work only where the input holds one
     absent_is_closed=Opt("bool", False, doc="an object without additionalProperties takes no other names (the target closes it)"),
 )
 def drop_empty_properties(rule, node, run):

@@ -6,7 +6,7 @@ from itertools import filterfalse
 
 from ..positions import ADJACENT, SCHEMA_CLASSES, SUBSCHEMA_KEYS, UNEVALUATED, nesting_subschemas
 from . import Opt, check, kind
-from .combiners import admits_no_value
+from .combiners import EMPTY_MARKERS, admits_no_value
 from .objects import accepts_null
 from .types import is_number
 
@@ -118,7 +118,7 @@ def _refuse_past(rule, run, limit: int, which: int, what: str) -> None:
     # every counted property is a node of the input: one of no more nodes is within
     if run.nodes <= limit:
         return
-    count = trunk_counts(run.root)[which]
+    count = trunk_counts(run.root, not EMPTY_MARKERS.isdisjoint(run.census))[which]
     if count > limit:
         from ..run import Unrepresentable
 
@@ -140,20 +140,17 @@ def trunk_properties(schema) -> int:
     return trunk_counts(schema)[0]
 
 
-# the keywords beside which a property's schema may admit no value (see `admits_no_value`)
-_MAY_ADMIT_NOTHING = frozenset({"not", "anyOf", "oneOf"})
-
-
-def trunk_counts(schema) -> tuple[int, int]:
+def trunk_counts(schema, empty: bool = True) -> tuple[int, int]:
     """(properties, optional properties) of the root's `properties`, and theirs, through
     `properties` and `items` only, each where the node's type says it is read (`items`
     of a `type: [string, null]` is dropped with its type's split; an untyped node
     holding both counts neither), and not below an `enum` or a `const`, which say the
     values themselves (an object's properties go where its enum admits no object) (see
     `property-limit`); optional ones only in objects of `_OWN_REQUIRED` keywords below
-    such objects alone (see `optional-limit`). An optional property that admits no
-    value is not counted: `drop-empty-properties` may leave it out, and a count may
-    fall short of the output's, never beyond it."""
+    such objects alone (see `optional-limit`). With `empty` (where the input holds a
+    schema that may admit no value, `EMPTY_MARKERS`), an optional property that admits
+    none is not counted: `drop-empty-properties` may leave it out, and a count may fall
+    short of the output's, never beyond it."""
     count = optional = 0
     # (node, whether it and every object above it hold only `_OWN_REQUIRED` keywords:
     # a merge into an object above may reach into its properties' own `required`)
@@ -173,16 +170,20 @@ def trunk_counts(schema) -> tuple[int, int]:
         props = node.get("properties") if obj else None
         if props.__class__ is dict:
             counted = count
-            req = node.get("required")
-            named = {n for n in req if n.__class__ is str} if req.__class__ is list else ()
-            for name, sub in props.items():
-                if sub.__class__ not in SCHEMA_CLASSES:
-                    continue
-                if (sub is False or sub.__class__ is dict and not _MAY_ADMIT_NOTHING.isdisjoint(sub)) and name not in named and admits_no_value(sub):
-                    continue  # an optional property admitting no value: `drop-empty-properties` may leave it out
-                count += 1
-                if sub.__class__ is dict and ("properties" in sub or "items" in sub):
-                    todo.append((sub, own))
+            if own or empty:
+                req = node.get("required")
+                named = {n for n in req if n.__class__ is str} if req.__class__ is list else ()
+            subs = props.values()
+            if empty:
+                # an optional property admitting no value: `drop-empty-properties` may leave it out
+                subs = [sub for name, sub in props.items() if name in named or not admits_no_value(sub)]
+            for sub in subs:
+                if sub.__class__ is dict:
+                    count += 1
+                    if "properties" in sub or "items" in sub:
+                        todo.append((sub, own))
+                elif sub.__class__ is bool:
+                    count += 1
             if own:
                 optional += count - counted - sum(1 for n in named if n in props and props[n].__class__ in SCHEMA_CLASSES)
         items = node.get("items") if arr else None
