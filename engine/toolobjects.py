@@ -23,7 +23,9 @@ from .yamlsource import MarkedDict
 
 _PARTS = ("name", "description", "schema", "strict")
 _ALONE = ("dump", "via")  # fields that say where the whole tool is: nothing else to read beside one
-_FIELDS = (*_PARTS, "made_from", "if_none", *_ALONE, "why")
+_FIELDS = (*_PARTS, "made_from", "if_none", "once", *_ALONE, "why")
+# the schema's root keywords that may repeat the tool's own parts (`once`), by the part
+_ONCE = {"title": "name", "description": "description"}
 _VIA_HOPS = 4  # objects held by objects: a `via` chain longer than this is a loop
 _REQUIRED = ("name", "schema", "why")
 
@@ -39,6 +41,25 @@ class Read:
     strict: bool | None
     left: tuple[str, ...]
     of: str  # the class of the object read (the one another held, for `via`)
+    once: tuple[str, ...] = ()  # the schema's root keywords sent once, in the tool, where they repeat it
+
+    def said_once(self) -> tuple[Any, tuple[str, ...]]:
+        """The schema without the root keywords of `once` that repeat the tool's own
+        name or description (docstrings compared as Python cleans them), and those
+        keywords: a framework that describes its tool by one docstring sends it once.
+        A Python type is made JSON Schema first; the caller's dict is not changed."""
+        if not self.once:
+            return self.schema, ()
+        from .native import is_native, to_schema
+
+        schema = to_schema(self.schema) if is_native(self.schema) else self.schema
+        if not isinstance(schema, dict):
+            return schema, ()
+        parts = {"name": self.name, "description": self.description}
+        same = tuple(k for k in self.once if _same_text(schema.get(k), parts[_ONCE[k]]))
+        if not same:
+            return schema, ()
+        return {k: v for k, v in schema.items() if k not in same}, same
 
 
 @attrs.frozen
@@ -55,6 +76,7 @@ class Reader:
     why: str = ""
     made_from: tuple[str, ...] = ()  # attributes the parts are computed from: read, so not named as left
     if_none: tuple[str, Any] | None = None  # (attribute, schema): the schema where that attribute is None
+    once: tuple[str, ...] = ()  # root keywords of the schema that may repeat the tool's name or description
     dump: str | None = None  # a method giving the tool as a dict in a shipped shape
     via: str | None = None  # an attribute holding the object to read instead
 
@@ -96,7 +118,14 @@ class Reader:
         if strict is not None and strict.__class__ is not bool:
             raise ToolShapeError(f"{where} ({self.cls}): its {self.strict} is {strict!r}, not true or false")
         read = {a for a in (self.name, self.description, self.schema, self.strict, *self.made_from) if a is not None}
-        return Read(name, description, schema, strict, _others(item, read), type(item).__name__)
+        return Read(name, description, schema, strict, _others(item, read), type(item).__name__, self.once)
+
+
+def _same_text(value: Any, part: Any) -> bool:
+    """Two texts saying the same, a docstring's indentation aside."""
+    import inspect
+
+    return isinstance(value, str) and isinstance(part, str) and inspect.cleandoc(value) == inspect.cleandoc(part)
 
 
 def _others(item: Any, read: set[str]) -> tuple[str, ...]:
@@ -161,6 +190,9 @@ def load_readers(path: Path) -> dict[str, Reader]:
             if field == "made_from":
                 if not isinstance(value, list) or not all(isinstance(v, str) and v.isidentifier() for v in value):
                     err(where, entry, field, f"{cls}: made_from is a list of attribute names")
+            elif field == "once":
+                if not isinstance(value, list) or not value or not set(value) <= _ONCE.keys():
+                    err(where, entry, field, f"{cls}: once lists the schema's root keywords that may repeat the tool's: {', '.join(_ONCE)}")
             elif field == "if_none":
                 continue  # see _if_none
             elif field == "why":
@@ -178,7 +210,7 @@ def load_readers(path: Path) -> dict[str, Reader]:
                 err(where, objects, cls, f"{cls}: {field} is required", of_key=True)
         readers[cls] = Reader(
             cls, entry.get("name"), entry.get("schema"), entry.get("description"), entry.get("strict"), entry["why"],
-            tuple(entry.get("made_from", ())), _if_none(where, entry), entry.get("dump"), entry.get("via"),
+            tuple(entry.get("made_from", ())), _if_none(where, entry), tuple(entry.get("once", ())), entry.get("dump"), entry.get("via"),
         )
     return readers
 

@@ -561,7 +561,14 @@ def _tool_dict(item: Any, index: int | None, target: Any) -> tuple[Any, tuple[Ch
         return read, ()
     if read is not None:
         left = (_not_sent(f"the {read.of}'s", read.left, target, ", its framework's own,"),) if read.left else ()
-        return _in_shape(target, read.name, read.description, read.schema, read.strict), left
+        try:
+            schema, once = read.said_once()
+        except SchemaInputError as exc:
+            raise SchemaInputError(f"{where}: {exc}") from None
+        if once:
+            said = " and ".join("name (its title)" if k == "title" else k for k in once)
+            left += (Change("tool/shape", "", "dropped", f"the {read.of}'s schema says the tool's {said} again at its root: sent once, in the tool"),)
+        return _in_shape(target, read.name, read.description, schema, read.strict), left
     if _has_dump(item):
         try:
             dumped = _dump(item)

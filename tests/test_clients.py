@@ -383,8 +383,9 @@ def test_a_langchain_tool_is_read_by_its_schema_not_dumped_as_an_empty_tool():
     assert (out.tool["name"], out.tool["description"]) == ("get_weather", "Weather for a city.")
     # the argument the framework injects at run time is no parameter of the model's
     assert set(out.tool["parameters"]["properties"]) == {"city", "units"}
-    (left,) = [c for c in out.result.changes if c.rule == "tool/shape"]
+    left, once = [c for c in out.result.changes if c.rule == "tool/shape"]
     assert "StructuredTool's func, its framework's own," in left.detail and "args_schema" not in left.detail
+    assert "name (its title) and description again at its root: sent once" in once.detail
     json.dumps(out.tool)
     listed = wireschema.normalize_tools([get_weather], "openai-strict")
     assert listed.results[0].strict and set(listed.tools[0]["function"]["parameters"]["required"]) == {"city", "units"}
@@ -417,7 +418,31 @@ def test_a_langchain_tool_class_of_the_users_own_is_read_as_base_tool_is():
     added = wireschema.normalize_tool(Adder(), "anthropic")
     assert added.tool["input_schema"]["required"] == ["a", "b"]
     # its class-level fields are its defaults: nothing of its own is left behind
-    assert not [c for c in added.result.changes if c.rule == "tool/shape"]
+    assert not [c for c in added.result.changes if c.rule == "tool/shape" and "no place" in c.detail]
+
+
+def test_a_langchain_tool_sends_its_docstring_once_as_langchain_does():
+    # the schema LangChain makes is a model named and described as the tool: its root
+    # said the whole docstring again in the parameters, which LangChain sends once
+    tools = pytest.importorskip("langchain_core.tools")
+    convert = pytest.importorskip("langchain_core.utils.function_calling").convert_to_openai_tool
+
+    def search(query: str, limit: int = 10) -> list:
+        """Search the web.
+
+        Args:
+            query: what to look for
+            limit: how many
+        """
+        return []
+
+    tool = tools.tool(search)
+    sent = convert(tool)["function"]
+    out = wireschema.normalize_tool(tool, "openai-chat").tool["function"]
+    assert out["description"] == sent["description"] == tool.description
+    assert "description" not in out["parameters"] and "title" not in out["parameters"]
+    assert "description" not in sent["parameters"] and "title" not in sent["parameters"]
+
 
 
 def test_an_anthropic_tool_runner_function_is_read_as_the_tool_param_it_sends():

@@ -1007,6 +1007,27 @@ def test_a_plain_object_is_read_by_attribute_naming_its_other_attributes(monkeyp
     assert "the Spec's retries, its framework's own, has no place in openai-chat's tool" in left.detail
 
 
+def test_a_schema_root_saying_the_tools_name_and_description_again_is_sent_once(monkeypatch):
+    class Spec:
+        def __init__(self, about):
+            self.label, self.about = "ring", "Rings the bell.\n\n    Twice."
+            self.params = {"type": "object", "title": "ring", "description": about, "properties": {}}
+
+    _reading(monkeypatch, Spec, name="label", description="about", schema="params", once=("title", "description"))
+    # the same docstring, indented as Python writes it in the source: said once
+    spec = Spec("Rings the bell.\n\nTwice.")
+    out = normalize_tool(spec, "openai-chat")
+    assert out.tool["function"]["parameters"] == {"type": "object", "properties": {}}
+    assert out.tool["function"]["description"] == spec.about
+    (once,) = [c for c in out.result.changes if c.rule == "tool/shape"]
+    assert once.detail == "the Spec's schema says the tool's name (its title) and description again at its root: sent once, in the tool"
+    assert spec.params["title"] == "ring"  # the caller's schema is not changed
+    # a description that says something else stays where it was written
+    other = normalize_tool(Spec("The bell's settings."), "openai-chat")
+    assert other.tool["function"]["parameters"] == {"type": "object", "description": "The bell's settings.", "properties": {}}
+    assert "name (its title) again" in other.result.changes[0].detail
+
+
 def test_an_attribute_that_fails_to_read_is_a_tool_shape_error_naming_it(monkeypatch):
     class Flaky:
         name = "flaky"
