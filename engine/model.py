@@ -140,10 +140,12 @@ class Result:
         return json.dumps(thaw(self.origin), ensure_ascii=False, separators=(",", ":"))
 
     def unwrap(self, value: Any) -> Any:
-        """Undo the output wrapper: the `response` member (None if absent), else `value`."""
-        if not self.wrapped:
+        """Undo the output wrapper: the `response` member of an object holding one; any
+        other value as it is (a model that answered in the original's shape where the
+        wire did not hold it to the wrapper: `validate` judges it against the original)."""
+        if not self.wrapped or not isinstance(value, dict) or "response" not in value:
             return value
-        return value.get("response") if isinstance(value, dict) else None
+        return value["response"]
 
     def restore(self, value: Any) -> Any:
         """A model's arguments or output, back in the original schema's shape.

@@ -273,8 +273,14 @@ def test_output_wrap_and_unwrap(schema, value, inner):
     assert result.wrapped and result.strict
     assert result.schema["required"] == ["response"]
     assert result.unwrap(value) == inner
-    assert result.unwrap({"other": 1}) is None
     assert result.validate(value) == ()
+    # a value that is no wrapper is the model's answer as it is, never None: an answer in
+    # the original's shape is kept, and anything else is judged against the original
+    assert result.unwrap(inner) == inner == result.restore(json.dumps(inner))
+    assert result.validate(json.dumps(inner)) == ()
+    assert result.unwrap({"other": 1}) == {"other": 1}
+    issue = result.validate({"other": 1})[0]
+    assert issue.pointer == "" and "{'other': 1} is not of type" in issue.message
 
 
 def test_output_refs_resolve_against_the_original_root():
