@@ -567,7 +567,8 @@ def _tool_dict(item: Any, index: int | None, target: Any) -> tuple[Any, tuple[Ch
             raise SchemaInputError(f"{where}: {exc}") from None
         if once:
             said = " and ".join("name (its title)" if k == "title" else k for k in once)
-            left += (Change("tool/shape", "", "dropped", f"the {read.of}'s schema says the tool's {said} again at its root: sent once, in the tool"),)
+            told = f"the {read.of}'s schema says the tool's {said} again at its root: sent once, in the tool"
+            left += (Change("tool/shape", "", "dropped", told),)
         return _in_shape(target, read.name, read.description, schema, read.strict), left
     if _has_dump(item):
         try:

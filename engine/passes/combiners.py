@@ -75,7 +75,7 @@ def admits_no_value(schema: Any) -> bool:
     return False
 
 
-# what may stand beside `properties` in an object whose never-properties are removed:
+# what may stand beside `properties` in an object whose properties admitting no value are removed:
 # nothing that could admit a name `properties` no longer lists (patternProperties, a
 # combiner or conditional that a later rule merges in, a $ref)
 _BESIDE_CLOSED = frozenset({
@@ -113,7 +113,7 @@ def drop_empty_properties(rule, node, run):
     if not (extra is False or (extra is None and rule.options["absent_is_closed"])):
         return None
     req = node.get("required")
-    required = set(n for n in req if n.__class__ is str) if req.__class__ is list else set()
+    required = {n for n in req if n.__class__ is str} if req.__class__ is list else set()
     empty = [n for n, sub in props.items() if n not in required and admits_no_value(sub)]
     if not empty:
         return None
