@@ -563,8 +563,9 @@ def _tool_dict(item: Any, index: int | None, target: Any) -> tuple[Any, tuple[Ch
         left = (_not_sent(f"the {read.of}'s", read.left, target, ", its framework's own,"),) if read.left else ()
         try:
             schema, once = read.said_once()
-        except SchemaInputError as exc:
-            raise SchemaInputError(f"{where}: {exc}") from None
+        except SchemaInputError:
+            # a schema pydantic cannot describe: its tool falls back alone, as normalizing it says
+            schema, once = read.schema, ()
         if once:
             said = " and ".join("name (its title)" if k == "title" else k for k in once)
             told = f"the {read.of}'s schema says the tool's {said} again at its root: sent once, in the tool"

@@ -421,6 +421,24 @@ def test_a_langchain_tool_class_of_the_users_own_is_read_as_base_tool_is():
     assert not [c for c in added.result.changes if c.rule == "tool/shape" and "no place" in c.detail]
 
 
+def test_a_langchain_tool_whose_schema_pydantic_cannot_describe_falls_back_alone():
+    tools = pytest.importorskip("langchain_core.tools")
+    pydantic = pytest.importorskip("pydantic")
+
+    class Thing:
+        pass
+
+    class Args(pydantic.BaseModel):
+        model_config = pydantic.ConfigDict(arbitrary_types_allowed=True)
+        t: Thing
+
+    bad = tools.StructuredTool(name="bad", description="x", args_schema=Args, func=lambda t: t)
+    good = tools.StructuredTool(name="good", description="y", args_schema={"type": "object", "properties": {}}, func=lambda: 1)
+    out = wireschema.normalize_tools([bad, good], "openai-chat")
+    assert out.results[0].used_fallback and "pydantic cannot describe" in out.results[0].fallback_reason
+    assert not out.results[1].used_fallback
+
+
 def test_a_langchain_tool_sends_its_docstring_once_as_langchain_does():
     # the schema LangChain makes is a model named and described as the tool: its root
     # said the whole docstring again in the parameters, which LangChain sends once
