@@ -406,8 +406,13 @@ def _run_normalize(args: argparse.Namespace) -> int:
         _assemble(data, outcomes, lambda o: o.output)
     _warn_outcomes(outcomes)
     if args.explain:
-        for label, result in (pair for doc in outcomes for o in doc for pair in o.results()):
-            write(sys.stderr, (f"{label}: " if label else "") + result.explain() + "\n")
+        for o in (o for doc in outcomes for o in doc):
+            for label, result in o.results():
+                write(sys.stderr, (f"{label}: " if label else "") + result.explain() + "\n")
+            if o.request is not None and o.request.changes:
+                # what was mended beside the schemas (a string no UTF-8 text holds)
+                at = f"{o.item.label} " if o.item.label else ""
+                write(sys.stderr, f"{at}body:\n" + "".join(f"  {c}\n" for c in o.request.changes))
     return FINDINGS if any(o.error for doc in outcomes for o in doc) else 0
 
 

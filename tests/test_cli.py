@@ -286,6 +286,16 @@ def test_a_request_body_the_target_finds_nothing_in_is_printed_as_it_is_with_a_w
     assert "no tool list or output schema where gemini's requests hold them" in ran.stderr
 
 
+def test_a_request_body_explains_what_was_mended_beside_its_schemas(run):
+    body = {**BODY, "messages": [{"role": "user", "content": "\ud800"}]}
+    text = json.dumps(body)
+    done = wireschema.normalize_request(body, "openai-strict")
+    ran = run("normalize", "-", "--target", "openai-strict", "--explain", stdin=text)
+    (change,) = done.changes
+    assert ran.stderr.endswith(f"body:\n  {change}\n")
+    assert json.loads(run("normalize", "-", "--target", "openai-strict", "--report", "json", stdin=text).stdout)["changes"] == [attrs.asdict(change)]
+
+
 @pytest.mark.parametrize("flag", ["--strict", "--no-strict", "--output"])
 def test_a_request_body_with_strict_or_output_is_a_usage_error(run, flag):
     assert "request body" in one_error_line(run("normalize", "-", "--target", "openai-strict", flag, stdin=json.dumps(BODY)))
