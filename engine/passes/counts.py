@@ -211,9 +211,11 @@ def fit_property_counts(rule, run):
     input refused, so what the model sends stays valid under the input; it loses only
     a choice, said in the report:
 
-    - past `max_unions`, the last optional properties whose union is only "a value or
-      null" (`type: [T, null]`, or `anyOf` of one schema and `{type: null}`) lose the
-      null, as many as it takes: leaving such a property out says what null did. A
+    - past `max_unions`, first the last properties whose type list takes every value
+      of their `enum` or `const` lose the type list, which says nothing the values do
+      not (no value is lost); then the last optional properties whose union is only "a
+      value or null" (`type: [T, null]`, or `anyOf` of one schema and `{type: null}`)
+      lose the null, as many as it takes: leaving such a property out says what null did. A
       union of another form stays (`other_unions: keep`), and where those left are too
       many, nothing is narrowed; with `other_unions: first`, the last unions of other
       forms are narrowed to their first branch that is not null (optional properties
@@ -264,11 +266,20 @@ def _in_document_order(root: dict):
 
 def _narrow_unions(rule, run, order: list, excess: int) -> bool:
     """Narrow the last `excess` union properties (see `fit_property_counts`); whether any was."""
+    # a type list beside an enum or const all of whose values it takes says nothing the
+    # values do not: dropped first (last first), it loses no value at all
+    said = [(name, prop, kept, "said") for _node, props, _listed in order
+            for name, prop in props.items() for kept in (_said_by_values(prop),) if kept is not None]
+    if len(said) >= excess:
+        _narrowed(rule, run, said[-excess:])
+        return True
+    excess -= len(said)
+    taken = {id(prop) for _name, prop, _rest, _how in said}
     found = [(name, prop, rest, "null") for _node, props, listed in order
-             for name, prop in props.items() if name not in listed
+             for name, prop in props.items() if name not in listed and id(prop) not in taken
              for rest in (_null_narrowed(prop),) if rest is not None]
     if len(found) < excess and rule.options["other_unions"] == "first":
-        taken = {id(prop) for _name, prop, _rest, _how in found}
+        taken.update(id(prop) for _name, prop, _rest, _how in found)
         others = [(name, prop, rest, "optional" if name not in listed else "required") for _node, props, listed in order
                   for name, prop in props.items() if id(prop) not in taken
                   for rest in (_first_narrowed(prop),) if rest is not None]
@@ -277,8 +288,30 @@ def _narrow_unions(rule, run, order: list, excess: int) -> bool:
         found = found + chosen[: excess - len(found)][::-1]
     if len(found) < excess:
         return False  # no narrowing brings the schema within the count: left as it is
+    _narrowed(rule, run, said + found[-excess:])
+    return True
+
+
+def _narrowed(rule, run, chosen: list) -> None:
+    """Narrow each chosen union property as `_narrow_unions` chose, reported."""
     limit = rule.options["max_unions"]
-    for name, prop, rest, how in found[-excess:]:
+    for name, prop, rest, how in chosen:
+        if how == "said":
+            del prop["type"]
+            kw = "enum" if "enum" in prop else "const"
+            if kw == "enum" and len(rest) < len(prop["enum"]):
+                left = f"its enum keeps the values of those types ({len(rest)} of {len(prop['enum'])}), which"
+                prop["enum"] = rest
+            else:
+                left = f"every value its {kw} holds is of those types, so it"
+            run.edited(prop)
+            run.report(
+                rule, prop, "dropped",
+                f"{name}'s type list: {left} says the same alone, and the wire takes at most {limit} properties"
+                " with anyOf or a type list in a schema",
+                "type",
+            )
+            continue
         if rest.__class__ is str:
             prop["type"] = rest
             key = "type"
@@ -297,7 +330,37 @@ def _narrow_unions(rule, run, order: list, excess: int) -> bool:
             " in a schema (a value it takes now was valid under the input as well)",
             key,
         )
-    return True
+
+
+# what each JSON type name takes, of Python's JSON values
+_TAKES = {
+    "string": lambda v: v.__class__ is str,
+    "integer": lambda v: v.__class__ is int or (v.__class__ is float and v.is_integer()),
+    "number": lambda v: v.__class__ is int or v.__class__ is float,
+    "boolean": lambda v: v.__class__ is bool,
+    "null": lambda v: v is None,
+    "object": lambda v: v.__class__ is dict,
+    "array": lambda v: v.__class__ is list,
+}
+
+
+def _said_by_values(prop) -> list | None:
+    """For a property with a type list beside an `enum` (or `const`) and no `anyOf`, the
+    values its type list takes, where there is one: those values alone say what the two
+    said together. None for any other property, or one that takes no value."""
+    if prop.__class__ is not dict or "anyOf" in prop:
+        return None
+    t = prop.get("type")
+    if t.__class__ is not list or not t or not all(x.__class__ is str and x in _TAKES for x in t):
+        return None
+    values = prop.get("enum") if "enum" in prop else [prop["const"]] if "const" in prop else None
+    if values.__class__ is not list:
+        return None
+    tests = [_TAKES[x] for x in t]
+    kept = [v for v in values if any(test(v) for test in tests)]
+    if not kept or ("const" in prop and "enum" not in prop and len(kept) != 1):
+        return None
+    return kept
 
 
 def _null_narrowed(prop):
