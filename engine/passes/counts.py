@@ -211,11 +211,11 @@ def fit_property_counts(rule, run):
     input refused, so what the model sends stays valid under the input; it loses only
     a choice, said in the report:
 
-    - past `max_unions`, first the last properties whose type list takes every value
-      of their `enum` or `const` lose the type list, which says nothing the values do
-      not (no value is lost); then the last optional properties whose union is only "a
-      value or null" (`type: [T, null]`, or `anyOf` of one schema and `{type: null}`)
-      lose the null, as many as it takes: leaving such a property out says what null did. A
+    - past `max_unions`, first the last properties with a type list beside an `enum`
+      or `const` lose the type list, the values it takes saying the same alone (no
+      value is lost); then the last optional properties whose union is only "a value
+      or null" (`type: [T, null]`, or `anyOf` of one schema and `{type: null}`) lose
+      the null, as many as it takes: leaving such a property out says what null did. A
       union of another form stays (`other_unions: keep`), and where those left are too
       many, nothing is narrowed; with `other_unions: first`, the last unions of other
       forms are narrowed to their first branch that is not null (optional properties
