@@ -8,7 +8,7 @@ from ..positions import ADJACENT, SCHEMA_CLASSES, SUBSCHEMA_KEYS, UNEVALUATED, n
 from . import Opt, check, kind
 from .combiners import EMPTY_MARKERS, admits_no_value
 from .objects import accepts_null
-from .types import is_number
+from .types import is_number, matches_type
 
 
 @kind(
@@ -332,16 +332,9 @@ def _narrowed(rule, run, chosen: list) -> None:
         )
 
 
-# what each JSON type name takes, of Python's JSON values
-_TAKES = {
-    "string": lambda v: v.__class__ is str,
-    "integer": lambda v: v.__class__ is int or (v.__class__ is float and v.is_integer()),
-    "number": lambda v: v.__class__ is int or v.__class__ is float,
-    "boolean": lambda v: v.__class__ is bool,
-    "null": lambda v: v is None,
-    "object": lambda v: v.__class__ is dict,
-    "array": lambda v: v.__class__ is list,
-}
+# the type names a type list must hold alone to say what its values say (a name no rule
+# resolved, `dict` say, says nothing certain)
+_TYPE_NAMES = frozenset({"object", "array", "string", "number", "integer", "boolean", "null"})
 
 
 def _said_by_values(prop) -> list | None:
@@ -351,13 +344,12 @@ def _said_by_values(prop) -> list | None:
     if prop.__class__ is not dict or "anyOf" in prop:
         return None
     t = prop.get("type")
-    if t.__class__ is not list or not t or not all(x.__class__ is str and x in _TAKES for x in t):
+    if t.__class__ is not list or not t or not all(x.__class__ is str and x in _TYPE_NAMES for x in t):
         return None
     values = prop.get("enum") if "enum" in prop else [prop["const"]] if "const" in prop else None
     if values.__class__ is not list:
         return None
-    tests = [_TAKES[x] for x in t]
-    kept = [v for v in values if any(test(v) for test in tests)]
+    kept = [v for v in values if any(matches_type(v, x) for x in t)]
     if not kept or ("const" in prop and "enum" not in prop and len(kept) != 1):
         return None
     return kept
