@@ -135,8 +135,7 @@ def _document(source: Document, where: str) -> _Doc:
     value, base = source.value, ""
     if isinstance(value, dict) and isinstance(value.get("result"), dict) and "tools" in value["result"]:
         value, base = value["result"], "/result"  # a JSON-RPC response to tools/list
-    listed = isinstance(value, dict) and isinstance(value.get("tools"), list) and not _looks_like_schema(value)
-    if listed:
+    if _holds_tools(value):
         value, base = value["tools"], base + "/tools"
     if not isinstance(value, list):
         item = _item(value, where, base, None)
@@ -150,13 +149,15 @@ def _document(source: Document, where: str) -> _Doc:
 _LISTING = frozenset({"tools", "nextCursor", "_meta"})
 
 
+def _holds_tools(value: Any) -> bool:
+    """An object holding a tool list under `tools` (no schema's own keyword)."""
+    return isinstance(value, dict) and isinstance(value.get("tools"), list) and not _looks_like_schema(value)
+
+
 def _is_request(value: Any) -> bool:
     """A provider request body: a tool list beside fields no `tools/list` result has
     (`model`, `messages`, `contents`), which reading its tools alone would drop."""
-    return (
-        isinstance(value, dict) and isinstance(value.get("tools"), list)
-        and not value.keys() <= _LISTING and not _looks_like_schema(value)
-    )
+    return _holds_tools(value) and not value.keys() <= _LISTING
 
 
 def _request(source: Document, where: str) -> _Doc:

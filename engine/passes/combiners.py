@@ -45,7 +45,7 @@ def drop_empty_branches(rule, node, run):
         branches = node.get(kw)
         if branches.__class__ is not list:
             continue
-        empty = [i for i, b in enumerate(branches) if _admits_nothing(b)]
+        empty = [i for i, b in enumerate(branches) if admits_nothing(b)]
         if not empty or len(empty) == len(branches):
             continue
         node[kw] = [b for i, b in enumerate(branches) if i not in empty]
@@ -54,23 +54,24 @@ def drop_empty_branches(rule, node, run):
     return None
 
 
-def _admits_nothing(branch: Any) -> bool:
-    """`false`, or a schema whose `not` takes every value (`{}`, `true`)."""
+def admits_nothing(branch: Any) -> bool:
+    """`false`, or a schema whose `not` takes every value (`{}`, `true`): what admits no
+    value by itself, whatever stands beside the `not`."""
     if branch is False:
         return True
     return branch.__class__ is dict and (branch.get("not") is True or branch.get("not") == {})
 
 
 def admits_no_value(schema: Any) -> bool:
-    """`schema` plainly admits no value: `_admits_nothing`, or a union all of whose
+    """`schema` plainly admits no value: `admits_nothing`, or a union all of whose
     branches do (one level: what drop-empty-branches leaves)."""
-    if _admits_nothing(schema):
+    if admits_nothing(schema):
         return True
     if schema.__class__ is not dict:
         return False
     for kw in ("anyOf", "oneOf"):
         branches = schema.get(kw)
-        if branches.__class__ is list and branches and all(map(_admits_nothing, branches)):
+        if branches.__class__ is list and branches and all(map(admits_nothing, branches)):
             return True
     return False
 

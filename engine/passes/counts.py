@@ -6,7 +6,7 @@ from itertools import filterfalse
 
 from ..positions import ADJACENT, SCHEMA_CLASSES, SUBSCHEMA_KEYS, UNEVALUATED, nesting_subschemas
 from . import Opt, check, kind
-from .combiners import EMPTY_MARKERS, admits_no_value
+from .combiners import EMPTY_MARKERS, admits_no_value, admits_nothing
 from .objects import accepts_null
 from .types import is_number, matches_type
 
@@ -57,13 +57,10 @@ _NOT_STRING = frozenset({"null", "boolean", "object", "array", "number", "intege
 def _admits_no_string(schema) -> bool:
     """Whether `schema` plainly admits no string: false, `not: {}`, a type without
     string, or an enum or const without one (nothing else is read)."""
-    if schema is False:
+    if admits_nothing(schema):
         return True
     if schema.__class__ is not dict:
         return False
-    n = schema.get("not")
-    if n is True or (n.__class__ is dict and not n):
-        return True
     t = schema.get("type")
     types = [t] if t.__class__ is str else t if t.__class__ is list else None
     # JSON types only: a name no rule resolved says nothing certain
