@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import itertools
 import re
+import unicodedata
 from typing import Any, Iterable, Iterator, Mapping, Sequence
 
 import attrs
@@ -27,6 +28,7 @@ __all__ = [
     "NameMap",
     "wire_names",
     "wire_name",
+    "says_name",
     "assign_wire_names",
     "ToolNameError",
     "UnknownToolNameError",
@@ -55,6 +57,14 @@ def _compile(pattern: str | None, field: str) -> re.Pattern[str] | None:
 def _encodable(ch: str) -> bool:
     # a lone surrogate (from JSON "\ud800") has no UTF-8 form, so no wire can carry it
     return not "\ud800" <= ch <= "\udfff"
+
+
+def _folded(ch: str, rule: "NameRule") -> str:
+    """A refused character as the wire may spell it: NFKD parts it into a base and its
+    marks ("é" into "e" and an accent, "ｆ" into "f", "ﬁ" into "fi"); the base alone,
+    where the wire takes all of it, else the rule's replacement."""
+    base = "".join(c for c in unicodedata.normalize("NFKD", ch) if not unicodedata.combining(c))
+    return base if base and base != ch and all(map(rule.allows, base)) else rule._fill
 
 
 def _utf8_len(text: str) -> int:
@@ -167,17 +177,31 @@ def _check_name(name: Any) -> str:
 def wire_name(name: str, rule: NameRule) -> str:
     """`name` as the wire accepts it, on its own (two names may come out the same: see `wire_names`).
 
-    Each refused character becomes the replacement (or is dropped, when the wire
-    refuses the replacement too); a name left empty becomes "tool"; a refused first
+    Each refused character becomes its base letter where Unicode's compatibility
+    decomposition (NFKD) gives one the wire takes ("café" becomes "cafe", a full-width
+    "ｆ" an "f"), else the replacement (or nothing, when the wire refuses the
+    replacement too); a name left empty becomes "tool"; a refused first
     character gets the replacement put before it, or "x" when `first` refuses the
     replacement; the result is cut to `max_bytes` UTF-8 bytes between two characters.
     A name the wire takes already is returned unchanged.
     """
     _check_name(name)
-    out = "".join(ch if rule.allows(ch) else rule._fill for ch in name) or _EMPTY_NAME
+    out = "".join(ch if rule.allows(ch) else _folded(ch, rule) for ch in name) or _EMPTY_NAME
     if rule._first_re is not None and not rule._first_re.fullmatch(out[0]):
         out = (rule._lead or "") + out  # a rule with `first` always has a lead (see NameRule)
     return _truncate(out, rule.max_bytes)
+
+
+def says_name(name: str, rule: NameRule) -> bool:
+    """True when `wire_name` spells every letter and digit of `name`, as it is or folded to
+    its base letter (a cut for length aside): False when one became the replacement or
+    was dropped (a name in Chinese, say), so the wire name no longer tells a reader,
+    the model among them, which tool it is."""
+    _check_name(name)
+    return all(
+        rule.allows(ch) or _folded(ch, rule) != rule._fill or unicodedata.category(ch)[0] not in "LN"
+        for ch in name
+    )
 
 
 def _suffixes(original: str, rule: NameRule) -> Iterator[str]:

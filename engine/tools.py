@@ -25,7 +25,7 @@ from .blobs import freeze_entry
 from .cache import collector_paused
 from .errors import RequestLimitError, SchemaInputError, ToolShapeError, UnknownToolNameError
 from .model import Change, Options, Result, options_key, options_of
-from .names import NameMap, NameRule, assign_wire_names, wire_name
+from .names import NameMap, NameRule, assign_wire_names, says_name, wire_name
 from .native import dump as _dump
 from .native import has_dump as _has_dump
 from .native import is_python_tool, python_tool
@@ -340,10 +340,12 @@ def _layout(shape: Any, source: Any = None) -> tuple[Any, ...]:
 
 def build_tool(
     parsed: _Parsed, target: Any, schema: Any, strict: bool, name: str, source: Any, options: Options | None = None,
+    *, say_name: bool = False,
 ) -> tuple[dict[str, Any], tuple[Change, ...]]:
     """The tool as the target's wire takes it, and the changes made beside its schema:
     the caller's other fields dropped where they are not JSON, a description mended
-    where no UTF-8 text holds it (see `prepare.mended_text`), its own output schemas
+    where no UTF-8 text holds it (see `prepare.mended_text`) or saying the caller's
+    name where `say_name` (the wire name no longer spells it), its own output schemas
     normalized (`tool.outputs`), the fields another wire's shape leaves behind."""
     shape = target.tool
     # the same shape in and out: start from the caller's tool so fields wireschema does
@@ -370,11 +372,13 @@ def build_tool(
     if out is None:
         out = json_copy(dict(shape.get("fixed", {})))
     _set(out, at.get("name", shape["name"]), name)
-    if "description" in shape and parsed.description is not None:
-        text, mended = mended_text(parsed.description, "the tool's description")
+    say_name = say_name and "description" in shape
+    if "description" in shape and (parsed.description is not None or say_name):
+        said = _with_name(parsed.description, parsed.name) if say_name else parsed.description
+        text, mended = mended_text(said, "the tool's description")
         if mended is not None:
             changes.append(Change("tool/text", "", "rewritten", mended))
-        if mended is not None or not same:
+        if mended is not None or say_name or not same:
             _set(out, at.get("description", shape["description"]), text)
     _set(out, at.get("schema", shape["schema"]), schema)
     if "strict" in shape:
@@ -686,22 +690,35 @@ def _name_rule(target: Any) -> NameRule:
     return NameRule.from_target(target) if target.names else _FREE_NAMES
 
 
-def _rename_change(original: str, wire: str, plain: str) -> Change:
+def _rename_change(original: str, wire: str, plain: str, said: bool) -> Change:
     why = "the wire refuses it as it is" if wire == plain else f"{plain!r} is another tool's already"
-    return Change("tool/name", "", "renamed", f"tool name {original!r} sent as {wire!r}: {why}")
+    where = "; the description says the name" if said else ""
+    return Change("tool/name", "", "renamed", f"tool name {original!r} sent as {wire!r}: {why}{where}")
 
 
 def _wire_names(originals: Mapping[int, str], order: Sequence[int], target: Any,
-                reserved: Iterable[str]) -> tuple[dict[int, str], dict[int, Change]]:
-    """Wire names by position, claimed in `order`; a change for each rename."""
+                reserved: Iterable[str]) -> tuple[dict[int, str], dict[int, Change], set[int]]:
+    """Wire names by position, claimed in `order`; a change for each rename; the positions
+    whose wire name no longer spells the name, so their description is to say it."""
     rule = _name_rule(target)
     wires = assign_wire_names([originals[i] for i in order], rule, reserved=reserved)
     out = dict(zip(order, wires))
     changes = {}
+    unsaid = set()
     for i in order:
         if out[i] != originals[i]:
-            changes[i] = _rename_change(originals[i], out[i], wire_name(originals[i], rule))
-    return out, changes
+            said = "description" in target.tool and not says_name(originals[i], rule)
+            if said:
+                unsaid.add(i)
+            changes[i] = _rename_change(originals[i], out[i], wire_name(originals[i], rule), said)
+    return out, changes, unsaid
+
+
+def _with_name(description: str | None, name: str) -> str:
+    said = f"(tool name: {name})"
+    if not description:
+        return said
+    return f"{description}{'' if description[-1].isspace() else ' '}{said}"
 
 
 # ---------------------------------------------------------------------------
@@ -843,7 +860,7 @@ def _normalize_tools(
     # the work of making every tool first
     _check_tool_count(t, len(parsed) + len(unreadable))
     originals = {i: p.name for i, p in parsed.items()}
-    wires, renames = _wire_names(originals, list(parsed), t, reserved)
+    wires, renames, unsaid = _wire_names(originals, list(parsed), t, reserved)
     # an unreadable tool has no name: its placeholder takes one no real tool has, and
     # stands for itself in `names` (never for the real tool it might have collided with)
     taken = {*reserved, *wires.values()}
@@ -875,7 +892,8 @@ def _normalize_tools(
             paths.append(None)
             continue
         p = parsed.get(i) or _Parsed(originals[i], None, results[i].schema, None, None)
-        made, beside = build_tool(p, _shaped_by(t, results[i]), results[i].schema, results[i].strict, wires[i], tool if i in parsed else None, options)
+        made, beside = build_tool(p, _shaped_by(t, results[i]), results[i].schema, results[i].strict, wires[i],
+                                  tool if i in parsed else None, options, say_name=i in unsaid)
         result = _results_with(results[i], *told.get(i, ()), *([renames[i]] if i in renames else []), *beside)
         built.append(made)
         aligned.append(result)
@@ -978,9 +996,9 @@ def _normalize_tool_quiet(tool: Any, target: TargetLike, *, strict: bool | None,
     p = parse_tool(item, registry)
     want = strict if strict is not None else p.strict
     result = _normalize(p.schema, t, strict=want, options=options)
-    wires, renames = _wire_names({0: p.name}, [0], t, ())
+    wires, renames, unsaid = _wire_names({0: p.name}, [0], t, ())
     name = wires[0]
-    made, beside = build_tool(p, _shaped_by(t, result), result.schema, result.strict, name, item, options)
+    made, beside = build_tool(p, _shaped_by(t, result), result.schema, result.strict, name, item, options, say_name=0 in unsaid)
     result = _results_with(result, *told, *renames.values(), *beside)
     return ToolResult(made, result, name, p.name)
 

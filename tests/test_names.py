@@ -11,7 +11,7 @@ import pytest
 
 import wireschema
 from wireschema.errors import WireschemaError
-from wireschema.names import NameMap, NameRule, ToolNameError, UnknownToolNameError, wire_name, wire_names
+from wireschema.names import NameMap, NameRule, ToolNameError, UnknownToolNameError, says_name, wire_name, wire_names
 
 OPENAI = NameRule(max_bytes=64, allowed="[A-Za-z0-9_-]", replacement="_")
 GEMINI = NameRule(max_bytes=64, allowed="[A-Za-z0-9_.:-]", first="[A-Za-z_]", replacement="_")
@@ -95,8 +95,38 @@ def test_a_cut_never_splits_a_character_at_any_offset():
 
 
 def test_non_ascii_is_replaced_where_the_wire_refuses_it():
-    assert wire_name("météo", OPENAI) == "m_t_o"
+    assert wire_name("気象", OPENAI) == "__"
+    assert wire_name("Straße", OPENAI) == "Stra_e"  # ß has no base letter
     assert wire_name("météo", UNICODE) == "météo"
+
+
+@pytest.mark.parametrize("name, wire", [
+    ("météo", "meteo"),  # a letter and its accent: the letter stays
+    ("ｆｕｌｌ_ｗｉｄｔｈ", "full_width"),
+    ("ﬁle", "file"),  # a ligature: both letters
+    ("x²", "x2"),
+    ("Ⅻ", "XII"),
+])
+def test_a_refused_character_the_wire_can_spell_by_its_base_letter_keeps_it(name, wire):
+    assert wire_name(name, OPENAI) == wire
+    assert says_name(name, OPENAI)
+
+
+def test_a_base_the_wire_refuses_too_is_the_replacement():
+    assert wire_name("a…b", OPENAI) == "a_b"  # "…" is "...", and "." is refused
+    assert wire_name("a…b", GEMINI) == "a...b"
+
+
+@pytest.mark.parametrize("name, says", [
+    ("get weather!", True),  # punctuation replaced: the name still reads the same
+    ("café", True),
+    ("天气", False),
+    ("search_天气", False),
+    ("Straße", False),
+])
+def test_says_name_is_false_when_a_letter_or_digit_is_lost(name, says):
+    assert says_name(name, OPENAI) is says
+    assert says_name(name, UNICODE)  # a wire taking any letter loses none
 
 
 def test_a_lone_surrogate_is_refused_even_where_any_character_is_allowed():

@@ -340,6 +340,33 @@ def test_two_tools_with_one_name_get_unique_reported_wire_names_and_exact_result
         out.result_for("searching")
 
 
+DESCRIPTION_AT = {"anthropic": ("description",), "gemini": ("description",), "openai-strict": ("function", "description")}
+
+
+@pytest.mark.parametrize("target", sorted(DESCRIPTION_AT))
+def test_a_name_whose_letters_the_wire_refuses_is_said_in_the_description(target):
+    """A name in Chinese reaches the wire as underscores: the model would read no name at
+    all, so the description says it; the name map still leads a call back."""
+    tools = [{"name": "天气", "description": "Weather now.", "input_schema": WEATHER},  # anthropic's shape
+             {"name": "搜索", "parameters": WEATHER},
+             {"name": "café au lait", "description": "Coffee.", "parameters": WEATHER}]
+    out = normalize_tools(tools, target)
+
+    def said(tool):
+        for key in DESCRIPTION_AT[target]:
+            tool = tool[key]
+        return tool
+
+    assert [said(t) for t in out.tools] == ["Weather now. (tool name: 天气)", "(tool name: 搜索)", "Coffee."]
+    assert out.wire_names[2] == "cafe_au_lait"  # the accent goes, the letter stays: nothing to say
+    assert [out.names.original(w) for w in out.wire_names] == ["天气", "搜索", "café au lait"]
+    renames = [next(c.detail for c in r.changes if c.rule == "tool/name") for r in out.results]
+    assert all(d.endswith("; the description says the name") for d in renames[:2])
+    assert "description" not in renames[2]
+    alone = normalize_tool(tools[1], target)
+    assert said(alone.tool) == "(tool name: 搜索)" and alone.result.changes[0].detail.endswith("says the name")
+
+
 def test_an_unreadable_tools_placeholder_never_takes_a_real_tools_name():
     tools = [{"parameters": WEATHER}, {"name": "tool_0", "parameters": WEATHER}]
     out = normalize_tools(tools, "gemini")
