@@ -77,7 +77,8 @@ class _Item:
     schema: Any  # the tool's schema, or the schema
     pointer: str  # where `schema` sits in its document
     name: str | None = None  # the tool's name
-    strict: bool | None = None  # the tool's own strict flag
+    strict: bool | None = None  # the tool's own strict flag (an output's: its body's)
+    output: bool = False  # a request body's structured-output schema
 
 
 @attrs.frozen
@@ -109,7 +110,8 @@ class _Input:
 
 def _load(path: str, requests: bool | None = False) -> _Input:
     """FILE's documents. `requests`: True, each is a request body; None, a document that
-    is one (`_is_request`) is read so; False, its tool list is read alone (check, diff)."""
+    is one (`_is_request`) is read so; False, its tools and output schemas are read as
+    items (check, diff)."""
     name = _display_name(path)
     text = _read_text(path)
     try:
@@ -131,10 +133,14 @@ def _load(path: str, requests: bool | None = False) -> _Input:
 
 
 def _document(source: Document, where: str) -> _Doc:
-    """One schema, one tool, a list of tools, an MCP tools/list result, or corpus records."""
+    """One schema, one tool, a list of tools, an MCP tools/list result, corpus records, or
+    a request body's tools and output schemas."""
     value, base = source.value, ""
     if isinstance(value, dict) and isinstance(value.get("result"), dict) and "tools" in value["result"]:
         value, base = value["result"], "/result"  # a JSON-RPC response to tools/list
+    if _is_request(value):
+        tools, outputs = _located(value, where, base)
+        return _Doc(source, tools + outputs, True, bool(tools))
     if _holds_tools(value):
         value, base = value["tools"], base + "/tools"
     if not isinstance(value, list):
@@ -156,8 +162,60 @@ def _holds_tools(value: Any) -> bool:
 
 def _is_request(value: Any) -> bool:
     """A provider request body: a tool list beside fields no `tools/list` result has
-    (`model`, `messages`, `contents`), which reading its tools alone would drop."""
-    return _holds_tools(value) and not value.keys() <= _LISTING
+    (`model`, `messages`, `contents`), which reading its tools alone would drop; or an
+    object, no schema and no tool, in which a shipped target's `locate` finds a tool
+    list or an output schema (Bedrock's `toolConfig`, Anthropic's `output_config`)."""
+    if not isinstance(value, dict) or _looks_like_schema(value):
+        return False
+    if _holds_tools(value):
+        return not value.keys() <= _LISTING
+    if "schema" in value or _item(value, "", "", None).is_tool:
+        return False  # a corpus record or a tool
+    return any(True for _ in _found(value))
+
+
+def _found(body: dict[str, Any]) -> Any:
+    """(field, tokens, value, parent) of each place a shipped target's `locate` finds in `body`."""
+    from wireschema.ruletable import jsonpath, path_tokens
+
+    for field, path in wireschema._registry().body_paths():
+        for datum in jsonpath(path).find(body):
+            parent = datum.context.value if datum.context is not None else None
+            yield field, tuple(path_tokens(datum)), datum.value, parent
+
+
+def _located(body: dict[str, Any], where: str, base: str) -> tuple[tuple[_Item, ...], tuple[_Item, ...]]:
+    """A request body's function tools and output schemas, wherever a shipped target's
+    `locate` finds them (a body written for one wire is judged on every target), in the
+    body's order. An output asks for strict mode where its body says so or its wire
+    always enforces it; server tools and Gemini's groups of declarations (whose
+    declarations are found themselves) are no items."""
+    tools: dict[tuple[Any, ...], Any] = {}
+    outputs: dict[tuple[Any, ...], _Item] = {}
+    for field, tokens, value, parent in _found(body):
+        if field == "tools":
+            if isinstance(value, list):
+                tools.update(((*tokens, i), entry) for i, entry in enumerate(value))
+            continue
+        pointer = base + _pointer(tokens)
+        flag = parent.get("strict") if isinstance(parent, dict) else None
+        asked = flag if isinstance(flag, bool) else (True if field == "strict_outputs" else None)
+        outputs.setdefault(tokens, _Item(_join(where, f"output {pointer}"), value, False, value, pointer, None, asked, True))
+    items = [_item(tools[t], where, base + _pointer(t), None) for t in sorted(tools, key=_in_order)]
+    listed = tuple(
+        attrs.evolve(it, label=_join(where, f"#{n}", it.name or ""))
+        for n, it in enumerate(it for it in items if it.is_tool)
+    )
+    return listed, tuple(outputs[t] for t in sorted(outputs, key=_in_order))
+
+
+def _pointer(tokens: Any) -> str:
+    return "".join(f"/{escape(str(t))}" for t in tokens)
+
+
+def _in_order(tokens: tuple[Any, ...]) -> list[tuple[int, Any]]:
+    # indices as numbers (tools/10 after tools/9)
+    return [(0, t) if isinstance(t, int) else (1, t) for t in tokens]
 
 
 def _request(source: Document, where: str) -> _Doc:
@@ -325,12 +383,16 @@ def _process_doc(doc: _Doc, target: Any, strict: bool | None, output: bool) -> l
         return [_Outcome(it, done.body, request=done)]
     if output and any(it.is_tool for it in doc.items):
         raise UsageError("--output takes structured-output schemas; the input holds tools")
-    if doc.tools:
-        done = wireschema.normalize_tools([it.value for it in doc.items], target, strict=strict)
-        return [_Outcome(it, tool, result) for it, tool, result in zip(doc.items, done.tools, done.results)]
     outcomes = []
-    for it in doc.items:
-        if it.is_tool:
+    if doc.tools:
+        listed = [it for it in doc.items if not it.output]
+        done = wireschema.normalize_tools([it.value for it in listed], target, strict=strict)
+        outcomes = [_Outcome(it, tool, result) for it, tool, result in zip(listed, done.tools, done.results)]
+    for it in doc.items[len(outcomes):]:
+        if it.output:
+            result = wireschema.normalize_output(it.schema, target, strict=it.strict if strict is None else strict)
+            outcomes.append(_Outcome(it, result.schema, result))
+        elif it.is_tool:
             one = wireschema.normalize_tool(it.value, target, strict=strict)
             outcomes.append(_Outcome(it, one.tool, one.result))
         else:
@@ -364,7 +426,7 @@ def _assemble(data: _Input, outcomes: list[list[_Outcome]], value: Callable[[_Ou
 
 def setup_normalize(sub: Any) -> None:
     p = add_command(sub, "normalize", "rewrite schemas or tools for one target and print them as JSON")
-    p.add_argument("file", metavar="FILE", help="a schema, tool, tool list or JSON Lines; - for standard input")
+    p.add_argument("file", metavar="FILE", help="a schema, tool, tool list, request body or JSON Lines; - for standard input")
     p.add_argument("--target", "-t", required=True, help="target name (see `wireschema targets`)")
     p.add_argument(
         "--strict",
@@ -536,7 +598,7 @@ def _kinds(text: str) -> tuple[str, ...]:
 
 def setup_check(sub: Any) -> None:
     p = add_command(sub, "check", "exit 1 if any target would fall back, fail strict, or lose a constraint")
-    p.add_argument("file", metavar="FILE", help="a schema, tool, tool list or JSON Lines; - for standard input")
+    p.add_argument("file", metavar="FILE", help="a schema, tool, tool list, request body or JSON Lines; - for standard input")
     p.add_argument("--targets", help="comma-separated target names (default: every target)")
     p.add_argument(
         "--fail-on",
@@ -659,7 +721,7 @@ def _gh_prop(text: str) -> str:
 
 def setup_diff(sub: Any) -> None:
     p = add_command(sub, "diff", "side by side, what each target receives where it differs (changed pointers only)")
-    p.add_argument("file", metavar="FILE", help="a schema, tool, tool list or JSON Lines; - for standard input")
+    p.add_argument("file", metavar="FILE", help="a schema, tool, tool list, request body or JSON Lines; - for standard input")
     p.add_argument("--targets", required=True, help="comma-separated target names")
     p.add_argument("--width", type=int, default=28, help="widest cell before it is cut with … (default 28)")
     p.set_defaults(run=_run_diff)

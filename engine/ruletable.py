@@ -307,7 +307,8 @@ def read_rule_file(path: Path) -> tuple[Any, str]:
 _ROOT_ONLY = object()  # the parsed form of `where: "$"`, which `Rule.select` answers itself
 
 
-def _path_tokens(datum: Any) -> list[Any]:
+def path_tokens(datum: Any) -> list[Any]:
+    """The keys and indices from the root to a JSONPath match."""
     from jsonpath_ng.jsonpath import Fields, Index, Root, This
 
     tokens: list[Any] = []
@@ -331,7 +332,7 @@ def _path_tokens(datum: Any) -> list[Any]:
 def _select(expr: Any, root: Any, recursive: bool) -> set[int]:
     out: set[int] = set()
     for datum in expr.find(root):
-        if isinstance(datum.value, dict) and is_schema_path(_path_tokens(datum), recursive):
+        if isinstance(datum.value, dict) and is_schema_path(path_tokens(datum), recursive):
             out.add(id(datum.value))
     return out
 
@@ -359,6 +360,7 @@ class Registry:
         self._fields: dict[str, dict[str, Any]] = {}
         self._shapes: list[Any] | None = None
         self._shapes_key: str | None = None
+        self._body_paths: tuple[tuple[str, str], ...] | None = None
         self._variants: dict[tuple[Any, ...], Target] = {}
         self._lock = threading.RLock()
         self.skipped: dict[str, RuleFileError] = {}
@@ -402,7 +404,7 @@ class Registry:
             # the fields only: the rules of the chain are merged (and checked) when it compiles
             spec = _merge_chain(path, self, (), rules=False)
             abstract = bool(_top(spec, self, "abstract")) or path.stem.startswith("_")
-            out = {f: _top(spec, self, f, abstract=abstract) for f in ("description", "strict", "tool", "mcp_ingest")}
+            out = {f: _top(spec, self, f, abstract=abstract) for f in ("description", "strict", "tool", "mcp_ingest", "locate")}
             out["abstract"] = abstract
             out["path"] = str(path)
             self._fields[name] = out
@@ -436,6 +438,19 @@ class Registry:
                     shapes.append(tool)
             self._shapes = shapes
         return self._shapes
+
+    def body_paths(self) -> tuple[tuple[str, str], ...]:
+        """(field, JSONPath) of every place a target's `locate` finds tool lists (`tools`)
+        or output schemas (`outputs`, `strict_outputs`) in a request body, each once, in
+        the registry's order (computed once, no rules compiled)."""
+        if self._body_paths is None:
+            found = {
+                (field, path): None
+                for _, f in self.listed() if not f["abstract"]
+                for field in ("tools", "outputs", "strict_outputs") for path in (f["locate"] or {}).get(field) or ()
+            }
+            self._body_paths = tuple(found)
+        return self._body_paths
 
     def mcp_ingest(self) -> str:
         """The target whose file says `mcp_ingest: true` (what `normalize_mcp_tool` uses)."""

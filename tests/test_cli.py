@@ -483,6 +483,51 @@ def test_check_finds_each_spill_per_tool_and_pointer(run, tmp_path):
     assert code == 1 and _found(report) == expected and report["ok"] is False
 
 
+LOSSY_OUTPUT = {"type": "object", "properties": {"n": {"type": "integer", "minimum": 3}}}
+
+
+@pytest.mark.parametrize("body, at", [
+    ({**BODY, "response_format": {"type": "json_schema", "json_schema": {"name": "o", "schema": LOSSY_OUTPUT}}},
+     "/response_format/json_schema/schema"),
+    ({"model": "claude", "messages": [], "output_config": {"format": {"type": "json_schema", "schema": LOSSY_OUTPUT}}},
+     "/output_config/format/schema"),
+    ({"modelId": "m", "messages": [], "outputConfig": {"textFormat": {"type": "json_schema", "structure": {
+        "jsonSchema": {"name": "o", "schema": json.dumps(LOSSY_OUTPUT)}}}}},
+     "/outputConfig/textFormat/structure/jsonSchema/schema"),
+])
+def test_check_judges_a_request_bodys_output_schemas_on_every_target(run, body, at):
+    """Where any wire keeps one: a body written for one wire is judged on another."""
+    code, report = _check_json(run, "-", "--targets", "anthropic-strict,openai-strict", "--fail-on", "spilled",
+                               stdin=json.dumps(body))
+    found = {(t["target"], f["item"], f["pointer"]) for t in report["targets"] for f in t["findings"]}
+    assert code == 1 and found == {("anthropic-strict", f"output {at}", "/properties/n/minimum")}
+
+
+def test_check_reads_a_gemini_bodys_declarations_not_their_group(run):
+    """A `Tool` of function declarations was judged as a schema taking any value (a strict
+    finding on every strict target), and its declarations not at all."""
+    body = {"contents": [], "tools": [{"functionDeclarations": [
+        {"name": "f", "parameters": {"type": "object", "properties": {"a": {"type": "string", "format": "email"}}}},
+        {"name": "g", "parameters": {"type": "object", "properties": {"b": {"type": "string", "pattern": "^x"}}}}]},
+        {"googleSearch": {}}]}
+    code, report = _check_json(run, "-", "--targets", "gemini,openai-strict", "--fail-on", "spilled,strict,fallback",
+                               stdin=json.dumps(body))
+    found = {(t["target"], f["name"], f["pointer"], f["kind"]) for t in report["targets"] for f in t["findings"]}
+    assert code == 1 and found == {("gemini", "f", "/properties/a/format", "spilled")}
+    ran = run("check", "-", "--targets", "gemini", stdin=json.dumps(body))
+    assert ran.stdout.strip() == "gemini: ok (2 checked)"
+
+
+def test_a_body_holding_no_tool_list_at_its_top_is_normalized_as_a_body(run):
+    """It was read as a schema: the body got `type: object`, its output schema went as written."""
+    body = {"model": "claude", "max_tokens": 9, "messages": [],
+            "output_config": {"format": {"type": "json_schema", "schema": LOSSY_OUTPUT}}}
+    ran = run("normalize", "-", "--target", "anthropic", stdin=json.dumps(body))
+    assert ran.returncode == 0, ran.stderr
+    assert json.loads(ran.stdout) == wireschema.normalize_request(body, "anthropic").body
+    assert "type" not in json.loads(ran.stdout)
+
+
 def test_check_default_fails_on_fallback_strict_and_dropped_only(run):
     spills_only = {"type": "object", "properties": {"u": {"type": "string", "format": "uri"}}}
     result = wireschema.normalize(spills_only, "gemini")
