@@ -394,6 +394,28 @@ def test_a_null_whose_other_branch_would_change_meaning_when_merged_stays():
         "required u15's union narrowed to its first branch"]
 
 
+def test_an_anthropic_output_past_16_optional_described_models_narrows_them_keeping_both_descriptions():
+    """pydantic's `Optional[Address] = Field(None, description=...)` holds the model's
+    docstring in the branch, the field's beside the union: the two could not merge, and
+    past 16 the output failed open to a form the field refuses (the request failed)."""
+
+    class Address(pydantic.BaseModel):
+        """A postal address."""
+
+        street: str
+
+    fields = {f"a{i}": (Address | None, pydantic.Field(None, description=f"address {i}", title=f"A{i}")) for i in range(18)}
+    model = pydantic.create_model("Contacts", **fields)
+    result = wireschema.normalize_output(model, "anthropic-output")
+    assert result.strict and not result.strict_reason and result.target == "anthropic-output"
+    last = result.schema["properties"]["a17"]
+    assert "anyOf" not in last and last["type"] == "object" and last["title"] == "A17"
+    assert last["description"] == "address 17 (A postal address.) (title: Address)"
+    assert "anyOf" in result.schema["properties"]["a15"]
+    narrowed = [c.detail.split(":")[0] for c in result.changes if c.rule == "anthropic-output/property-counts"]
+    assert narrowed == [f"null dropped from optional a{i}'s union; its description says the branch's too" for i in (16, 17)]
+
+
 def test_an_anthropic_output_past_16_unions_of_other_forms_keeps_their_first_branches():
     """Before, it failed open to anthropic's non-strict form, which the field refuses:
     the request failed. Now the last unions keep their first branch that is not null,

@@ -217,7 +217,10 @@ def fit_property_counts(rule, run):
       many, nothing is narrowed; with `other_unions: first`, the last unions of other
       forms are narrowed to their first branch that is not null (optional properties
       first, then required ones, each last first), as many as it takes, and only where
-      they bring the schema within the count;
+      they bring the schema within the count. A branch merges into its property where
+      it holds no keyword the property holds otherwise, but a description or title:
+      the property keeps its own, and its description says the branch's after it in
+      parentheses (`the pet (A cat.)`, `(title: Cat)`), so no text is lost;
     - past `max_optional`, as many optional properties as it takes join their objects'
       `required`, one change per object: first those that take null, which they may
       send where they would have been left out, then the others, each last first (a
@@ -309,21 +312,26 @@ def _narrowed(rule, run, chosen: list) -> None:
                 "type",
             )
             continue
+        said: list[str] = []
         if rest.__class__ is str:
             prop["type"] = rest
             key = "type"
         else:
+            said = _said_beside(prop, rest)
             brought = [(k, v) for k, v in rest.items() if k not in prop]
             run.rewrite(prop, [kv for k, v in prop.items() for kv in (brought if k == "anyOf" else ((k, v),))])
             for k, _v in brought:
                 run.moved(prop, k, rest)
             run.absorbed_into(prop, rest)
+            if said:
+                prop["description"] = " ".join((prop["description"], *said) if "description" in prop else said)
             key = "anyOf"
         run.edited(prop)
         lost = f"null dropped from optional {name}'s union" if how == "null" else f"{how} {name}'s union narrowed to its first branch"
+        also = "; its description says the branch's too" if said else ""
         run.report(
             rule, prop, "rewritten",
-            f"{lost}: the wire takes at most {limit} properties with anyOf or a type list"
+            f"{lost}{also}: the wire takes at most {limit} properties with anyOf or a type list"
             " in a schema (a value it takes now was valid under the input as well)",
             key,
         )
@@ -389,15 +397,35 @@ def _first_narrowed(prop):
     return first if _mergeable(prop, first) else None
 
 
+# annotations a branch and its property may both hold, saying other things: merged, the
+# property keeps its own, and its description says the branch's too (`_said_beside`)
+_TEXTS = ("description", "title")
+
+
+def _texts(*values: object) -> bool:
+    return all(v.__class__ is str for v in values)
+
+
+def _said_beside(prop: dict, branch: dict) -> list[str]:
+    """The branch's description and title where its property says other: what merging
+    would lose, to be said in the property's description."""
+    said = []
+    for key, spelled in (("description", "({})"), ("title", "(title: {})")):
+        if key in prop and key in branch and prop[key] != branch[key]:
+            said.append(spelled.format(branch[key]))
+    return said
+
+
 def _mergeable(prop: dict, other) -> bool:
     """Whether union branch `other` can be merged into its property `prop` in the
-    union's place: a schema holding no union, no keyword the property holds otherwise,
-    and no part of a group of adjacent keywords the property holds another part of."""
+    union's place: a schema holding no union, no keyword the property holds otherwise
+    (but a description or title, said beside the property's own), and no part of a
+    group of adjacent keywords the property holds another part of."""
     if other.__class__ is not dict or not other or "$ref" in other or "enum" in prop or "const" in prop:
         return False
     if other.get("anyOf") is not None or other.get("type").__class__ is list:
         return False
-    if any(k in prop and prop[k] != v for k, v in other.items()):
+    if any(k in prop and prop[k] != v and not (k in _TEXTS and _texts(prop[k], v)) for k, v in other.items()):
         return False
     beside = prop.keys() - {"anyOf"}
     if not UNEVALUATED.isdisjoint(other) or not UNEVALUATED.isdisjoint(beside):
