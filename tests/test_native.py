@@ -346,7 +346,7 @@ def test_a_function_name_the_wire_refuses_is_renamed_and_reported():
         return 2 * x
 
     out = wireschema.normalize_tool(ünïcode, "openai-chat")
-    assert out.tool["function"]["name"] == "_n_code" and out.original_name == "ünïcode"
+    assert out.tool["function"]["name"] == "unicode" and out.original_name == "ünïcode"
     assert out.result.changes[0].action == "renamed"
 
 
