@@ -30,7 +30,7 @@ from wireschema.console import (
 )
 from wireschema.errors import ToolShapeError, WireschemaError
 from wireschema.jsonsource import Document, JSONSourceError, line_column, positions, read
-from wireschema.positions import escape, unescape
+from wireschema.positions import escape, pointer, unescape
 
 
 # -- reading FILE and printing its results -------------------------------------------
@@ -197,20 +197,16 @@ def _located(body: dict[str, Any], where: str, base: str) -> tuple[tuple[_Item, 
             if isinstance(value, list):
                 tools.update(((*tokens, i), entry) for i, entry in enumerate(value))
             continue
-        pointer = base + _pointer(tokens)
+        at = base + pointer(tokens)
         flag = parent.get("strict") if isinstance(parent, dict) else None
         asked = flag if isinstance(flag, bool) else (True if field == "strict_outputs" else None)
-        outputs.setdefault(tokens, _Item(_join(where, f"output {pointer}"), value, False, value, pointer, None, asked, True))
-    items = [_item(tools[t], where, base + _pointer(t), None) for t in sorted(tools, key=_in_order)]
+        outputs.setdefault(tokens, _Item(_join(where, f"output {at}"), value, False, value, at, None, asked, True))
+    items = [_item(tools[t], where, base + pointer(t), None) for t in sorted(tools, key=_in_order)]
     listed = tuple(
         attrs.evolve(it, label=_join(where, f"#{n}", it.name or ""))
         for n, it in enumerate(it for it in items if it.is_tool)
     )
     return listed, tuple(outputs[t] for t in sorted(outputs, key=_in_order))
-
-
-def _pointer(tokens: Any) -> str:
-    return "".join(f"/{escape(str(t))}" for t in tokens)
 
 
 def _in_order(tokens: tuple[Any, ...]) -> list[tuple[int, Any]]:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from itertools import compress, filterfalse, repeat
 from operator import is_
-from typing import Any, Iterator
+from typing import Any, Iterable, Iterator
 from urllib.parse import quote, unquote
 
 # keyword -> one subschema
@@ -313,6 +313,11 @@ def decode_fragment(text: str) -> str:
         return unquote(text, errors="surrogatepass")
     except UnicodeDecodeError:
         return unquote(text)
+
+
+def pointer(tokens: Iterable[Any]) -> str:
+    """The JSON Pointer of a path of keys and indices."""
+    return "".join(f"/{escape(str(t))}" for t in tokens)
 
 
 def pointer_of(chain: Any) -> str:

@@ -147,6 +147,7 @@ LOCATE_FIELDS: dict[str, Sub] = {
     "tools": Sub(str, "JSONPath or list", "The tool lists of a request body (`$.tools`, `$.tools[*].functionDeclarations`)."),
     "outputs": Sub(str, "JSONPath or list", "The structured-output schemas of a request body; a `strict` flag beside one asks for strict mode and is rewritten to what was reached."),
     "strict_outputs": Sub(str, "JSONPath or list", "Output schemas the wire always enforces (Anthropic's `output_config.format`): read as `outputs` are, each asking for strict mode (the strict variant's form on a non-strict target)."),
+    "tool_names": Sub(str, "JSONPath or list", "Strings of a request body that name one of its tools (a forced tool choice, the tool calls of earlier turns): a name the wire renamed its tool from is rewritten to the tool's wire name, reported (`request/tool-name`); any other is left as it is."),
     "outputs_of": Sub(str, "target name or list", "Targets whose output fields the same request may hold beside this target's own, in their dialect (Gemini's `responseJsonSchema` beside `responseSchema`): each one found where that target's `locate` says (`outputs`, `strict_outputs`; not its own `outputs_of`) is normalized as that target's output, where it stands."),
 }
 

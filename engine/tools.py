@@ -1020,7 +1020,9 @@ class RequestResult:
     outputs: tuple[Result, ...]
     changes: tuple[Change, ...] = ()
     """What was done to the body beside its tools and output schemas: a string mended as
-    UTF-8 can carry it (`request/text`, as `tool/text` in a tool)."""
+    UTF-8 can carry it (`request/text`, as `tool/text` in a tool); a renamed tool's name,
+    where the body names it (a forced tool choice, an earlier turn's call), made its
+    wire name (`request/tool-name`)."""
 
     @property
     def names(self) -> NameMap:
@@ -1045,7 +1047,9 @@ def normalize_request(body: Any, target: TargetLike, *, options: Options | None 
     rewritten to what was reached), `locate.strict_outputs` output schemas the wire
     always enforces (each asking for strict mode), and `locate.outputs_of` the targets
     whose output fields the body may hold in their own dialect (Gemini's
-    `responseJsonSchema`), each normalized as that target's output. Both SDK spellings
+    `responseJsonSchema`), each normalized as that target's output. Where the body names
+    a tool the wire renamed (`locate.tool_names`: a forced tool choice, the calls of
+    earlier turns), the name becomes the tool's wire name, reported. Both SDK spellings
     a rule file lists are read and kept where they are. The caller's body is not
     mutated. The body is a JSON object, JSON text (`str` or `bytes`, as a gateway
     receives it; the body returned is the object), or an SDK's request object
@@ -1106,12 +1110,41 @@ def normalize_request(body: Any, target: TargetLike, *, options: Options | None 
             if "strict" in parent:
                 parent["strict"] = result.strict
             outputs.append(result)
-    changes = _judged_body(out, t, groups, outputs, options)
+    changes = (*_tool_names_rewritten(out, t, groups), *_judged_body(out, t, groups, outputs, options))
     for group in groups:
         _log_tools(group)
     for result in outputs:
         _log_result(result, "the output schema")
     return RequestResult(out, tuple(groups), tuple(outputs), changes)
+
+
+def _tool_names_rewritten(out: Any, target: Any, groups: list[ToolsResult]) -> list[Change]:
+    """Where the body names one of its tools (`locate.tool_names`: a forced tool choice,
+    the calls of earlier turns), the name of a tool the wire renamed becomes its wire
+    name (the first tool's, where several share it), each reported: the caller's name
+    would name no tool of the request (a forced choice of it is refused), and the model
+    would read its earlier calls under a name it cannot call."""
+    from .positions import pointer
+    from .ruletable import jsonpath, path_tokens
+
+    first: dict[str, str] = {}
+    for group in groups:
+        for wire, original in group.names.pairs:
+            first.setdefault(original, wire)
+    renamed = {original: wire for original, wire in first.items() if wire != original}
+    changes: list[Change] = []
+    if not renamed:
+        return changes
+    for path in target.locate.get("tool_names", ()):
+        for datum in jsonpath(path).find(out):
+            name = datum.value
+            wire = renamed.get(name) if name.__class__ is str else None
+            if wire is None or datum.context is None:
+                continue
+            tokens = path_tokens(datum)
+            datum.context.value[tokens[-1]] = wire
+            changes.append(Change("request/tool-name", pointer(tokens), "renamed", f"tool name {name!r} sent as {wire!r}, the tool's name on the wire"))
+    return changes
 
 
 def _judged_body(out: Any, target: Any, groups: list[ToolsResult], outputs: list[Result], options: Options | None) -> tuple[Change, ...]:

@@ -56,7 +56,7 @@ def test_a_mapping_field_states_only_what_changes(tmp_path):
     flagged, unflagged = rules["flagged"], rules["unflagged"]
     assert dict(flagged.tool) == {**dict(chat.tool), "strict": ("function", "strict")}
     assert "strict" not in unflagged.tool and unflagged.tool["name"] == strict.tool["name"]
-    assert dict(unflagged.locate) == {"tools": ("$.tools",)}
+    assert dict(unflagged.locate) == {"tools": ("$.tools",), "tool_names": strict.locate["tool_names"]}
     tool = {"type": "function", "function": {"name": "get_weather", "parameters": WEATHER}}
     assert normalize_tool(tool, flagged).tool["function"]["strict"] is False
     assert "strict" not in normalize_tool(tool, unflagged).tool["function"]

@@ -388,6 +388,65 @@ def test_names_are_unique_across_the_tool_lists_of_one_request():
     assert out.result_for(wires[1]) is out.tools[1].results[0]
 
 
+# a body naming its tool "get weather" beyond its tool list: where each wire holds the name
+NAMED_ELSEWHERE = {
+    "openai-strict": ({"model": "m", "tools": [{"type": "function", "function": {"name": "get weather", "parameters": WEATHER}}],
+                       "tool_choice": {"type": "function", "function": {"name": "get weather"}},
+                       "messages": [{"role": "assistant", "tool_calls": [
+                           {"id": "1", "type": "function", "function": {"name": "get weather", "arguments": "{}"}}]}]},
+                      ["/tool_choice/function/name", "/messages/0/tool_calls/0/function/name"]),
+    "openai-responses": ({"model": "m", "tools": [{"type": "function", "name": "get weather", "parameters": WEATHER}],
+                          "tool_choice": {"type": "function", "name": "get weather"},
+                          "input": [{"type": "function_call", "call_id": "1", "name": "get weather", "arguments": "{}"}]},
+                         ["/tool_choice/name", "/input/0/name"]),
+    "anthropic": ({"model": "m", "tools": [{"name": "get weather", "input_schema": WEATHER}],
+                   "tool_choice": {"type": "tool", "name": "get weather"},
+                   "messages": [{"role": "assistant", "content": [
+                       {"type": "text", "text": "x"}, {"type": "tool_use", "id": "1", "name": "get weather", "input": {}}]}]},
+                  ["/tool_choice/name", "/messages/0/content/1/name"]),
+    "bedrock": ({"modelId": "m", "toolConfig": {"tools": [{"toolSpec": {"name": "get weather", "inputSchema": {"json": WEATHER}}}],
+                                              "toolChoice": {"tool": {"name": "get weather"}}},
+                 "messages": [{"role": "assistant", "content": [{"toolUse": {"toolUseId": "1", "name": "get weather", "input": {}}}]}]},
+                ["/toolConfig/toolChoice/tool/name", "/messages/0/content/0/toolUse/name"]),
+    "gemini": ({"tools": [{"functionDeclarations": [{"name": "get weather", "parameters": WEATHER}]}],
+                "toolConfig": {"functionCallingConfig": {"mode": "ANY", "allowedFunctionNames": ["other", "get weather"]}},
+                "contents": [{"role": "model", "parts": [{"functionCall": {"name": "get weather", "args": {}}}]},
+                             {"role": "user", "parts": [{"functionResponse": {"name": "get weather", "response": {}}}]}]},
+               ["/toolConfig/functionCallingConfig/allowedFunctionNames/1", "/contents/0/parts/0/functionCall/name",
+                "/contents/1/parts/0/functionResponse/name"]),
+}
+
+
+@pytest.mark.parametrize("target", sorted(NAMED_ELSEWHERE))
+def test_a_renamed_tool_is_named_by_its_wire_name_wherever_the_body_names_it(target):
+    """A forced tool choice of the caller's name named no tool of the request (refused),
+    and earlier turns called a tool the model could not call."""
+    body, places = NAMED_ELSEWHERE[target]
+    given = json.loads(json.dumps(body))
+    out = normalize_request(body, target)
+    assert body == given  # the caller's body is not touched
+    assert out.names.to_dict() == {"get_weather": "get weather"}
+    changes = [c for c in out.changes if c.rule == "request/tool-name"]
+    assert [c.pointer for c in changes] == places
+    for c in changes:
+        assert _at(out.body, c.pointer) == "get_weather" and c.action == "renamed" and "'get weather'" in c.detail
+    if target == "gemini":  # a name of no tool of the request is left as it is
+        assert out.body["toolConfig"]["functionCallingConfig"]["allowedFunctionNames"][0] == "other"
+
+
+def test_a_name_two_tools_share_is_named_as_the_first_tool_is_on_the_wire():
+    body = {"tools": [{"name": "search", "input_schema": WEATHER}, {"name": "search", "input_schema": WEATHER}],
+            "tool_choice": {"type": "tool", "name": "search"}, "messages": []}
+    out = normalize_request(body, "anthropic")
+    assert out.body["tool_choice"]["name"] == "search" and not out.changes  # the first keeps its name
+
+
+def _at(doc, pointer):
+    for token in pointer.split("/")[1:]:
+        doc = doc[int(token)] if isinstance(doc, list) else doc[token]
+    return doc
+
+
 NAME_PARTS = st.sampled_from(["search", "get weather", "get_weather", "tool_0", "tool_1", "x" * 70, "検索", "a.b", ""])
 
 
@@ -456,8 +515,10 @@ def test_the_engine_names_no_provider():
     for info in wireschema.targets():
         for paths in registry.get(info.name).locate.values():
             words.update(w for p in paths for w in re.findall(r"[A-Za-z_]+", p))
-    # JSON Schema's own words and Python API names, which are nobody's provider knowledge
-    words -= {"name", "description", "type", "schema", "strict", "tools", "title", "format", "json", "json_schema", "text", "request"}
+    # JSON Schema's own words, Python API and rule-language names and plain English (a
+    # diff's "input" column, a writer's "parts"), which are nobody's provider knowledge
+    words -= {"name", "description", "type", "schema", "strict", "tools", "title", "format", "json", "json_schema", "text", "request",
+              "tool", "input", "parts"}
     engine = Path(wireschema.__file__).parent
     found = []
     for path in sorted(engine.rglob("*.py")):
