@@ -178,7 +178,7 @@ def _found(body: dict[str, Any]) -> Any:
     """(field, tokens, value, parent) of each place a shipped target's `locate` finds in `body`."""
     from wireschema.ruletable import jsonpath, path_tokens
 
-    for field, path in wireschema._registry().body_paths():
+    for field, path, _targets in wireschema._registry().body_paths():
         for datum in jsonpath(path).find(body):
             parent = datum.context.value if datum.context is not None else None
             yield field, tuple(path_tokens(datum)), datum.value, parent

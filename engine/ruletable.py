@@ -360,7 +360,7 @@ class Registry:
         self._fields: dict[str, dict[str, Any]] = {}
         self._shapes: list[Any] | None = None
         self._shapes_key: str | None = None
-        self._body_paths: tuple[tuple[str, str], ...] | None = None
+        self._body_paths: tuple[tuple[str, str, tuple[str, ...]], ...] | None = None
         self._variants: dict[tuple[Any, ...], Target] = {}
         self._lock = threading.RLock()
         self.skipped: dict[str, RuleFileError] = {}
@@ -439,17 +439,20 @@ class Registry:
             self._shapes = shapes
         return self._shapes
 
-    def body_paths(self) -> tuple[tuple[str, str], ...]:
-        """(field, JSONPath) of every place a target's `locate` finds tool lists (`tools`)
-        or output schemas (`outputs`, `strict_outputs`) in a request body, each once, in
-        the registry's order (computed once, no rules compiled)."""
+    def body_paths(self) -> tuple[tuple[str, str, tuple[str, ...]], ...]:
+        """(field, JSONPath, targets) of every place a target's `locate` finds tool lists
+        (`tools`) or output schemas (`outputs`, `strict_outputs`) in a request body, each
+        once with the targets that look there, in the registry's order (computed once, no
+        rules compiled)."""
         if self._body_paths is None:
-            found = {
-                (field, path): None
-                for _, f in self.listed() if not f["abstract"]
-                for field in ("tools", "outputs", "strict_outputs") for path in (f["locate"] or {}).get(field) or ()
-            }
-            self._body_paths = tuple(found)
+            found: dict[tuple[str, str], tuple[str, ...]] = {}
+            for name, f in self.listed():
+                if f["abstract"]:
+                    continue
+                for field in ("tools", "outputs", "strict_outputs"):
+                    for path in (f["locate"] or {}).get(field) or ():
+                        found[field, path] = (*found.get((field, path), ()), name)
+            self._body_paths = tuple((field, path, names) for (field, path), names in found.items())
         return self._body_paths
 
     def mcp_ingest(self) -> str:

@@ -1085,6 +1085,7 @@ def normalize_request(body: Any, target: TargetLike, *, options: Options | None 
     for path in t.locate.get("tools", ()):
         for datum in jsonpath(path).find(out):
             if isinstance(datum.value, list):
+                _refuse_groups(datum, t)
                 group = _normalize_tools_quiet(datum.value, t, options=options, reserved=frozenset(taken))
                 datum.value[:] = list(group.tools)
                 taken.update(w for w in group.wire_names if w is not None)
@@ -1110,12 +1111,51 @@ def normalize_request(body: Any, target: TargetLike, *, options: Options | None 
             if "strict" in parent:
                 parent["strict"] = result.strict
             outputs.append(result)
+    if not groups and not outputs:
+        _say_held_elsewhere(out, t)
     changes = (*_tool_names_rewritten(out, t, groups), *_judged_body(out, t, groups, outputs, options))
     for group in groups:
         _log_tools(group)
     for result in outputs:
         _log_result(result, "the output schema")
     return RequestResult(out, tuple(groups), tuple(outputs), changes)
+
+
+def _refuse_groups(datum: Any, target: Any) -> None:
+    """A tool list of the body holding a group of tools (a Gemini `Tool` in a list the
+    target's requests hold tools in alone) is a body written for another wire: refused,
+    naming where, as no tool of the target's (normalize_tools, not a body, reads one)."""
+    from .positions import pointer
+    from .ruletable import path_tokens
+
+    reading = _reading(_registry_of(target))
+    for i, entry in enumerate(datum.value):
+        key = reading.group_of(entry)
+        if key is not None:
+            raise ToolShapeError(
+                f"the request body's tool at {pointer(path_tokens(datum))}/{i} holds a list of tools under {key!r}, "
+                f"where {target.name}'s requests hold each tool alone: normalize a body for the wire it is written "
+                "for, or pass its tools to normalize_tools"
+            )
+
+
+def _say_held_elsewhere(out: Any, target: Any) -> None:
+    """A WARNING for a body in which the target's `locate` finds nothing, where another
+    target's finds a tool list or an output schema: nothing was normalized, and the body
+    is likely written for that other wire."""
+    from . import logs
+    from .ruletable import jsonpath
+
+    for field, path, names in _registry_of(target).body_paths():
+        if target.name not in names and jsonpath(path).find(out):
+            what = "a tool list" if field == "tools" else "an output schema"
+            whose = ", ".join(names[:3]) + (", ..." if len(names) > 3 else "")
+            logs.warning(
+                "the request body holds no tool list or output schema where %s's requests hold them, but %s at %s, "
+                "where the requests of %s hold one: nothing in it was normalized (normalize a body for the wire it "
+                "is written for)", target.name, what, path, whose,
+            )
+            return
 
 
 def _tool_names_rewritten(out: Any, target: Any, groups: list[ToolsResult]) -> list[Change]:

@@ -434,6 +434,39 @@ def test_a_renamed_tool_is_named_by_its_wire_name_wherever_the_body_names_it(tar
         assert out.body["toolConfig"]["functionCallingConfig"]["allowedFunctionNames"][0] == "other"
 
 
+GEMINI_BODY = {"contents": [], "tools": [{"functionDeclarations": [{"name": "f", "parameters": WEATHER}]}]}
+
+
+def test_a_body_grouping_its_tools_as_another_wire_does_is_refused_naming_where():
+    """The message named normalize_request as the remedy, to a caller of normalize_request."""
+    with pytest.raises(ToolShapeError) as caught:
+        normalize_request(GEMINI_BODY, "openai-strict")
+    said = str(caught.value)
+    assert said.startswith("the request body's tool at /tools/0 holds a list of tools under 'functionDeclarations'")
+    assert "openai-strict's requests hold each tool alone" in said and "normalize_request" not in said
+
+
+@pytest.mark.parametrize("body, target", [
+    (GEMINI_BODY, "bedrock"),
+    ({"model": "m", "messages": [], "tools": [{"type": "function", "function": {"name": "f", "parameters": WEATHER}}]}, "gemini"),
+    ({"model": "m", "messages": [], "response_format": {"type": "json_schema", "json_schema": {"name": "o", "schema": WEATHER}}},
+     "anthropic"),
+])
+def test_a_body_written_for_another_wire_is_returned_as_it_is_with_a_warning(body, target, caplog):
+    with caplog.at_level(logging.WARNING, logger="wireschema"):
+        out = normalize_request(body, target)
+    assert out.body == body and not out.tools and not out.outputs
+    (record,) = caplog.records
+    assert record.getMessage().startswith(f"the request body holds no tool list or output schema where {target}'s requests hold them")
+    assert "nothing in it was normalized" in record.getMessage()
+
+
+def test_a_body_holding_nothing_to_normalize_anywhere_says_nothing(caplog):
+    with caplog.at_level(logging.WARNING, logger="wireschema"):
+        normalize_request({"model": "m", "messages": []}, "gemini")
+    assert not caplog.records
+
+
 def test_a_name_two_tools_share_is_named_as_the_first_tool_is_on_the_wire():
     body = {"tools": [{"name": "search", "input_schema": WEATHER}, {"name": "search", "input_schema": WEATHER}],
             "tool_choice": {"type": "tool", "name": "search"}, "messages": []}
