@@ -12,7 +12,7 @@ from . import logs
 from .blobs import thaw
 from .errors import SchemaInputError, WireschemaError
 from .model import Issue, Result
-from .positions import escape
+from .positions import pointer
 from .prepare import json_copy
 
 
@@ -231,9 +231,7 @@ def validate(result: Result, value: Any) -> tuple[Issue, ...]:
     except (jsonschema.exceptions.SchemaError, RecursionError) as exc:
         return (Issue("", f"the original schema cannot be checked: {type(exc).__name__}"),)
     for err in errors:
-        pointer = "".join("/" + escape(str(p)) for p in err.absolute_path)
-        spointer = "".join("/" + escape(str(p)) for p in err.absolute_schema_path)
-        issues.append(Issue(pointer, err.message, spointer))
+        issues.append(Issue(pointer(err.absolute_path), err.message, pointer(err.absolute_schema_path)))
     return tuple(issues)
 
 
