@@ -99,6 +99,8 @@ class PythonTool:
     name: str
     description: str | None
     schema: dict[str, Any]
+    unnamed: str | None = None
+    """A function's `*args` (`*args: int`), which no argument passed by name reaches: left out."""
 
 
 def to_schema(value: Any) -> dict[str, Any]:
@@ -133,7 +135,23 @@ def python_tool(value: Any) -> PythonTool:
     if doc.text is not None and schema.get("description") == doc.text:
         del schema["description"]
     description = doc.summary or schema.pop("description", None)
-    return PythonTool(name, description if isinstance(description, str) else None, schema)
+    unnamed = _var_positional(value) if _is_function(value) else None
+    return PythonTool(name, description if isinstance(description, str) else None, schema, unnamed)
+
+
+def _var_positional(fn: Any) -> str | None:
+    """The spelling of a function's `*args` (with its annotation), or None."""
+    try:
+        params = inspect.signature(fn).parameters.values()
+    except (TypeError, ValueError):
+        return None
+    for param in params:
+        if param.kind is param.VAR_POSITIONAL:
+            if param.annotation is param.empty:
+                return f"*{param.name}"
+            shown = param.annotation if isinstance(param.annotation, str) else inspect.formatannotation(param.annotation)
+            return f"*{param.name}: {shown}"
+    return None
 
 
 def _generate(value: Any) -> tuple[dict[str, Any], "_Doc"]:

@@ -589,7 +589,11 @@ def _tool_dict(item: Any, index: int | None, target: Any) -> tuple[Any, tuple[Ch
             made = python_tool(item)
         except SchemaInputError as exc:
             raise SchemaInputError(f"{where}: {exc}") from None
-        return _in_shape(target, made.name, made.description, made.schema), ()
+        told = () if made.unnamed is None else (Change(
+            "tool/shape", "", "dropped",
+            f"the function's {made.unnamed} is no parameter of the tool: a call passes its arguments by name, "
+            "and no name reaches it"),)
+        return _in_shape(target, made.name, made.description, made.schema), told
     raise ToolShapeError(
         f"{where} is {_what(item)}: a tool is a dict, an SDK or pydantic object (model_dump), "
         "a framework's tool object that rules/_objects.yaml names, "

@@ -75,6 +75,20 @@ def test_keyword_arguments_are_the_schema_of_any_other_property_and_varargs_are_
     assert not strict.strict and strict.strict_reason.startswith("openai-strict/open-objects")
 
 
+def test_a_tool_made_of_a_function_with_varargs_says_they_are_left_out():
+    """*args was left out with no word: the caller's dispatch never learned the model
+    cannot pass them."""
+    def search(q: str, *terms: str) -> list[str]: ...
+
+    def plain(q: str): ...
+
+    out = wireschema.normalize_tool(search, "anthropic")
+    assert "terms" not in out.tool["input_schema"]["properties"]
+    (said,) = [c for c in out.result.changes if c.rule == "tool/shape"]
+    assert said.action == "dropped" and said.detail.startswith("the function's *terms: str is no parameter of the tool")
+    assert not wireschema.normalize_tool(plain, "anthropic").result.changes
+
+
 def test_every_argument_a_call_passes_is_a_property_whatever_its_name():
     """Every parameter named `self` or `cls`, and every one pydantic keeps for itself
     (`_x` is a private attribute to it, `model_config` and `copy` its own names), was
