@@ -29,6 +29,7 @@ from .names import NameMap, NameRule, assign_wire_names, says_name, wire_name
 from .native import dump as _dump
 from .native import has_dump as _has_dump
 from .native import is_python_tool, python_tool
+from .positions import pointer
 from .prepare import json_copy, mended_text, mended_tree, nested_past
 
 if TYPE_CHECKING:
@@ -1129,7 +1130,6 @@ def _refuse_groups(datum: Any, target: Any) -> None:
     """A tool list of the body holding a group of tools (a Gemini `Tool` in a list the
     target's requests hold tools in alone) is a body written for another wire: refused,
     naming where, as no tool of the target's (normalize_tools, not a body, reads one)."""
-    from .positions import pointer
     from .ruletable import path_tokens
 
     reading = _reading(_registry_of(target))
@@ -1168,7 +1168,6 @@ def _tool_names_rewritten(out: Any, target: Any, groups: list[ToolsResult]) -> l
     name (the first tool's, where several share it), each reported: the caller's name
     would name no tool of the request (a forced choice of it is refused), and the model
     would read its earlier calls under a name it cannot call."""
-    from .positions import pointer
     from .ruletable import jsonpath, path_tokens
 
     first: dict[str, str] = {}
