@@ -467,6 +467,20 @@ def test_a_body_holding_nothing_to_normalize_anywhere_says_nothing(caplog):
     assert not caplog.records
 
 
+@pytest.mark.parametrize("target, choice, at", [
+    ("openai-strict", {"type": "allowed_tools", "allowed_tools": {"mode": "auto", "tools": [
+        {"type": "function", "function": {"name": "other"}}, {"type": "function", "function": {"name": "get weather"}}]}},
+     "/tool_choice/allowed_tools/tools/1/function/name"),
+    ("openai-responses", {"type": "allowed_tools", "mode": "required", "tools": [
+        {"type": "image_generation"}, {"type": "function", "name": "get weather"}]}, "/tool_choice/tools/1/name"),
+])
+def test_the_tools_a_choice_allows_are_named_by_their_wire_names(target, choice, at):
+    body, _ = NAMED_ELSEWHERE[target]
+    out = normalize_request({**body, "tool_choice": choice}, target)
+    assert [c.pointer for c in out.changes if c.rule == "request/tool-name"][0] == at
+    assert _at(out.body, at) == "get_weather"
+
+
 def test_a_name_two_tools_share_is_named_as_the_first_tool_is_on_the_wire():
     body = {"tools": [{"name": "search", "input_schema": WEATHER}, {"name": "search", "input_schema": WEATHER}],
             "tool_choice": {"type": "tool", "name": "search"}, "messages": []}
