@@ -74,7 +74,15 @@ def _schema_of_type(value: Any) -> Any:
     """What pydantic's serializer calls with a value it cannot write as JSON."""
     if isinstance(value, type) or _is_type_form(value):
         return to_schema(value)
-    raise ValueError(f"{type(value).__qualname__} is no JSON value")
+    raise ValueError(f"{type(value).__qualname__} is no JSON value{tool_hint(value)}")
+
+
+def tool_hint(value: Any) -> str:
+    """What to do with a Python function met where JSON is read (in a body's tool list the
+    target does not read, in an SDK's config): make it a tool first. Empty for any other value."""
+    if callable(value) and is_python_tool(value):
+        return f" ({getattr(value, '__name__', 'it')} is a Python function or class: normalize_tool makes a tool of it)"
+    return ""
 
 
 def plain(value: Any) -> Any:

@@ -501,7 +501,9 @@ def _another_key(key: str, fixed: str, where: str) -> SchemaInputError:
 
 
 def _not_json(value: Any, chain: Any) -> SchemaInputError:
-    return SchemaInputError(f"{type(value).__name__} at {pointer_of(chain) or '/'} is not a JSON value")
+    from .native import tool_hint
+
+    return SchemaInputError(f"{type(value).__name__} at {pointer_of(chain) or '/'} is not a JSON value{tool_hint(value)}")
 
 
 def _no_string(src: Any, chain: Any) -> SchemaInputError | None:

@@ -270,8 +270,24 @@ def test_a_type_where_python_genai_takes_one_is_its_json_schema():
     assert wireschema.normalize_output(Recipe | None, "gemini").schema == {**recipe, "nullable": True}
     assert wireschema.normalize_output(Literal["a", "b"], "gemini").schema == {"type": "string", "enum": ["a", "b"]}
     config = types.GenerateContentConfig(response_json_schema=object())
-    with pytest.raises(wireschema.SchemaInputError, match="GenerateContentConfig cannot be dumped to JSON: object is no JSON value"):
+    with pytest.raises(wireschema.SchemaInputError, match="GenerateContentConfig cannot be dumped to JSON: object is no JSON value$"):
         wireschema.normalize_request(config, "gemini")
+
+
+def test_a_python_function_where_json_is_read_says_normalize_tool_makes_a_tool_of_it():
+    """python-genai's automatic function calling takes a function in `tools`: the SDK's to
+    call, no JSON a body can hold. The refusal said only "function is no JSON value"."""
+    from google.genai import types
+
+    def get_weather(city: str) -> str:
+        """Weather now."""
+        return city
+
+    hint = r"\(get_weather is a Python function or class: normalize_tool makes a tool of it\)$"
+    with pytest.raises(wireschema.SchemaInputError, match="GenerateContentConfig cannot be dumped to JSON: function is no JSON value " + hint):
+        wireschema.normalize_request(types.GenerateContentConfig(tools=[get_weather]), "gemini")
+    with pytest.raises(wireschema.SchemaInputError, match="function at /tools/0 is not a JSON value " + hint):
+        wireschema.normalize_request({"contents": [], "tools": [get_weather]}, "gemini")
 
 
 def test_a_genai_schema_object_is_an_output_schema_as_the_sdk_sends_it():
