@@ -143,6 +143,11 @@ def _document(source: Document, where: str) -> _Doc:
         return _Doc(source, tools + outputs, True, bool(tools))
     if _holds_tools(value):
         value, base = value["tools"], base + "/tools"
+    group = _group(value, where or "the input")
+    if group is not None:
+        # one Tool of declarations, as normalize_tools reads it: its tools, a list
+        key, value = group
+        base = f"{base}/{escape(key)}"
     if not isinstance(value, list):
         item = _item(value, where, base, None)
         return _Doc(source, (item,), False, False)
@@ -169,8 +174,8 @@ def _is_request(value: Any) -> bool:
         return False
     if _holds_tools(value):
         return not value.keys() <= _LISTING
-    if "schema" in value or _item(value, "", "", None).is_tool:
-        return False  # a corpus record or a tool
+    if "schema" in value or _group(value, "the input") is not None or _item(value, "", "", None).is_tool:
+        return False  # a corpus record, a group of tools or a tool
     return any(True for _ in _found(value))
 
 
@@ -201,7 +206,7 @@ def _located(body: dict[str, Any], where: str, base: str) -> tuple[tuple[_Item, 
         flag = parent.get("strict") if isinstance(parent, dict) else None
         asked = flag if isinstance(flag, bool) else (True if field == "strict_outputs" else None)
         outputs.setdefault(tokens, _Item(_join(where, f"output {at}"), value, False, value, at, None, asked, True))
-    items = [_item(tools[t], where, base + pointer(t), None) for t in sorted(tools, key=_in_order)]
+    items = [_item(tools[t], where, base + pointer(t), None) for t in sorted(tools, key=_in_order) if not _is_group(tools[t])]
     listed = tuple(
         attrs.evolve(it, label=_join(where, f"#{n}", it.name or ""))
         for n, it in enumerate(it for it in items if it.is_tool)
@@ -220,10 +225,34 @@ def _request(source: Document, where: str) -> _Doc:
     return _Doc(source, (_Item(where, source.value, False, None, ""),), False, False, request=True)
 
 
+def _group(value: Any, what: str) -> tuple[str, list[Any]] | None:
+    """The key and the tools of a group of tools (a Gemini `Tool`), None for any other
+    value; a group holding more beside its tools is a usage error, naming `what`."""
+    from wireschema.tools import grouped_tools
+
+    try:
+        return grouped_tools(value) if isinstance(value, dict) else None
+    except ToolShapeError as exc:
+        raise UsageError(f"{what}: {exc}") from None
+
+
+def _is_group(value: Any) -> bool:
+    try:
+        return _group(value, "") is not None
+    except UsageError:
+        return True  # a group holding more beside its tools: a group all the same
+
+
 def _item(value: Any, where: str, pointer: str, index: int | None) -> _Item:
     label = " ".join(p for p in (where, "" if index is None else f"#{index}") if p)
     if not isinstance(value, (dict, bool)):
         raise UsageError(f"{label or 'the input'} is {_json_kind(value)}, not a JSON Schema or a tool")
+    if isinstance(value, dict) and not _looks_like_schema(value) and _group(value, label or "the input") is not None:
+        # read as a schema, a group would be one taking any value, its tools never read
+        raise UsageError(
+            f"{label or 'the input'} is a group of tools (one Tool of declarations) in a list: give one group, "
+            "its tools as a list, or the request body that holds them"
+        )
     if isinstance(value, dict) and "schema" in value and not _looks_like_schema(value):
         # a corpus record: {"id": ..., "name": ..., "schema": {...}}
         name = value.get("name") or value.get("id") or ""

@@ -262,6 +262,17 @@ def _reading(registry: Any) -> _Reading:
     return found
 
 
+def grouped_tools(entry: Any, registry: Any = None) -> tuple[str, list[Any]] | None:
+    """Where `entry` is a group of tools (a Gemini `Tool` holding its declarations: what
+    the rule files' `tool.groups` say), the key it holds them under and the tools; None
+    for any other entry. A group holding anything beside them is a ToolShapeError, as
+    `normalize_tools` says of one."""
+    from . import _registry
+
+    key = _reading(registry if registry is not None else _registry()).group_of(entry)
+    return None if key is None else (key, _group_tools(entry, key))
+
+
 def is_function_tool(tool: Any, registry: Any = None) -> bool:
     """False for entries of a tool list that carry no schema of the caller's (server
     tools, cache points: what the rule files' `tool.kinds` and `tool.passthrough` say)."""

@@ -518,6 +518,29 @@ def test_check_reads_a_gemini_bodys_declarations_not_their_group(run):
     assert ran.stdout.strip() == "gemini: ok (2 checked)"
 
 
+GEMINI_TOOL = {"functionDeclarations": [
+    {"name": "f", "parameters": {"type": "object", "properties": {"a": {"type": "string", "format": "email"}}}},
+    {"name": "g", "parameters": {"type": "object", "properties": {"b": {"type": "integer"}}}}]}
+
+
+def test_one_gemini_tool_is_its_declarations_as_normalize_tools_reads_it(run):
+    """It was read as a schema taking any value: printed back with `type: object` and
+    `properties: {}` beside its declarations, which went as written."""
+    ran = run("normalize", "-", "--target", "openai-strict", stdin=json.dumps(GEMINI_TOOL))
+    assert ran.returncode == 0, ran.stderr
+    assert json.loads(ran.stdout) == list(wireschema.normalize_tools(GEMINI_TOOL, "openai-strict").tools)
+    code, report = _check_json(run, "-", "--targets", "gemini", "--fail-on", "spilled", stdin=json.dumps(GEMINI_TOOL))
+    assert code == 1 and _found(report) == {("gemini", "f", "/properties/a/format", "spilled")}
+
+
+@pytest.mark.parametrize("doc, said", [
+    ([GEMINI_TOOL], "#0 is a group of tools (one Tool of declarations) in a list"),
+    ({**GEMINI_TOOL, "googleSearch": {}}, "holds tools under 'functionDeclarations' and ['googleSearch'] beside them"),
+])
+def test_a_group_of_tools_no_list_can_hold_is_a_usage_error(run, doc, said):
+    assert said in one_error_line(run("normalize", "-", "--target", "gemini", stdin=json.dumps(doc)))
+
+
 def test_a_body_holding_no_tool_list_at_its_top_is_normalized_as_a_body(run):
     """It was read as a schema: the body got `type: object`, its output schema went as written."""
     body = {"model": "claude", "max_tokens": 9, "messages": [],
