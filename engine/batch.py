@@ -174,7 +174,7 @@ def _is_request(value: Any) -> bool:
         return False
     if _holds_tools(value):
         return not value.keys() <= _LISTING
-    if "schema" in value or _group(value, "the input") is not None or _item(value, "", "", None).is_tool:
+    if "schema" in value or _group(value, "the input") is not None or _parsed_tool(value) is not None:
         return False  # a corpus record, a group of tools or a tool
     return any(True for _ in _found(value))
 
@@ -258,17 +258,26 @@ def _item(value: Any, where: str, pointer: str, index: int | None) -> _Item:
         name = value.get("name") or value.get("id") or ""
         return _Item(_join(label, str(name)), value["schema"], False, value["schema"], f"{pointer}/schema")
     if isinstance(value, dict) and not _looks_like_schema(value):
-        from wireschema.tools import parse_tool
-
-        try:
-            # a tool of a field no wire takes is still one: normalizing it names the field
-            parsed = parse_tool(value, wireschema._registry(), judged=False)
-        except ToolShapeError:
-            parsed = None
+        parsed = _parsed_tool(value)
         if parsed is not None:
             inner = _path_to(value, parsed.schema)
             return _Item(_join(label, parsed.name), value, True, parsed.schema, pointer + inner, parsed.name, parsed.strict)
+        if value and wireschema._registry().vocabulary.keywords.isdisjoint(value):
+            # an OpenAPI document, say: every key would be dropped, as --explain would tell
+            keys = ", ".join(list(map(str, value))[:5]) + (", ..." if len(value) > 5 else "")
+            warning(f"{label or 'the input'} holds no JSON Schema keyword (its keys: {keys}): read as a schema taking any value")
     return _Item(label, value, False, value, pointer)
+
+
+def _parsed_tool(value: dict[str, Any]) -> Any:
+    """`value` read as a tool of any shipped shape, or None."""
+    from wireschema.tools import parse_tool
+
+    try:
+        # a tool of a field no wire takes is still one: normalizing it names the field
+        return parse_tool(value, wireschema._registry(), judged=False)
+    except ToolShapeError:
+        return None
 
 
 def _join(*parts: str) -> str:

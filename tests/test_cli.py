@@ -541,6 +541,17 @@ def test_a_group_of_tools_no_list_can_hold_is_a_usage_error(run, doc, said):
     assert said in one_error_line(run("normalize", "-", "--target", "gemini", stdin=json.dumps(doc)))
 
 
+def test_a_document_holding_no_schema_keyword_is_read_as_any_value_with_a_warning(run):
+    """An OpenAPI document, say: every key is dropped, which only --explain told."""
+    doc = {"openapi": "3.1.0", "info": {"title": "x"}, "paths": {}}
+    ran = run("normalize", "-", "--target", "gemini", stdin=json.dumps(doc))
+    assert ran.returncode == 0
+    assert ran.stderr.strip() == ("wireschema: warning: the input holds no JSON Schema keyword (its keys: openapi, info, paths): "
+                                  "read as a schema taking any value")
+    for quiet in ({}, {"description": "any value, on purpose"}):
+        assert run("normalize", "-", "--target", "gemini", stdin=json.dumps(quiet)).stderr == ""
+
+
 def test_a_body_holding_no_tool_list_at_its_top_is_normalized_as_a_body(run):
     """It was read as a schema: the body got `type: object`, its output schema went as written."""
     body = {"model": "claude", "max_tokens": 9, "messages": [],
