@@ -482,10 +482,13 @@ def test_the_tools_a_choice_allows_are_named_by_their_wire_names(target, choice,
 
 
 def test_a_name_two_tools_share_is_named_as_the_first_tool_is_on_the_wire():
-    body = {"tools": [{"name": "search", "input_schema": WEATHER}, {"name": "search", "input_schema": WEATHER}],
-            "tool_choice": {"type": "tool", "name": "search"}, "messages": []}
-    out = normalize_request(body, "anthropic")
-    assert out.body["tool_choice"]["name"] == "search" and not out.changes  # the first keeps its name
+    for name, first in (("search", "search"), ("get weather", "get_weather")):
+        body = {"tools": [{"name": name, "input_schema": WEATHER}, {"name": name, "input_schema": WEATHER}],
+                "tool_choice": {"type": "tool", "name": name}, "messages": []}
+        out = normalize_request(body, "anthropic")
+        assert out.names.wires(name)[0] == first and len(set(out.names.wires(name))) == 2
+        assert out.body["tool_choice"]["name"] == first
+        assert [c.rule for c in out.changes] == ([] if name == first else ["request/tool-name"])
 
 
 def _at(doc, pointer):
