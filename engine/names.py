@@ -186,22 +186,27 @@ def wire_name(name: str, rule: NameRule) -> str:
     A name the wire takes already is returned unchanged.
     """
     _check_name(name)
+    return _truncate(_spelled(name, rule), rule.max_bytes)
+
+
+def _spelled(name: str, rule: NameRule) -> str:
+    """`name` in the characters the wire takes, before any cut for length."""
     out = "".join(ch if rule.allows(ch) else _folded(ch, rule) for ch in name) or _EMPTY_NAME
     if rule._first_re is not None and not rule._first_re.fullmatch(out[0]):
         out = (rule._lead or "") + out  # a rule with `first` always has a lead (see NameRule)
-    return _truncate(out, rule.max_bytes)
+    return out
 
 
-def says_name(name: str, rule: NameRule) -> bool:
-    """True when `wire_name` spells every letter and digit of `name`, as it is or folded to
-    its base letter (a cut for length aside): False when one became the replacement or
-    was dropped (a name in Chinese, say), so the wire name no longer tells a reader,
-    the model among them, which tool it is."""
+def says_name(name: str, rule: NameRule, wire: str | None = None) -> bool:
+    """True when the wire name `wire` (by default `wire_name(name, rule)`) spells every
+    letter and digit of `name`, as it is or folded to its base letter (a collision
+    suffix after them is no loss): False when one became the replacement, was dropped
+    (a name in Chinese, say) or was cut for length, so the wire name no longer tells a
+    reader, the model among them, which tool it is."""
     _check_name(name)
-    return all(
-        rule.allows(ch) or _folded(ch, rule) != rule._fill or unicodedata.category(ch)[0] not in "LN"
-        for ch in name
-    )
+    if not all(rule.allows(ch) or _folded(ch, rule) != rule._fill or unicodedata.category(ch)[0] not in "LN" for ch in name):
+        return False
+    return (wire_name(name, rule) if wire is None else wire).startswith(_spelled(name, rule))
 
 
 def _suffixes(original: str, rule: NameRule) -> Iterator[str]:

@@ -152,7 +152,7 @@ LOCATE_FIELDS: dict[str, Sub] = {
 }
 
 NAME_FIELDS: dict[str, Sub] = {
-    "max_bytes": Sub(int, "int", "Longest name in UTF-8 bytes; a longer one is cut, at a character boundary."),
+    "max_bytes": Sub(int, "int", "Longest name in UTF-8 bytes; a longer one is cut, at a character boundary, and said whole in its tool's description."),
     "allowed": Sub(str, "regex", "One allowed character; any other becomes its base letter (NFKD) where the wire takes that, else is replaced; a name whose letters are replaced is said in its tool's description."),
     "first": Sub(str, "regex", "An allowed first character; a name whose first character it refuses gets the replacement (or `x`) in front."),
     "replacement": Sub(str, "string", "What stands for each refused character (default `_`); refused characters are dropped where the wire refuses the replacement too."),

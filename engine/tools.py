@@ -723,7 +723,7 @@ def _wire_names(originals: Mapping[int, str], order: Sequence[int], target: Any,
     unsaid = set()
     for i in order:
         if out[i] != originals[i]:
-            said = "description" in target.tool and not says_name(originals[i], rule)
+            said = "description" in target.tool and not says_name(originals[i], rule, out[i])
             if said:
                 unsaid.add(i)
             changes[i] = _rename_change(originals[i], out[i], wire_name(originals[i], rule), said)

@@ -129,6 +129,13 @@ def test_says_name_is_false_when_a_letter_or_digit_is_lost(name, says):
     assert says_name(name, UNICODE)  # a wire taking any letter loses none
 
 
+def test_says_name_is_false_for_a_name_cut_for_length_not_for_a_collision_suffix():
+    long = "mcp__github__create_pull_request_review_comment_reply_thread_nowx"  # 65 bytes
+    assert not says_name(long, OPENAI)
+    assert says_name("search", OPENAI, "search" + suffix("search"))
+    assert not says_name("search", OPENAI, "sea" + suffix("search"))  # its base cut to fit the suffix
+
+
 def test_a_lone_surrogate_is_refused_even_where_any_character_is_allowed():
     out = wire_name("a\ud800b", NameRule(allowed=None))
     assert out == "a_b"
