@@ -1162,7 +1162,8 @@ def _say_held_elsewhere(out: Any, target: Any) -> None:
     from .ruletable import jsonpath
 
     for field, path, names in _registry_of(target).body_paths():
-        if target.name not in names and jsonpath(path).find(out):
+        # an empty tool list holds nothing to normalize, on any wire
+        if target.name not in names and any(d.value not in ([], None) for d in jsonpath(path).find(out)):
             what = "a tool list" if field == "tools" else "an output schema"
             whose = ", ".join(names[:3]) + (", ..." if len(names) > 3 else "")
             logs.warning(

@@ -468,6 +468,7 @@ def test_a_body_written_for_another_wire_is_returned_as_it_is_with_a_warning(bod
 def test_a_body_holding_nothing_to_normalize_anywhere_says_nothing(caplog):
     with caplog.at_level(logging.WARNING, logger="wireschema"):
         normalize_request({"model": "m", "messages": []}, "gemini")
+        normalize_request({"contents": [], "tools": []}, "gemini")  # an empty list, where other wires keep theirs
     assert not caplog.records
 
 
