@@ -174,7 +174,7 @@ def _is_request(value: Any) -> bool:
         return False
     if _holds_tools(value):
         return not value.keys() <= _LISTING
-    if "schema" in value or _group(value, "the input") is not None or _parsed_tool(value) is not None:
+    if "schema" in value or _is_group(value) or _parsed_tool(value) is not None:
         return False  # a corpus record, a group of tools or a tool
     return any(True for _ in _found(value))
 
@@ -237,17 +237,16 @@ def _group(value: Any, what: str) -> tuple[str, list[Any]] | None:
 
 
 def _is_group(value: Any) -> bool:
-    try:
-        return _group(value, "") is not None
-    except UsageError:
-        return True  # a group holding more beside its tools: a group all the same
+    from wireschema.tools import group_key
+
+    return isinstance(value, dict) and group_key(value) is not None
 
 
 def _item(value: Any, where: str, pointer: str, index: int | None) -> _Item:
     label = " ".join(p for p in (where, "" if index is None else f"#{index}") if p)
     if not isinstance(value, (dict, bool)):
         raise UsageError(f"{label or 'the input'} is {_json_kind(value)}, not a JSON Schema or a tool")
-    if isinstance(value, dict) and not _looks_like_schema(value) and _group(value, label or "the input") is not None:
+    if isinstance(value, dict) and not _looks_like_schema(value) and _is_group(value):
         # read as a schema, a group would be one taking any value, its tools never read
         raise UsageError(
             f"{label or 'the input'} is a group of tools (one Tool of declarations) in a list: give one group, "

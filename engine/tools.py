@@ -262,14 +262,19 @@ def _reading(registry: Any) -> _Reading:
     return found
 
 
-def grouped_tools(entry: Any, registry: Any = None) -> tuple[str, list[Any]] | None:
-    """Where `entry` is a group of tools (a Gemini `Tool` holding its declarations: what
-    the rule files' `tool.groups` say), the key it holds them under and the tools; None
-    for any other entry. A group holding anything beside them is a ToolShapeError, as
-    `normalize_tools` says of one."""
+def group_key(entry: Any, registry: Any = None) -> str | None:
+    """The key under which `entry` holds a group of tools (a Gemini `Tool` holding its
+    declarations: what the rule files' `tool.groups` say), or None."""
     from . import _registry
 
-    key = _reading(registry if registry is not None else _registry()).group_of(entry)
+    return _reading(registry if registry is not None else _registry()).group_of(entry)
+
+
+def grouped_tools(entry: Any, registry: Any = None) -> tuple[str, list[Any]] | None:
+    """Where `entry` is a group of tools, the key it holds them under and the tools; None
+    for any other entry. A group holding anything beside them is a ToolShapeError, as
+    `normalize_tools` says of one."""
+    key = group_key(entry, registry)
     return None if key is None else (key, _group_tools(entry, key))
 
 

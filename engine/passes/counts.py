@@ -339,7 +339,7 @@ def _narrowed(rule, run, chosen: list) -> None:
 
 # the type names a type list must hold alone to say what its values say (a name no rule
 # resolved, `dict` say, says nothing certain)
-_TYPE_NAMES = frozenset({"object", "array", "string", "number", "integer", "boolean", "null"})
+_TYPE_NAMES = _NOT_STRING | {"string"}
 
 
 def _said_by_values(prop) -> list | None:
