@@ -17,6 +17,7 @@ FACTS: dict[str, str] = {
     "refs-resolved": "a `resolve-refs` rule",
     "nullable-removed": "a `nullable` rule with `style: remove`",
     "nulled-optionals": "a `require-all` rule",
+    "paired-maps": "a `map-to-pairs` rule",
     "bools-respelled": "a `boolean-schemas` rule (boolean subschemas become objects)",
 }
 # made by the engine itself, before any rule runs
@@ -62,6 +63,8 @@ class Facts:
     """Nodes whose null a `nullable` rule with `style: remove` took out."""
     nulled_optionals: list[str] = attrs.Factory(list)
     """Pointers of optional properties a `require-all` rule made "required, or null"."""
+    paired_maps: list[str] = attrs.Factory(list)
+    """Pointers of maps a `map-to-pairs` rule made lists of `{key, value}` pairs."""
     spilled: dict[str, str] = attrs.Factory(dict)
     """Of each description a spill wrote, the spilled text in it: a description that wins
     over it (beside a `$ref`, of a folded branch) keeps that text (`Run.carry_spilled`)."""

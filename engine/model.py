@@ -104,8 +104,9 @@ class Result:
     asked for strict mode (its argument, a tool's or an output's flag) of a target with
     no strict form."""
     notes: dict[str, Any] = attrs.field(factory=dict, eq=False)
-    """Facts later steps need, e.g. `nulled_optionals`: pointers of optional properties
-    that strict mode turned into "required, or null"."""
+    """Facts later steps need: `nulled_optionals`, pointers of optional properties that
+    strict mode turned into "required, or null"; `paired_maps`, pointers of maps sent as
+    lists of `{key, value}` pairs (`restore` reads both)."""
     wrapped: bool = False
     """An output schema whose non-object root was wrapped as `{"response": ...}`."""
     origin: bytes | None = attrs.field(default=None, eq=False, repr=False)
@@ -152,8 +153,9 @@ class Result:
 
         `value` is a JSON value, or JSON text (`str`/`bytes`, as the OpenAI SDK's
         `tool_call.function.arguments`), which is parsed first; text that is not JSON
-        raises `SchemaInputError`. Unwraps `response`, and drops the nulls a strict wire
-        forced onto optional properties whose original schema does not accept null.
+        raises `SchemaInputError`. Unwraps `response`, drops the nulls a strict wire
+        forced onto optional properties whose original schema does not accept null, and
+        turns the `{key, value}` pairs of a map sent as a list back into the map.
         `value` is not mutated.
         """
         from .restore import restore

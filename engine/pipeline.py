@@ -204,14 +204,13 @@ def _staged(value: Any, target: Target, options: Options, run: Run, output: bool
 
 def _finished(run: Run, target: Target) -> Result:
     """The Result of a run that went to its end."""
-    notes = run.facts.nulled_optionals
-    return Result(
-        schema=run.root,
-        target=target.name,
-        strict=target.strict,
-        changes=tuple(run.changes),
-        notes={"nulled_optionals": tuple(notes)} if notes else {},
-    )
+    facts = run.facts
+    notes = {}
+    if facts.nulled_optionals:
+        notes["nulled_optionals"] = tuple(facts.nulled_optionals)
+    if facts.paired_maps:
+        notes["paired_maps"] = tuple(facts.paired_maps)
+    return Result(schema=run.root, target=target.name, strict=target.strict, changes=tuple(run.changes), notes=notes)
 
 
 def _facts(run: Run, output: bool) -> Facts:

@@ -12,6 +12,7 @@ from . import logs
 from .blobs import thaw
 from .errors import SchemaInputError, WireschemaError
 from .model import Issue, Result
+from .passes.objects import PAIR_KEY, PAIR_VALUE, is_pairs, pure_map
 from .positions import pointer
 from .prepare import json_copy
 
@@ -23,10 +24,11 @@ class _Doc:
     """The original schema with its references indexed as resolution reads them
     (`$id` bases, anchors, percent-encoded pointers, `$dynamicRef`)."""
 
-    def __init__(self, root: Any):
+    def __init__(self, root: Any, pairs: bool = False):
         from .passes.refs import _Dynamic, _index
 
         self.root = root
+        self.pairs = pairs  # some map went as a list of pairs (`map-to-pairs`)
         self.dynamic = _Dynamic()  # type: ignore[no-untyped-call]
         self.resources, sites = _index(root, self.dynamic)
         self.base: dict[int, str] = {id(n): b for n, b in sites}
@@ -173,6 +175,11 @@ def _restore_one(doc: _Doc, schema: Any, value: Any, depth: int, memo: dict[tupl
                 continue  # strict mode's stand-in for "left out"
             out[k] = _restore(doc, sub, v, depth + 1, memo) if sub is not None else v
         return out
+    if doc.pairs and is_pairs(value) and pure_map(schema):
+        # a map the wire took as a list of pairs: the map again, a key sent twice the last pair's
+        values = schema.get("additionalProperties")
+        sub = values if isinstance(values, dict) else None
+        return {p[PAIR_KEY]: _restore(doc, sub, p[PAIR_VALUE], depth + 1, memo) if sub is not None else p[PAIR_VALUE] for p in value}
     if isinstance(value, list) and isinstance(schema, dict):
         given = schema.get("prefixItems")
         prefix: list[Any] = given if isinstance(given, list) else []
@@ -202,7 +209,7 @@ def parse_value(value: Any) -> Any:
 def restore(result: Result, value: Any) -> Any:
     original = _original(result)
     value = result.unwrap(parse_value(value))
-    return _restore(_Doc(original), original, json_copy(value), 0)
+    return _restore(_Doc(original, bool(result.notes.get("paired_maps"))), original, json_copy(value), 0)
 
 
 def validate(result: Result, value: Any) -> tuple[Issue, ...]:

@@ -65,6 +65,7 @@ def shown_value(value: Any, width: int = 120) -> str:
 _NO_FACTS = Facts(
     nullable_removed=frozenset(),  # type: ignore[arg-type]
     nulled_optionals=(),  # type: ignore[arg-type]
+    paired_maps=(),  # type: ignore[arg-type]
     spilled=MappingProxyType({}),  # type: ignore[arg-type]
     unprepared=(),  # type: ignore[arg-type]
 )

@@ -346,6 +346,21 @@ CASES = {
         why: test
     """, {"type": "object", "properties": {"closed": {"type": "array", "prefixItems": [{"type": "number"}, {"type": "string"}], "items": False},
                                            "open": {"type": "array", "prefixItems": [{"type": "number"}]}}}),
+    "map-to-pairs": ("""
+      - id: t/maps
+        kind: map-to-pairs
+        why: test
+    """, {"type": "object", "additionalProperties": {"type": "integer"},  # the root stays an object
+          "properties": {
+              "scores": {"type": "object", "title": "Scores", "propertyNames": {"type": "string", "pattern": "^[a-z]+$"},
+                         "additionalProperties": {"type": "integer"}, "minProperties": 1, "maxProperties": 9, "default": {"ann": 1}},
+              "free": {"type": "object", "description": "any object"},
+              # left as written: a property named, a required name, a default that is no object, keys no string
+              "named": {"type": "object", "properties": {"a": {"type": "string"}}, "additionalProperties": {"type": "string"}},
+              "required": {"type": "object", "required": ["a"], "additionalProperties": {"type": "string"}},
+              "odd-default": {"type": "object", "additionalProperties": {"type": "string"}, "default": []},
+              "closed": {"type": "object", "additionalProperties": False},
+              "numbers": {"type": "object", "propertyNames": {"type": "integer"}}}}),
     "resolve-refs-fallback-on-recursion": ("""
       - id: t/refs
         kind: resolve-refs

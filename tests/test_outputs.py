@@ -294,15 +294,29 @@ def test_an_anthropic_output_takes_the_fields_strict_form_whatever_strictness_is
     assert result.schema["additionalProperties"] is False and "minimum" not in result.schema["properties"]["n"]
 
 
-def test_open_objects_in_an_anthropic_output_are_closed_and_what_they_took_is_spilled():
-    result = wireschema.normalize_output(OPEN_PARTS, "anthropic-strict")
+def test_maps_in_an_anthropic_output_go_as_pairs_and_other_open_objects_are_closed():
+    """Closed, as the field wants every object, a map or free-form object would only ever
+    hold {} (what wireschema sent before): it goes as a list of {key, value} pairs."""
+    schema = {**OPEN_PARTS, "properties": {**OPEN_PARTS["properties"], "named": {
+        "type": "object", "properties": {"a": {"type": "string"}}, "additionalProperties": {"type": "integer"}}}}
+    result = wireschema.normalize_output(schema, "anthropic-strict")
     assert result.strict and not result.strict_reason
     props = result.schema["properties"]
-    assert props["meta"] == {"type": "object", "description": "Anything else.", "additionalProperties": False}
-    assert props["tags"]["additionalProperties"] is False and '{"type":"string"}' in props["tags"]["description"]
-    done = {(c.pointer, c.action) for c in result.changes}
-    assert {("/properties/meta/additionalProperties", "rewritten"), ("/properties/tags/additionalProperties", "spilled")} <= done
+    pair = {"type": "object", "properties": {"key": {"type": "string"}, "value": {"type": "string"}},
+            "required": ["key", "value"], "additionalProperties": False}
+    assert props["tags"] == {"type": "array", "items": pair}
+    assert props["meta"]["type"] == "array" and props["meta"]["items"]["properties"]["value"] == {}
+    assert props["meta"]["description"] == "Anything else."
+    # naming a property, the object is closed and what else it took spilled
+    assert props["named"]["additionalProperties"] is False and '{"type":"integer"}' in props["named"]["description"]
+    done = {(c.pointer, c.rule, c.action) for c in result.changes}
+    assert {("/properties/meta", "anthropic-output/maps", "rewritten"), ("/properties/tags", "anthropic-output/maps", "rewritten"),
+            ("/properties/named/additionalProperties", "anthropic-strict/close-objects", "spilled")} <= done
+    assert result.notes["paired_maps"] == ("/properties/meta", "/properties/tags")
     assert wireschema.check(result.schema, "anthropic-strict") == ()
+    sent = {"n": 1, "meta": [{"key": "x", "value": [1, 2]}], "tags": [{"key": "k", "value": "v"}], "named": {"a": "b"}}
+    jsonschema.validate(sent, result.schema)
+    assert result.restore(sent) == {"n": 1, "meta": {"x": [1, 2]}, "tags": {"k": "v"}, "named": {"a": "b"}}
 
 
 def test_an_anthropic_tool_with_an_open_object_still_fails_open():
@@ -325,12 +339,14 @@ def test_a_recursive_anthropic_output_is_unrolled_not_sent_non_strict():
     assert wireschema.normalize(tree, "anthropic-strict").strict_reason.startswith("prepare/resolve-refs")  # a tool fails open
 
 
-def test_an_anthropic_request_gets_its_free_form_output_closed():
+def test_an_anthropic_request_gets_its_free_form_output_as_pairs():
     body = {"model": "m", "messages": [], "output_config": {"format": {"type": "json_schema", "schema": OPEN_PARTS}}}
     out = wireschema.normalize_request(body, "anthropic")
     (result,) = out.outputs
     assert result.strict and result.target == "anthropic-strict"
-    assert out.body["output_config"]["format"]["schema"]["properties"]["meta"]["additionalProperties"] is False
+    meta = out.body["output_config"]["format"]["schema"]["properties"]["meta"]
+    assert meta["type"] == "array" and meta["items"]["additionalProperties"] is False
+    assert result.restore('{"n": 1, "meta": [{"key": "a", "value": 1}], "tags": []}') == {"n": 1, "meta": {"a": 1}, "tags": {}}
 
 
 WIDE_OPTIONAL = {

@@ -52,6 +52,29 @@ def test_a_structured_output_as_text_is_unwrapped():
     assert result.validate('{"response": ["a", 1]}')[0].pointer == "/1"
 
 
+def test_a_map_sent_as_pairs_is_a_map_again():
+    # anthropic-output closes every object: a dict[str, T] goes as a list of {key, value}
+    schema = {"type": "object", "required": ["by_city"], "properties": {"by_city": {
+        "type": "object", "additionalProperties": {"type": "object", "properties": {"temp": {"type": "number"}, "note": {"type": "string"}}}}}}
+    result = wireschema.normalize_output(schema, "anthropic-output")
+    assert result.notes["paired_maps"] == ("/properties/by_city",)
+    assert result.schema["properties"]["by_city"]["type"] == "array"
+    sent = {"by_city": [{"key": "Lyon", "value": {"temp": 3}}, {"key": "Oslo", "value": {"temp": 1}}, {"key": "Lyon", "value": {"temp": 4}}]}
+    # a key sent twice: the last pair wins, as the last member of a JSON object does
+    assert result.restore(json.dumps(sent)) == {"by_city": {"Lyon": {"temp": 4}, "Oslo": {"temp": 1}}}
+    assert result.validate(result.restore(sent)) == ()
+    assert result.restore({"by_city": []}) == {"by_city": {}}
+
+
+def test_a_list_of_pairs_stays_a_list_where_no_map_was_sent_as_one():
+    schema = {"type": "object", "properties": {"m": {"type": "object", "additionalProperties": {"type": "string"}}}}
+    result = wireschema.normalize(schema, "anthropic")  # the map stays a map on this wire
+    assert "paired_maps" not in result.notes
+    value = {"m": [{"key": "a", "value": "b"}]}
+    assert result.restore(value) == value
+    assert [i.pointer for i in result.validate(value)] == ["/m"]
+
+
 # --- closed unions: the branch the value matched (issue 15 F) -----------------------
 
 

@@ -1104,7 +1104,7 @@ def test_a_bedrock_structured_output_given_as_json_text_comes_back_as_text_in_st
     sent = out.body["outputConfig"]["textFormat"]["structure"]["jsonSchema"]["schema"]
     assert isinstance(sent, str) and json.loads(sent) == result.schema
     assert result.schema == wireschema.normalize_output(schema, "anthropic-strict").schema
-    assert result.schema["properties"]["meta"]["additionalProperties"] is False
+    assert result.schema["properties"]["meta"]["items"]["additionalProperties"] is False  # a free-form object as pairs
     assert body["outputConfig"]["textFormat"]["structure"]["jsonSchema"]["schema"] == text  # the caller's body is not changed
 
 

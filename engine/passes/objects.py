@@ -159,6 +159,103 @@ def close_objects(rule, node, run):
     return None
 
 
+# the members of each pair a map becomes (`map-to-pairs`), which `Result.restore` reads back
+PAIR_KEY, PAIR_VALUE = "key", "value"
+# what a map may say beside its values' schema, each with a place in its list of pairs
+_MAP_KEYWORDS = frozenset({
+    "type", "additionalProperties", "properties", "required", "propertyNames",
+    "minProperties", "maxProperties", "default", "title", "description", "$comment",
+})
+# a map's keywords as its list of pairs says them (those not here go into the pair)
+_AS_LIST = {"type": "type", "additionalProperties": "items", "minProperties": "minItems", "maxProperties": "maxItems",
+            "default": "default", "title": "title", "description": "description", "$comment": "$comment"}
+
+
+@test_helper("_pure_map")
+def pure_map(node: Any) -> bool:
+    """An object whose members are all alike: it names no property and requires none,
+    each member taking the schema `additionalProperties` holds (any value where it says
+    nothing or `true`), its names strings (`propertyNames`, if there, a schema of one);
+    it says nothing else but annotations and counts of members, and its default, if
+    any, is an object."""
+    if node.__class__ is not dict or node.get("type") != "object" or not _MAP_KEYWORDS.issuperset(node):
+        return False
+    values = node.get("additionalProperties", True)
+    names = node.get("propertyNames", {})
+    return (
+        not node.get("properties")
+        and not node.get("required")
+        and (values is True or values.__class__ is dict)
+        and names.__class__ is dict
+        and names.get("type", "string") == "string"
+        and node.get("default", {}).__class__ is dict
+    )
+
+
+def is_pairs(value: Any) -> bool:
+    """A list of `{key, value}` objects with string keys: what a map's pairs hold."""
+    return value.__class__ is list and all(
+        v.__class__ is dict and len(v) == 2 and v.get(PAIR_KEY).__class__ is str and PAIR_VALUE in v for v in value
+    )
+
+
+@kind(
+    "map-to-pairs", fails=False, reads="node", creates=True, makes=("paired-maps",),
+    adds={"items", "minItems", "maxItems", "properties", "required", "additionalProperties"},
+    writes_bools=False,  # its values' schema moves into the pair as an object (`true` as {})
+    triggers={"type"},
+    acts_if="node['type'] == 'object' and not node.get('properties') and node.get('additionalProperties') is not False and _pure_map(node)",
+)
+def map_to_pairs(rule, node, run):
+    """A map (an object naming no properties, each member taking one schema: a Python
+    `dict[str, T]`) below the root becomes a list of `{key, value}` pairs.
+
+    For a wire that closes every object, where the map would only ever hold `{}`: the
+    pairs hold what its members would (`propertyNames` becomes the key's schema,
+    `minProperties` and `maxProperties` count pairs, a default becomes its pairs). The
+    value the model sends has the list's shape: `Result.restore` gives the map back
+    (a key sent twice: the last pair wins), and `Result.notes["paired_maps"]` holds the
+    pointers of the maps so rewritten.
+    """
+    if node is run.root or not pure_map(node):
+        return None
+    at = run.chain_of(node)
+    values = node.get("additionalProperties", True)
+    if values.__class__ is not dict:
+        values = run.placed({}, (at, "additionalProperties"))
+    key = {"type": "string", **{k: v for k, v in node.get("propertyNames", {}).items() if k != "type"}}
+    pair_at = (at, "additionalProperties")
+    pair = {
+        "type": "object",
+        "properties": run.placed({PAIR_KEY: run.placed(key, (at, "propertyNames") if "propertyNames" in node else pair_at),
+                                  PAIR_VALUE: values}, pair_at),
+        "required": [PAIR_KEY, PAIR_VALUE],
+        "additionalProperties": False,
+    }
+    run.placed(pair, pair_at)
+    items = []
+    for k, v in node.items():
+        said = _AS_LIST.get(k)
+        if said is None:
+            continue
+        if k == "type":
+            v = "array"
+        elif k == "additionalProperties":
+            v = pair
+        elif k == "default":
+            v = [{PAIR_KEY: name, PAIR_VALUE: member} for name, member in v.items()]
+        items.append((said, v))
+    if "additionalProperties" not in node:
+        items.insert(1, ("items", pair))
+    default = node.get("default", {})
+    # the pair's keywords and each default member's two names count as the input's did
+    run.grow(node, nodes=4 + len(default), chars=70 + len(PAIR_KEY + PAIR_VALUE) * len(default))
+    run.rewrite(node, items)
+    run.facts.paired_maps.append(pointer_of(at))
+    run.report(rule, node, "rewritten", "a map -> a list of {key, value} pairs (Result.restore gives the map back)")
+    return None
+
+
 @kind(
     "say-open", fails=False, reads="node", creates=False, adds={"additionalProperties"},
     triggers={"type", "properties"},  # what is_object reads
