@@ -15,6 +15,7 @@ import attrs
 from .positions import DEFINITIONS
 from .blobs import freeze
 from .model import Change, Options, Result, options_of
+from .passes.objects import pure_map
 from .positions import child_slots, decode_fragment
 from .prepare import json_copy
 
@@ -119,12 +120,21 @@ def _normalize_output_quiet(
     opts = options_of(options)
     t = _target(target)
     value = _parsed(schema, opts)
-    if not wrap_allowed or not t.output.get("wrap_non_object") or _is_object_root(value):
+    if not wrap_allowed or not t.output.get("wrap_non_object") or (_is_object_root(value) and not _wraps_map(t, value)):
         return _normalize(value, t, strict=strict, options=opts, output=True)
     _refuse_no_json(value, t, opts)
     wrapper, rebased = wrap(value)
     result = _normalize(wrapper, t, strict=strict, options=opts, output=True)
-    return attrs.evolve(result, wrapped=True, origin=freeze(value), changes=_unwrapped_changes(value, rebased, result))
+    return attrs.evolve(
+        result, wrapped=True, origin=freeze(value), changes=_unwrapped_changes(value, rebased, result), notes=_unwrapped_notes(result)
+    )
+
+
+def _wraps_map(target: Any, value: Any) -> bool:
+    """A root map that the target its outputs run as sends as pairs (`output.wrap_maps`):
+    wrapped, it stands below the root, where a `map-to-pairs` rule takes it."""
+    runs = target.registry.output_variant(target) if target.registry is not None else target
+    return bool(runs.output.get("wrap_maps")) and pure_map(value)
 
 
 def _refuse_no_json(value: Any, target: Any, opts: Options) -> None:
@@ -143,12 +153,24 @@ def _refuse_no_json(value: Any, target: Any, opts: Options) -> None:
 def _described(value: Any) -> str:
     if isinstance(value, bool):
         return f" (`{str(value).lower()}`)"
+    if pure_map(value):
+        return " (a map, sent as a list of pairs)"
     what = value.get("type") if isinstance(value, dict) else None
     return f" (`type: {what}`)" if isinstance(what, str) else ""
 
 
 _INSIDE = _WRAPPED_AT[1:]  # the pointer of the input's root in the wrapper
 _AT_THE_ROOT = frozenset((*_DEFS, *_HOISTED))  # what `wrap` hoists: at the wrapper's root as at the input's
+
+
+def _unwrapped_notes(result: Result) -> dict[str, Any]:
+    """The pointers of a wrapped run's notes (nulled optionals, paired maps) into the
+    input, as its changes' are."""
+    return {k: tuple(_unwrapped(p) for p in v) for k, v in result.notes.items()}
+
+
+def _unwrapped(p: str) -> str:
+    return p[len(_INSIDE):] if p == _INSIDE or p.startswith(_INSIDE + "/") else p
 
 
 def _unwrapped_changes(value: Any, rebased: int, result: Result) -> tuple[Change, ...]:
@@ -162,7 +184,7 @@ def _unwrapped_changes(value: Any, rebased: int, result: Result) -> tuple[Change
     for c in result.changes:
         p = c.pointer
         if p == _INSIDE or p.startswith(_INSIDE + "/"):
-            out.append(attrs.evolve(c, pointer=p[len(_INSIDE):]))
+            out.append(attrs.evolve(c, pointer=_unwrapped(p)))
         elif p and p.split("/", 2)[1] in _AT_THE_ROOT:
             out.append(c)  # hoisted from the input's root: where it was
         elif c.action == "fallback":

@@ -168,6 +168,7 @@ LIMIT_FIELDS: dict[str, Sub] = {
 
 OUTPUT_FIELDS: dict[str, Sub] = {
     "wrap_non_object": Sub(bool, "bool", "A root that is no object is wrapped as `{\"response\": ...}` (`Result.unwrap` undoes it), reported as the first change (`output/wrap`); `false` for wires whose output schema takes any root."),
+    "wrap_maps": Sub(bool, "bool", "With `wrap_non_object`, a root that is a map (an object naming no properties, each member taking one schema) is wrapped too, so that a `map-to-pairs` rule, which leaves the root an object, sends it as pairs; read from the target the outputs run as (`variant`)."),
     "disable": Sub(list, "list of ids", "Rules and checks left out of output schemas (those that hold for tool parameters only); each must name a rule or check of the target."),
     "variant": Sub(str, "target name", "The target whose rules normalize this target's output schemas, where the wire reads them otherwise than tool parameters (Anthropic's `output_config.format`, which always enforces strict mode, so an output cannot fail open to a non-strict form as a tool can); its own `output.disable` applies. One hop: the variant's own `output.variant` is not followed. A file extending one that names a variant inherits it, so its outputs are that target's, not its own rules': a file changing such a target's rules names a variant of its own, or `null`."),
 }

@@ -270,15 +270,16 @@ OPEN_PARTS = {
 
 @pytest.mark.parametrize("target", ["anthropic-strict", "anthropic"])
 @pytest.mark.parametrize("free", FREE_ROOTS)
-def test_a_free_form_output_root_on_anthropic_is_closed_not_sent_non_strict(target, free):
+def test_a_free_form_output_root_on_anthropic_goes_as_pairs_not_sent_non_strict(target, free):
     """The field always enforces strict mode and refuses an object without
     `additionalProperties: false`: before, such an output failed open to a form the API
-    refused. It is closed, as Anthropic's SDK closes it, and the report says what that costs."""
+    refused, and later was closed, as Anthropic's SDK closes it, taking only {}. It is
+    wrapped, and its members go as {key, value} pairs, which restore makes members again."""
     result = wireschema.normalize_output(free, target, strict=True)
     assert result.strict and not result.strict_reason and result.target == "anthropic-strict"
-    assert result.schema == {**free, "additionalProperties": False}
-    (change,) = [c for c in result.changes if c.pointer == "/additionalProperties"]
-    assert change.rule == "anthropic-strict/close-objects" and "free-form object" in change.detail
+    assert result.wrapped and result.schema["properties"]["response"]["items"]["properties"]["value"] == {}
+    assert [c.rule for c in result.changes] == ["output/wrap", "anthropic-output/maps"]
+    assert result.restore({"response": [{"key": "a", "value": [1]}]}) == {"a": [1]}
 
 
 @pytest.mark.parametrize("target", ["anthropic", "bedrock"])
@@ -337,6 +338,24 @@ def test_a_recursive_anthropic_output_is_unrolled_not_sent_non_strict():
     value = {"root": {"name": "a", "kids": [{"name": "b", "kids": [{"name": "c", "kids": [{"name": "d", "kids": []}]}]}]}}
     jsonschema.validate(value, result.schema)
     assert wireschema.normalize(tree, "anthropic-strict").strict_reason.startswith("prepare/resolve-refs")  # a tool fails open
+
+
+@pytest.mark.parametrize("target", ["anthropic", "anthropic-strict", "bedrock", "bedrock-strict"])
+def test_a_map_at_the_root_of_an_anthropic_output_is_wrapped_and_goes_as_pairs(target):
+    result = wireschema.normalize_output({"type": "object", "additionalProperties": {"type": "integer"}}, target)
+    assert result.strict and result.wrapped
+    assert result.schema["properties"]["response"]["type"] == "array"
+    assert [(c.rule, c.pointer) for c in result.changes] == [("output/wrap", ""), ("anthropic-output/maps", "")]
+    assert result.notes["paired_maps"] == ("",)  # into the input, as the changes' pointers are
+    assert result.restore('{"response": [{"key": "a", "value": 1}]}') == {"a": 1}
+    # where the wire keeps the map open (or fails open to a form that does), it is not wrapped
+    assert not wireschema.normalize_output({"type": "object", "additionalProperties": {"type": "integer"}}, "openai-strict").wrapped
+
+
+def test_the_notes_of_a_wrapped_output_point_into_the_input():
+    result = wireschema.normalize_output({"type": "array", "items": {"type": "object", "properties": {"b": {"type": "integer"}}}}, "openai-strict")
+    assert result.wrapped and result.notes["nulled_optionals"] == ("/items/properties/b",)
+    assert result.restore('{"response": [{"b": null}]}') == [{}]
 
 
 def test_an_anthropic_request_gets_its_free_form_output_as_pairs():
