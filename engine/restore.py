@@ -175,6 +175,8 @@ def _restore_one(doc: _Doc, schema: Any, value: Any, depth: int, memo: dict[tupl
                 continue  # strict mode's stand-in for "left out"
             out[k] = _restore(doc, sub, v, depth + 1, memo) if sub is not None else v
         return out
+    if isinstance(value, list):
+        schema = _list_schema(doc, schema, value)
     if doc.pairs and is_pairs(value) and pure_map(schema):
         # a map the wire took as a list of pairs: the map again, a key sent twice the last pair's
         values = schema.get("additionalProperties")
@@ -191,6 +193,30 @@ def _restore_one(doc: _Doc, schema: Any, value: Any, depth: int, memo: dict[tupl
             for i, v in enumerate(value)
         ]
     return value
+
+
+def _list_schema(doc: _Doc, schema: Any, value: list[Any], depth: int = 0) -> Any:
+    """The schema a list was sent by: `schema`, or in a union (`Optional[list[Model]]`)
+    its first branch for a list, the map a list of pairs stands for first where maps
+    went as pairs."""
+    schema = _follow(doc, schema)
+    if not isinstance(schema, dict) or depth > 16 or _for_list(doc, schema, value):
+        return schema
+    for comb in ("anyOf", "oneOf"):
+        branches = schema.get(comb)
+        if isinstance(branches, list):
+            found = [b for b in (_list_schema(doc, b, value, depth + 1) for b in branches) if isinstance(b, dict) and _for_list(doc, b, value)]
+            if found:
+                return next((b for b in found if "additionalProperties" in b or b.get("type") == "object"), found[0])
+    return schema
+
+
+def _for_list(doc: _Doc, schema: dict[str, Any], value: list[Any]) -> bool:
+    """A schema a list may have been sent by: an array's, or a map's sent as pairs."""
+    t = schema.get("type")
+    if t == "array" or (isinstance(t, list) and "array" in t) or "items" in schema or "prefixItems" in schema:
+        return True
+    return doc.pairs and pure_map(schema) and is_pairs(value)
 
 
 def parse_value(value: Any) -> Any:

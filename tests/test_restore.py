@@ -66,6 +66,24 @@ def test_a_map_sent_as_pairs_is_a_map_again():
     assert result.restore({"by_city": []}) == {"by_city": {}}
 
 
+def test_the_items_of_a_list_in_a_union_are_restored_too():
+    """pydantic's `Optional[list[Model]]` is an anyOf of the array and null: before, the
+    nulls strict mode forced onto the items' optional properties were left in (the model
+    then refused them), as were the pairs of a map in such a union."""
+    leaf = {"type": "object", "required": ["name"], "properties": {"name": {"type": "string"}, "note": {"type": "string"}}}
+    schema = {"type": "object", "properties": {"leaves": {"anyOf": [{"type": "array", "items": {"$ref": "#/$defs/Leaf"}}, {"type": "null"}]}},
+              "$defs": {"Leaf": leaf}}
+    result = wireschema.normalize_output(schema, "openai-strict")
+    assert result.restore({"leaves": [{"name": "a", "note": None}]}) == {"leaves": [{"name": "a"}]}
+    assert result.restore({"leaves": None}) == {"leaves": None}  # a null the original takes stays
+    maps = {"type": "object", "required": ["either"], "properties": {
+        "either": {"anyOf": [{"type": "array", "items": {"type": "integer"}}, {"type": "object", "additionalProperties": {"type": "integer"}}]}}}
+    result = wireschema.normalize_output(maps, "anthropic")
+    assert result.restore({"either": [{"key": "b", "value": 2}]}) == {"either": {"b": 2}}
+    assert result.restore({"either": [1, 2]}) == {"either": [1, 2]}
+    assert result.validate(result.restore({"either": [{"key": "b", "value": 2}]})) == ()
+
+
 def test_a_list_of_pairs_stays_a_list_where_no_map_was_sent_as_one():
     schema = {"type": "object", "properties": {"m": {"type": "object", "additionalProperties": {"type": "string"}}}}
     result = wireschema.normalize(schema, "anthropic")  # the map stays a map on this wire
