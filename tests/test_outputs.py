@@ -352,6 +352,16 @@ def test_a_map_at_the_root_of_an_anthropic_output_is_wrapped_and_goes_as_pairs(t
     assert not wireschema.normalize_output({"type": "object", "additionalProperties": {"type": "integer"}}, "openai-strict").wrapped
 
 
+def test_a_map_default_too_large_for_the_budgets_as_pairs_is_spilled_not_fallen_back():
+    # 50,000 members are one node as a map, 50,000 as pairs: past the node budget
+    big = {"type": "object", "additionalProperties": {"type": "integer"}, "default": {f"k{i}": i for i in range(50_000)}}
+    result = wireschema.normalize_output({"type": "object", "properties": {"m": big}}, "anthropic")
+    assert result.strict and not result.used_fallback
+    m = result.schema["properties"]["m"]
+    assert m["type"] == "array" and "default" not in m and m["description"].startswith('(default: {"k0":0,')
+    assert ("/properties/m/default", "spilled") in {(c.pointer, c.action) for c in result.changes}
+
+
 def test_the_notes_of_a_wrapped_output_point_into_the_input():
     result = wireschema.normalize_output({"type": "array", "items": {"type": "object", "properties": {"b": {"type": "integer"}}}}, "openai-strict")
     assert result.wrapped and result.notes["nulled_optionals"] == ("/items/properties/b",)

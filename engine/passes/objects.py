@@ -212,7 +212,8 @@ def map_to_pairs(rule, node, run):
 
     For a wire that closes every object, where the map would only ever hold `{}`: the
     pairs hold what its members would (`propertyNames` becomes the key's schema,
-    `minProperties` and `maxProperties` count pairs, a default becomes its pairs). The
+    `minProperties` and `maxProperties` count pairs, a default becomes its pairs, or is
+    spilled where the budgets have no room for them as pairs). The
     value the model sends has the list's shape: `Result.restore` gives the map back
     (a key sent twice: the last pair wins), and `Result.notes["paired_maps"]` holds the
     pointers of the maps so rewritten.
@@ -233,6 +234,13 @@ def map_to_pairs(rule, node, run):
         "additionalProperties": False,
     }
     run.placed(pair, pair_at)
+    default = node.get("default", {})
+    # a default of more members than the budgets have room for as pairs (two characters'
+    # worth of names and one object each) is spilled: the map still goes as pairs
+    opts = run.options
+    if run.nodes + 4 + len(default) > opts.max_nodes or run.literal + 70 + 8 * len(default) > opts.max_literal_bytes:
+        run.spill(rule, node, "default", default)
+        default = {}
     items = []
     for k, v in node.items():
         said = _AS_LIST.get(k)
@@ -247,7 +255,6 @@ def map_to_pairs(rule, node, run):
         items.append((said, v))
     if "additionalProperties" not in node:
         items.insert(1, ("items", pair))
-    default = node.get("default", {})
     # the pair's keywords and each default member's two names count as the input's did
     run.grow(node, nodes=4 + len(default), chars=70 + len(PAIR_KEY + PAIR_VALUE) * len(default))
     run.rewrite(node, items)
