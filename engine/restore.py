@@ -13,6 +13,7 @@ from .blobs import thaw
 from .errors import SchemaInputError, WireschemaError
 from .model import Issue, Result
 from .passes.objects import PAIR_KEY, PAIR_VALUE, is_pairs, pure_map
+from .passes.prepare import JSON_TYPES
 from .positions import pointer
 from .prepare import json_copy
 
@@ -177,7 +178,7 @@ def _restore_one(doc: _Doc, schema: Any, value: Any, depth: int, memo: dict[tupl
         return out
     if isinstance(value, list):
         schema = _list_schema(doc, schema, value)
-    if doc.pairs and is_pairs(value) and pure_map(schema):
+    if doc.pairs and is_pairs(value) and _paired(schema):
         # a map the wire took as a list of pairs: the map again, a key sent twice the last pair's
         values = schema.get("additionalProperties")
         sub = values if isinstance(values, dict) else None
@@ -216,7 +217,18 @@ def _for_list(doc: _Doc, schema: dict[str, Any], value: list[Any]) -> bool:
     t = schema.get("type")
     if t == "array" or (isinstance(t, list) and "array" in t) or "items" in schema or "prefixItems" in schema:
         return True
-    return doc.pairs and pure_map(schema) and is_pairs(value)
+    return doc.pairs and _paired(schema) and is_pairs(value)
+
+
+def _paired(schema: Any) -> bool:
+    """Whether `schema` is a map, as the wire read it: untyped, or typed by another name
+    for object (`dict`), it is the object preparation made of it."""
+    if not isinstance(schema, dict):
+        return False
+    t = schema.get("type")
+    if t is not None and t != "object" and (t.__class__ is not str or t in JSON_TYPES):
+        return False
+    return pure_map({**schema, "type": "object"})
 
 
 def parse_value(value: Any) -> Any:

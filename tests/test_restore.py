@@ -64,6 +64,10 @@ def test_a_map_sent_as_pairs_is_a_map_again():
     assert result.restore(json.dumps(sent)) == {"by_city": {"Lyon": {"temp": 4}, "Oslo": {"temp": 1}}}
     assert result.validate(result.restore(sent)) == ()
     assert result.restore({"by_city": []}) == {"by_city": {}}
+    # a map typed by another name for object (BFCL's `dict`) is the object preparation made of it
+    bfcl = {"type": "dict", "properties": {"m": {"type": "dict", "additionalProperties": {"type": "integer"}}}, "required": ["m"]}
+    result = wireschema.normalize_output(bfcl, "anthropic")
+    assert result.restore({"m": [{"key": "a", "value": 1}]}) == {"m": {"a": 1}}
 
 
 def test_the_items_of_a_list_in_a_union_are_restored_too():

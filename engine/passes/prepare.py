@@ -8,7 +8,7 @@ from typing import Any
 from ..positions import SLOT_SINGLE, SUBSCHEMA_MAP, bool_census, child_slots, keys_within, markers
 from . import Opt, kind, test_helper
 
-_JSON_TYPES = frozenset({"object", "array", "string", "number", "integer", "boolean", "null"})
+JSON_TYPES = frozenset({"object", "array", "string", "number", "integer", "boolean", "null"})
 _ANNOTATIONS = frozenset({"description", "title", "default", "examples", "example", "$comment", "deprecated", "readOnly", "writeOnly"})
 
 
@@ -59,7 +59,7 @@ def type_alias(rule, node, run):
     t = node.get("type")
     aliases = rule.options["map"]
     if isinstance(t, str):
-        if t in _JSON_TYPES or t not in aliases:
+        if t in JSON_TYPES or t not in aliases:
             return None
         to = aliases[t]
         if to is None:
@@ -74,7 +74,7 @@ def type_alias(rule, node, run):
     out: list[Any] = []
     seen: set[str] = set()
     for x in t:
-        to = aliases.get(x, x) if isinstance(x, str) and x not in _JSON_TYPES else x
+        to = aliases.get(x, x) if isinstance(x, str) and x not in JSON_TYPES else x
         if to is None:
             run.report(rule, node, "rewritten", f"type {_listed(t)} includes any value: type removed", "type")
             del node["type"]
@@ -296,7 +296,7 @@ def _up_type_names(rule, node, run):
             continue
         for name, v in m.items():
             # `"config": "object"` where a schema belongs: the type it names is what was meant
-            if isinstance(v, str) and v in _JSON_TYPES:
+            if isinstance(v, str) and v in JSON_TYPES:
                 chain = run.chain_of(node) if chain is None else chain
                 m[name] = run.placed({"type": v}, ((chain, kw), name))
                 run.report(rule, node, "rewritten", f"{kw} {name}: the type name {v!r} stands for {{type: {v}}}", kw)
