@@ -166,6 +166,10 @@ _MAP_KEYWORDS = frozenset({
     "type", "additionalProperties", "properties", "required", "propertyNames",
     "minProperties", "maxProperties", "default", "title", "description", "$comment",
 })
+# what a map's pairs add to the budgets beyond its values' schema: the pair, its
+# properties, the key's schema and a made `{}` (nodes), and their keywords and names
+# (characters); each member of a default becomes one more object, named twice
+_PAIR_NODES, _PAIR_CHARS, _MEMBER_CHARS = 4, 74, len(PAIR_KEY + PAIR_VALUE)
 # a map's keywords as its list of pairs says them (those not here go into the pair)
 _AS_LIST = {"type": "type", "additionalProperties": "items", "minProperties": "minItems", "maxProperties": "maxItems",
             "default": "default", "title": "title", "description": "description", "$comment": "$comment"}
@@ -213,10 +217,10 @@ def map_to_pairs(rule, node, run):
     For a wire that closes every object, where the map would only ever hold `{}`: the
     pairs hold what its members would (`propertyNames` becomes the key's schema,
     `minProperties` and `maxProperties` count pairs, a default becomes its pairs, or is
-    spilled where the budgets have no room for them as pairs). The
-    value the model sends has the list's shape: `Result.restore` gives the map back
-    (a key sent twice: the last pair wins), and `Result.notes["paired_maps"]` holds the
-    pointers of the maps so rewritten.
+    spilled where the budgets have no room for them as pairs). The value the model
+    sends has the list's shape: `Result.restore` gives the map back (a key sent twice:
+    the last pair wins), and `Result.notes["paired_maps"]` holds the pointers of the
+    maps so rewritten.
     """
     if node is run.root or not pure_map(node):
         return None
@@ -235,12 +239,12 @@ def map_to_pairs(rule, node, run):
     }
     run.placed(pair, pair_at)
     default = node.get("default", {})
-    # a default of more members than the budgets have room for as pairs (two characters'
-    # worth of names and one object each) is spilled: the map still goes as pairs
-    opts = run.options
-    if run.nodes + 4 + len(default) > opts.max_nodes or run.literal + 70 + 8 * len(default) > opts.max_literal_bytes:
+    # a default of more members than the budgets have room for as pairs is spilled: the
+    # map still goes as pairs
+    nodes, chars = _PAIR_NODES + len(default), _PAIR_CHARS + _MEMBER_CHARS * len(default)
+    if run.nodes + nodes > run.options.max_nodes or run.literal + chars > run.options.max_literal_bytes:
         run.spill(rule, node, "default", default)
-        default = {}
+        nodes, chars = _PAIR_NODES, _PAIR_CHARS
     items = []
     for k, v in node.items():
         said = _AS_LIST.get(k)
@@ -255,8 +259,7 @@ def map_to_pairs(rule, node, run):
         items.append((said, v))
     if "additionalProperties" not in node:
         items.insert(1, ("items", pair))
-    # the pair's keywords and each default member's two names count as the input's did
-    run.grow(node, nodes=4 + len(default), chars=70 + len(PAIR_KEY + PAIR_VALUE) * len(default))
+    run.grow(node, nodes=nodes, chars=chars)
     run.rewrite(node, items)
     run.facts.paired_maps.append(pointer_of(at))
     run.report(rule, node, "rewritten", "a map -> a list of {key, value} pairs (Result.restore gives the map back)")
