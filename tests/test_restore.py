@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 
+import jsonschema
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -86,6 +87,94 @@ def test_the_items_of_a_list_in_a_union_are_restored_too():
     assert result.restore({"either": [{"key": "b", "value": 2}]}) == {"either": {"b": 2}}
     assert result.restore({"either": [1, 2]}) == {"either": [1, 2]}
     assert result.validate(result.restore({"either": [{"key": "b", "value": 2}]})) == ()
+
+
+# --- a model's value, sent as the wire takes it, restored: the model's own value ---------
+
+
+def _as_sent(wire, node, value, defs):
+    """`value` as a model held to `node` (a part of the wire schema `wire`) sends it: every
+    required property there, null standing for one left out; a map sent as pairs."""
+    while isinstance(node, dict) and "$ref" in node:
+        node = defs[node["$ref"].rsplit("/", 1)[1]]
+    if not isinstance(node, dict):
+        return value
+    if "anyOf" in node:
+        for branch in node["anyOf"]:
+            sent = _as_sent(wire, branch, value, defs)
+            if jsonschema.Draft202012Validator({**branch, "$defs": wire.get("$defs", {})}).is_valid(sent):
+                return sent
+        return value
+    if isinstance(value, dict) and node.get("type") == "array":  # a map, as pairs
+        item = node["items"]["properties"]["value"]
+        return [{"key": k, "value": _as_sent(wire, item, v, defs)} for k, v in value.items()]
+    if isinstance(value, dict):
+        props = node.get("properties", {})
+        out = {k: _as_sent(wire, props.get(k), v, defs) for k, v in value.items()}
+        return {**out, **{k: None for k in node.get("required", []) if k not in out}}
+    if isinstance(value, list):
+        prefix = node.get("prefixItems", [])
+        return [_as_sent(wire, prefix[i] if i < len(prefix) else node.get("items"), v, defs) for i, v in enumerate(value)]
+    return value
+
+
+def _models():
+    from typing import Literal, Optional, Union
+
+    from pydantic import BaseModel, Field
+
+    class Leaf(BaseModel):
+        name: str
+        note: Optional[str] = None
+        size: int = 0
+
+    class Cat(BaseModel):
+        pet: Literal["cat"]
+        lives: Optional[int] = None
+
+    class Dog(BaseModel):
+        pet: Literal["dog"]
+        good: bool = True
+
+    class Closed(BaseModel):  # no map: strict on every strict wire
+        pet: Union[Cat, Dog] = Field(discriminator="pet")
+        maybe: Optional[Union[Cat, Dog]] = None
+        leaves: Optional[list[Leaf]] = None
+        grid: list[list[Leaf]] = []
+        pair: tuple[int, Optional[Leaf]] = (0, None)
+
+    class Everything(Closed):
+        by_name: dict[str, Leaf] = {}
+        nested: dict[str, dict[str, int]] = {}
+        free: dict = {}
+
+    some = {"pet": Dog(pet="dog", good=False), "maybe": Cat(pet="cat", lives=3), "leaves": [Leaf(name="a"), Leaf(name="b", note="n")],
+            "grid": [[Leaf(name="g", size=2)]], "pair": (1, Leaf(name="p"))}
+    maps = {"by_name": {"x": Leaf(name="x")}, "nested": {"o": {"i": 1}}, "free": {"k": [1, {"z": None}]}}
+    return {
+        "closed": (Closed, [Closed(pet=Cat(pet="cat")), Closed(**some)]),
+        "maps": (Everything, [Everything(pet=Cat(pet="cat")), Everything(**some, **maps)]),
+    }
+
+
+@pytest.mark.parametrize("models", ["closed", "maps"])
+@pytest.mark.parametrize("target", ["openai-strict", "anthropic", "bedrock", "gemini-jsonschema"])
+def test_a_model_value_sent_as_the_wire_takes_it_is_restored_to_the_same_value(target, models):
+    """What a model held to the wire schema sends (nulls for left-out properties where
+    strict mode requires every one, maps as pairs where the wire closes every object),
+    restored, is the model's own value again: before, an `Optional[list[Model]]`
+    kept its items' nulls."""
+    model, values = _models()[models]
+    result = wireschema.normalize_output(model, target)
+    assert result.strict == (target != "gemini-jsonschema" and (models == "closed" or target != "openai-strict"))
+    wire = result.schema
+    for value in values:
+        # what the model leaves out, strict mode has it send as null
+        sent = _as_sent(wire, wire, value.model_dump(mode="json", exclude_unset=True), wire.get("$defs", {}))
+        jsonschema.validate(sent, wire)
+        restored = result.restore(json.dumps(sent))
+        assert result.validate(restored) == ()
+        assert model.model_validate(restored) == value
 
 
 def test_a_list_of_pairs_stays_a_list_where_no_map_was_sent_as_one():
