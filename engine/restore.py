@@ -140,14 +140,54 @@ def _object_view(doc: _Doc, schema: Any, value: dict[str, Any], depth: int = 0) 
     for comb in ("anyOf", "oneOf"):
         views = [_object_view(doc, b, value, depth + 1) for b in schema.get(comb, []) if isinstance(schema.get(comb), list)]
         # the branch that lists every key the value has, null ones included, is the one a
-        # closed strict union matched; only if none does, the first that lists the others
-        chosen = next((v for v in views if set(value) <= set(v[0])), None)
+        # closed strict union matched (where several do, the first whose properties take
+        # the value's members); only if none does, the first that lists the others
+        listing = [v for v in views if set(value) <= set(v[0])]
+        chosen = next((v for v in listing if _members_fit(doc, v[0], value)), listing[0] if listing else None)
         if chosen is None:
             chosen = next((v for v in views if set(value) <= set(v[0]) | nulls), None)
         if chosen is not None:
             props.update(chosen[0])
             required |= chosen[1]
     return props, required
+
+
+# the JSON type of a member's value, as a schema's `type` names it
+_TYPE_OF = {str: "string", int: "integer", float: "number", bool: "boolean", list: "array", dict: "object"}
+
+
+def _members_fit(doc: _Doc, props: dict[str, Any], value: dict[str, Any]) -> bool:
+    """Whether each member of `value` has the types its property's schema says."""
+    return all(_fits(doc, props[k], v) for k, v in value.items() if k in props)
+
+
+def _fits(doc: _Doc, schema: Any, value: Any, depth: int = 0) -> bool:
+    """Whether `value` has the types `schema` says (a null always has: it may stand for
+    a member left out; a map's pairs have an object's where maps went as pairs)."""
+    if value is None or depth > 16:
+        return True
+    schema = _follow(doc, schema)
+    if not isinstance(schema, dict):
+        return schema is not False
+    for comb in ("anyOf", "oneOf"):
+        if isinstance(schema.get(comb), list):
+            return any(_fits(doc, b, value, depth + 1) for b in schema[comb])
+    if doc.pairs and is_pairs(value) and _paired(schema):
+        return True
+    t = schema.get("type")
+    types = {t} if isinstance(t, str) else {x for x in t if isinstance(x, str)} if isinstance(t, list) else set()
+    if not types & JSON_TYPES:
+        return True  # untyped, or typed by another name (`dict`): not judged here
+    kind = _TYPE_OF.get(type(value))
+    if not (kind in types or (kind == "integer" and "number" in types)):
+        return False
+    # and so, as far as the schema says, are its items or members
+    items, props = schema.get("items"), schema.get("properties")
+    if kind == "array" and isinstance(items, (dict, bool)):
+        return all(_fits(doc, items, v, depth + 1) for v in value)
+    if kind == "object" and isinstance(props, dict):
+        return all(_fits(doc, props[k], v, depth + 1) for k, v in value.items() if k in props)
+    return True
 
 
 def _restore(doc: _Doc, schema: Any, value: Any, depth: int, memo: dict[tuple[int, int], Any] | None = None) -> Any:
