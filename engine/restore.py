@@ -143,7 +143,7 @@ def _object_view(doc: _Doc, schema: Any, value: dict[str, Any], depth: int = 0) 
         # closed strict union matched (where several do, the first whose properties take
         # the value's members); only if none does, the first that lists the others
         listing = [v for v in views if set(value) <= set(v[0])]
-        chosen = next((v for v in listing if _members_fit(doc, v[0], value)), listing[0] if listing else None)
+        chosen = next((v for exact in (True, False) for v in listing if _members_fit(doc, v[0], value, exact)), listing[0] if listing else None)
         if chosen is None:
             chosen = next((v for v in views if set(value) <= set(v[0]) | nulls), None)
         if chosen is not None:
@@ -156,22 +156,25 @@ def _object_view(doc: _Doc, schema: Any, value: dict[str, Any], depth: int = 0) 
 _TYPE_OF = {str: "string", int: "integer", float: "number", bool: "boolean", list: "array", dict: "object"}
 
 
-def _members_fit(doc: _Doc, props: dict[str, Any], value: dict[str, Any]) -> bool:
+def _members_fit(doc: _Doc, props: dict[str, Any], value: dict[str, Any], exact: bool) -> bool:
     """Whether each member of `value` has the types its property's schema says."""
-    return all(_fits(doc, props[k], v) for k, v in value.items() if k in props)
+    return all(_fits(doc, props[k], v, exact) for k, v in value.items() if k in props)
 
 
-def _fits(doc: _Doc, schema: Any, value: Any, depth: int = 0) -> bool:
-    """Whether `value` has the types `schema` says (a null always has: it may stand for
-    a member left out; a map's pairs have an object's where maps went as pairs)."""
-    if value is None or depth > 16:
+def _fits(doc: _Doc, schema: Any, value: Any, exact: bool, depth: int = 0) -> bool:
+    """Whether `value` has the types `schema` says (a map's pairs have an object's where
+    maps went as pairs). A null has them where the schema takes null, or, not `exact`,
+    anywhere: it may stand for a member left out."""
+    if depth > 16:
         return True
+    if value is None:
+        return not exact or _accepts_null(doc, schema)
     schema = _follow(doc, schema)
     if not isinstance(schema, dict):
         return schema is not False
     for comb in ("anyOf", "oneOf"):
         if isinstance(schema.get(comb), list):
-            return any(_fits(doc, b, value, depth + 1) for b in schema[comb])
+            return any(_fits(doc, b, value, exact, depth + 1) for b in schema[comb])
     if doc.pairs and is_pairs(value) and _paired(schema):
         return True
     t = schema.get("type")
@@ -184,9 +187,9 @@ def _fits(doc: _Doc, schema: Any, value: Any, depth: int = 0) -> bool:
     # and so, as far as the schema says, are its items or members
     items, props = schema.get("items"), schema.get("properties")
     if kind == "array" and isinstance(items, (dict, bool)):
-        return all(_fits(doc, items, v, depth + 1) for v in value)
+        return all(_fits(doc, items, v, exact, depth + 1) for v in value)
     if kind == "object" and isinstance(props, dict):
-        return all(_fits(doc, props[k], v, depth + 1) for k, v in value.items() if k in props)
+        return all(_fits(doc, props[k], v, exact, depth + 1) for k, v in value.items() if k in props)
     return True
 
 

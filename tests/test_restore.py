@@ -190,6 +190,13 @@ def test_a_union_of_objects_naming_the_same_members_is_read_by_the_branch_whose_
     result = wireschema.normalize_output({"type": "object", "properties": {"box": boxes}, "required": ["box"]}, "anthropic")
     assert result.restore({"box": {"v": [{"key": "k", "value": 1}]}}) == {"box": {"v": {"k": 1}}}
     assert result.restore({"box": {"v": ["s"]}}) == {"box": {"v": ["s"]}}
+    # a null the second branch takes (its `e` required, null allowed) is that branch's: kept,
+    # not read as the first branch's stand-in for an `e` left out
+    nulls = {"anyOf": [{"type": "object", "required": ["a"], "properties": {"a": {"type": "string"}, "e": {"type": "integer"}}},
+                       {"type": "object", "required": ["e"], "properties": {"e": {"anyOf": [{"type": "integer"}, {"type": "null"}]}}}]}
+    for target in ("openai-strict", "mistral"):
+        result = wireschema.normalize_output({"type": "object", "properties": {"u": nulls}, "required": ["u"]}, target)
+        assert result.restore({"u": {"e": None}}) == {"u": {"e": None}}
 
 
 _LEAVES = [({"type": "string"}, st.text(max_size=3)), ({"type": "integer"}, st.integers(-5, 5)), ({"type": "boolean"}, st.booleans()),
