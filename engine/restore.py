@@ -141,7 +141,8 @@ def _object_view(doc: _Doc, schema: Any, value: dict[str, Any], depth: int = 0) 
         views = [_object_view(doc, b, value, depth + 1) for b in schema.get(comb, []) if isinstance(schema.get(comb), list)]
         # the branch that lists every key the value has, null ones included, is the one a
         # closed strict union matched (where several do, the first whose properties take
-        # the value's members); only if none does, the first that lists the others
+        # the value's members, its nulls judged as values first, then as stand-ins for
+        # members left out); only if none does, the first that lists the others
         listing = [v for v in views if set(value) <= set(v[0])]
         chosen = next((v for exact in (True, False) for v in listing if _members_fit(doc, v[0], value, exact)), listing[0] if listing else None)
         if chosen is None:
@@ -156,9 +157,9 @@ def _object_view(doc: _Doc, schema: Any, value: dict[str, Any], depth: int = 0) 
 _TYPE_OF = {str: "string", int: "integer", float: "number", bool: "boolean", list: "array", dict: "object"}
 
 
-def _members_fit(doc: _Doc, props: dict[str, Any], value: dict[str, Any], exact: bool) -> bool:
+def _members_fit(doc: _Doc, props: dict[str, Any], value: dict[str, Any], exact: bool, depth: int = 0) -> bool:
     """Whether each member of `value` has the types its property's schema says."""
-    return all(_fits(doc, props[k], v, exact) for k, v in value.items() if k in props)
+    return all(_fits(doc, props[k], v, exact, depth) for k, v in value.items() if k in props)
 
 
 def _fits(doc: _Doc, schema: Any, value: Any, exact: bool, depth: int = 0) -> bool:
@@ -189,7 +190,7 @@ def _fits(doc: _Doc, schema: Any, value: Any, exact: bool, depth: int = 0) -> bo
     if kind == "array" and isinstance(items, (dict, bool)):
         return all(_fits(doc, items, v, exact, depth + 1) for v in value)
     if kind == "object" and isinstance(props, dict):
-        return all(_fits(doc, props[k], v, exact, depth + 1) for k, v in value.items() if k in props)
+        return _members_fit(doc, props, value, exact, depth + 1)
     return True
 
 
