@@ -141,10 +141,10 @@ def _object_view(doc: _Doc, schema: Any, value: dict[str, Any], depth: int = 0) 
         views = [_object_view(doc, b, value, depth + 1) for b in schema.get(comb, []) if isinstance(schema.get(comb), list)]
         # the branch that lists every key the value has, null ones included, is the one a
         # closed strict union matched (where several do, the first whose properties take
-        # the value's members, its nulls judged as values first, then as stand-ins for
-        # members left out); only if none does, the first that lists the others
+        # the value's members, in the first of `_READINGS` where one does); only if none
+        # does, the first that lists the others
         listing = [v for v in views if set(value) <= set(v[0])]
-        chosen = next((v for exact in (True, False) for v in listing if _members_fit(doc, v[0], value, exact)), listing[0] if listing else None)
+        chosen = next((v for how in _READINGS for v in listing if _members_fit(doc, v[0], value, how)), listing[0] if listing else None)
         if chosen is None:
             chosen = next((v for v in views if set(value) <= set(v[0]) | nulls), None)
         if chosen is not None:
@@ -153,29 +153,34 @@ def _object_view(doc: _Doc, schema: Any, value: dict[str, Any], depth: int = 0) 
     return props, required
 
 
+# how a value is judged against the branches of a union, in turn: its objects' members
+# all listed, as a closed strict branch lists them, and a null only where the schema
+# takes null; then a null anywhere (it may stand for a member left out); then members
+# a schema does not list not judged
+_READINGS = ((True, True), (True, False), (False, False))
 # the JSON type of a member's value, as a schema's `type` names it
 _TYPE_OF = {str: "string", int: "integer", float: "number", bool: "boolean", list: "array", dict: "object"}
 
 
-def _members_fit(doc: _Doc, props: dict[str, Any], value: dict[str, Any], exact: bool, depth: int = 0) -> bool:
+def _members_fit(doc: _Doc, props: dict[str, Any], value: dict[str, Any], how: tuple[bool, bool], depth: int = 0) -> bool:
     """Whether each member of `value` has the types its property's schema says."""
-    return all(_fits(doc, props[k], v, exact, depth) for k, v in value.items() if k in props)
+    return all(_fits(doc, props[k], v, how, depth) for k, v in value.items() if k in props)
 
 
-def _fits(doc: _Doc, schema: Any, value: Any, exact: bool, depth: int = 0) -> bool:
-    """Whether `value` has the types `schema` says (a map's pairs have an object's where
-    maps went as pairs). A null has them where the schema takes null, or, not `exact`,
-    anywhere: it may stand for a member left out."""
+def _fits(doc: _Doc, schema: Any, value: Any, how: tuple[bool, bool], depth: int = 0) -> bool:
+    """Whether `value` has the types `schema` says, read `how` (see `_READINGS`); a map's
+    pairs have an object's where maps went as pairs."""
+    listed, null_values = how
     if depth > 16:
         return True
     if value is None:
-        return not exact or _accepts_null(doc, schema)
+        return not null_values or _accepts_null(doc, schema)
     schema = _follow(doc, schema)
     if not isinstance(schema, dict):
         return schema is not False
     for comb in ("anyOf", "oneOf"):
         if isinstance(schema.get(comb), list):
-            return any(_fits(doc, b, value, exact, depth + 1) for b in schema[comb])
+            return any(_fits(doc, b, value, how, depth + 1) for b in schema[comb])
     if doc.pairs and is_pairs(value) and _paired(schema):
         return True
     t = schema.get("type")
@@ -188,9 +193,9 @@ def _fits(doc: _Doc, schema: Any, value: Any, exact: bool, depth: int = 0) -> bo
     # and so, as far as the schema says, are its items or members
     items, props = schema.get("items"), schema.get("properties")
     if kind == "array" and isinstance(items, (dict, bool)):
-        return all(_fits(doc, items, v, exact, depth + 1) for v in value)
+        return all(_fits(doc, items, v, how, depth + 1) for v in value)
     if kind == "object" and isinstance(props, dict):
-        return _members_fit(doc, props, value, exact, depth + 1)
+        return (not listed or value.keys() <= props.keys()) and _members_fit(doc, props, value, how, depth + 1)
     return True
 
 
@@ -242,8 +247,8 @@ def _restore_one(doc: _Doc, schema: Any, value: Any, depth: int, memo: dict[tupl
 
 def _list_schema(doc: _Doc, schema: Any, value: list[Any], depth: int = 0) -> Any:
     """The schema a list was sent by: `schema`, or in a union (`Optional[list[Model]]`)
-    its first branch for a list, the map a list of pairs stands for first where maps
-    went as pairs."""
+    its first branch for a list whose types the items have (the map a list of pairs
+    stands for, where maps went as pairs), as `_object_view` chooses."""
     schema = _follow(doc, schema)
     if not isinstance(schema, dict) or depth > 16 or _for_list(doc, schema, value):
         return schema
@@ -252,7 +257,7 @@ def _list_schema(doc: _Doc, schema: Any, value: list[Any], depth: int = 0) -> An
         if isinstance(branches, list):
             found = [b for b in (_list_schema(doc, b, value, depth + 1) for b in branches) if isinstance(b, dict) and _for_list(doc, b, value)]
             if found:
-                return next((b for b in found if "additionalProperties" in b or b.get("type") == "object"), found[0])
+                return next((b for how in _READINGS for b in found if _fits(doc, b, value, how)), found[0])
     return schema
 
 

@@ -81,6 +81,13 @@ def test_the_items_of_a_list_in_a_union_are_restored_too():
     result = wireschema.normalize_output(schema, "openai-strict")
     assert result.restore({"leaves": [{"name": "a", "note": None}]}) == {"leaves": [{"name": "a"}]}
     assert result.restore({"leaves": None}) == {"leaves": None}  # a null the original takes stays
+    # a union of two lists: the one whose items' types the sent items have
+    other = {"type": "object", "required": ["id"], "properties": {"id": {"type": "integer"}, "tag": {"type": "string"}}}
+    lists = {"type": "object", "required": ["xs"], "properties": {"xs": {"anyOf": [
+        {"type": "array", "items": {"$ref": "#/$defs/Leaf"}}, {"type": "array", "items": other}]}}, "$defs": {"Leaf": leaf}}
+    result = wireschema.normalize_output(lists, "openai-strict")
+    assert result.restore({"xs": [{"id": 1, "tag": None}]}) == {"xs": [{"id": 1}]}
+    assert result.restore({"xs": [{"name": "a", "note": None}]}) == {"xs": [{"name": "a"}]}
     maps = {"type": "object", "required": ["either"], "properties": {
         "either": {"anyOf": [{"type": "array", "items": {"type": "integer"}}, {"type": "object", "additionalProperties": {"type": "integer"}}]}}}
     result = wireschema.normalize_output(maps, "anthropic")
