@@ -425,14 +425,14 @@ def _parsed(schema: Any, opts: Options) -> Any:
     `types.Schema`) dumped first as its SDK sends it."""
     from .native import plain
     from .prepare import parse_input
+    from .run import first_few
 
     value = plain(schema)
     if value is not schema and value.__class__ is dict and value and _registry().vocabulary.keywords.isdisjoint(value):
         # an object whose dump holds no schema keyword is data (a model instance passed
         # for its class): read as a schema, its fields would go to the wire as keywords
-        fields = ", ".join(list(value)[:5]) + (", ..." if len(value) > 5 else "")
         raise SchemaInputError(
-            f"{type(schema).__qualname__} object holds no schema keyword (its fields: {fields}): "
+            f"{type(schema).__qualname__} object holds no schema keyword (its fields: {first_few(value, 5)}): "
             "it is data, not a schema (a model instance: pass its class; a tool: normalize_tool takes it)")
     return parse_input(value, opts)
 

@@ -31,6 +31,7 @@ from wireschema.console import (
 from wireschema.errors import ToolShapeError, WireschemaError
 from wireschema.jsonsource import Document, JSONSourceError, line_column, positions, read
 from wireschema.positions import escape, pointer, unescape
+from wireschema.run import first_few
 
 
 # -- reading FILE and printing its results -------------------------------------------
@@ -246,25 +247,24 @@ def _item(value: Any, where: str, pointer: str, index: int | None) -> _Item:
     label = " ".join(p for p in (where, "" if index is None else f"#{index}") if p)
     if not isinstance(value, (dict, bool)):
         raise UsageError(f"{label or 'the input'} is {_json_kind(value)}, not a JSON Schema or a tool")
-    if isinstance(value, dict) and not _looks_like_schema(value) and _is_group(value):
-        # read as a schema, a group would be one taking any value, its tools never read
-        raise UsageError(
-            f"{label or 'the input'} is a group of tools (one Tool of declarations) in a list: give one group, "
-            "its tools as a list, or the request body that holds them"
-        )
-    if isinstance(value, dict) and "schema" in value and not _looks_like_schema(value):
-        # a corpus record: {"id": ..., "name": ..., "schema": {...}}
-        name = value.get("name") or value.get("id") or ""
-        return _Item(_join(label, str(name)), value["schema"], False, value["schema"], f"{pointer}/schema")
     if isinstance(value, dict) and not _looks_like_schema(value):
+        if _is_group(value):
+            # read as a schema, a group would be one taking any value, its tools never read
+            raise UsageError(
+                f"{label or 'the input'} is a group of tools (one Tool of declarations) in a list: give one group, "
+                "its tools as a list, or the request body that holds them"
+            )
+        if "schema" in value:
+            # a corpus record: {"id": ..., "name": ..., "schema": {...}}
+            name = value.get("name") or value.get("id") or ""
+            return _Item(_join(label, str(name)), value["schema"], False, value["schema"], f"{pointer}/schema")
         parsed = _parsed_tool(value)
         if parsed is not None:
             inner = _path_to(value, parsed.schema)
             return _Item(_join(label, parsed.name), value, True, parsed.schema, pointer + inner, parsed.name, parsed.strict)
         if value and wireschema._registry().vocabulary.keywords.isdisjoint(value):
             # an OpenAPI document, say: every key would be dropped, as --explain would tell
-            keys = ", ".join(list(map(str, value))[:5]) + (", ..." if len(value) > 5 else "")
-            warning(f"{label or 'the input'} holds no JSON Schema keyword (its keys: {keys}): read as a schema taking any value")
+            warning(f"{label or 'the input'} holds no JSON Schema keyword (its keys: {first_few(value, 5)}): read as a schema taking any value")
     return _Item(label, value, False, value, pointer)
 
 

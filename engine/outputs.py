@@ -133,8 +133,10 @@ def _normalize_output_quiet(
 def _wraps_map(target: Any, value: Any) -> bool:
     """A root map that the target its outputs run as sends as pairs (`output.wrap_maps`):
     wrapped, it stands below the root, where a `map-to-pairs` rule takes it."""
+    if not pure_map(value):
+        return False
     runs = target.registry.output_variant(target) if target.registry is not None else target
-    return bool(runs.output.get("wrap_maps")) and pure_map(value)
+    return bool(runs.output.get("wrap_maps"))
 
 
 def _refuse_no_json(value: Any, target: Any, opts: Options) -> None:

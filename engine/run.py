@@ -53,6 +53,12 @@ def render_value(value: Any, limit: int | None = None) -> str | None:
         return "<a number too long to print>"
 
 
+def first_few(names: Any, most: int) -> str:
+    """The first `most` of `names`, comma-separated, "..." after them where there are more."""
+    names = [str(n) for n in names]
+    return ", ".join(names[:most]) + (", ..." if len(names) > most else "")
+
+
 def shown_value(value: Any, width: int = 120) -> str:
     """A value as a report quotes it: whole where short, else its start and its size."""
     text = render_value(value, width)

@@ -1165,16 +1165,16 @@ def _say_held_elsewhere(out: Any, target: Any) -> None:
     is likely written for that other wire."""
     from . import logs
     from .ruletable import jsonpath
+    from .run import first_few
 
     for field, path, names in _registry_of(target).body_paths():
         # an empty tool list holds nothing to normalize, on any wire
         if target.name not in names and any(d.value not in ([], None) for d in jsonpath(path).find(out)):
             what = "a tool list" if field == "tools" else "an output schema"
-            whose = ", ".join(names[:3]) + (", ..." if len(names) > 3 else "")
             logs.warning(
                 "the request body holds no tool list or output schema where %s's requests hold them, but %s at %s, "
                 "where the requests of %s hold one: nothing in it was normalized (normalize a body for the wire it "
-                "is written for)", target.name, what, path, whose,
+                "is written for)", target.name, what, path, first_few(names, 3),
             )
             return
 

@@ -398,8 +398,8 @@ def _first_narrowed(prop):
 
 
 # annotations a branch and its property may both hold, saying other things: merged, the
-# property keeps its own, and its description says the branch's too (`_said_beside`)
-_TEXTS = ("description", "title")
+# property keeps its own, and its description says the branch's too, so spelled
+_TEXTS = {"description": "({})", "title": "(title: {})"}
 
 
 def _texts(*values: object) -> bool:
@@ -410,7 +410,7 @@ def _said_beside(prop: dict, branch: dict) -> list[str]:
     """The branch's description and title where its property says other: what merging
     would lose, to be said in the property's description."""
     said = []
-    for key, spelled in (("description", "({})"), ("title", "(title: {})")):
+    for key, spelled in _TEXTS.items():
         if key in prop and key in branch and prop[key] != branch[key]:
             said.append(spelled.format(branch[key]))
     return said
