@@ -1092,9 +1092,13 @@ def normalize_request(body: Any, target: TargetLike, *, options: Options | None 
     # the targets that read the body's outputs, compiled before any work: a broken one
     # fails the request at its start, never half-way through it
     readers = (t, *map(t.related, t.locate.get("outputs_of", ())))
-    # an SDK's request object (python-genai's GenerateContentConfig) as the SDK sends it;
-    # JSON text, as a gateway receives the body, read as `normalize` reads a schema's
-    given = read_json_text(body, options_of(options), "the request body") if is_json_text(body) else plain(body)
+    # JSON text, as a gateway receives the body, read as `normalize` reads a schema's; an
+    # SDK's request object (python-genai's GenerateContentConfig) as the SDK sends it
+    gathered: tuple[Change, ...] = ()
+    if is_json_text(body):
+        given = read_json_text(body, options_of(options), "the request body")
+    else:
+        given, gathered = _as_sent(body, t)
     if not isinstance(given, dict):
         held = f"JSON text of {_what(given)}" if is_json_text(body) else _what(body)
         raise SchemaInputError(f"the request body is {held}, not a JSON object (or an SDK object with model_dump)")
@@ -1134,12 +1138,80 @@ def normalize_request(body: Any, target: TargetLike, *, options: Options | None 
             outputs.append(result)
     if not groups and not outputs:
         _say_held_elsewhere(out, t)
-    changes = (*_tool_names_rewritten(out, t, groups), *_judged_body(out, t, groups, outputs, options))
+    changes = (*gathered, *_tool_names_rewritten(out, t, groups), *_judged_body(out, t, groups, outputs, options))
     for group in groups:
         _log_tools(group)
     for result in outputs:
         _log_result(result, "the output schema")
     return RequestResult(out, tuple(groups), tuple(outputs), changes)
+
+
+def _as_sent(body: Any, target: Any) -> tuple[Any, tuple[Change, ...]]:
+    """`body` as its SDK sends it: an SDK object dumped (`native.plain`), and each tool
+    list of `locate.gathered` that holds the caller's own tools (python-genai's
+    `config.tools` holding a Python function) gathered as the SDK gathers it (see
+    `_gathered`), each such list reported. The caller's body, a dict or an object, is
+    not changed."""
+    from .native import plain
+
+    lists = {}
+    changes = []
+    for field in target.locate.get("gathered", ()):
+        held = body.get(field) if isinstance(body, dict) else getattr(body, field, None) if hasattr(body, "model_copy") else None
+        gathered = _gathered(held, target) if isinstance(held, list) else None
+        if gathered is not None:
+            lists[field], callers = gathered
+            changes.append(Change(
+                "request/tools", pointer((field,)), "rewritten",
+                f"{callers} of the caller's own tools (a Python function, an SDK's tool object) sent as the SDK "
+                "sends them: each as a declaration, with those of the list's groups, in one group at the list's end",
+            ))
+    if not lists:
+        return plain(body), ()
+    # the rest of an SDK's object dumped as the SDK sends it, each list in its place
+    given = dict(body) if isinstance(body, dict) else plain(body.model_copy(update=dict.fromkeys(lists, [])))
+    given.update(lists)
+    return given, tuple(changes)
+
+
+def _gathered(held: list[Any], target: Any) -> tuple[list[Any], int] | None:
+    """A tool list of `locate.gathered` as its SDK sends it (python-genai's
+    `_transformers.t_tools`), and how many of the caller's own tools it held; None where
+    it holds none: each Python function (or class, which normalize_tools takes and the
+    SDK does not), and each object whose dump is no group and none of the wire's own
+    tools (an MCP `Tool`), goes as one tool in one group at the list's end, together with
+    the tools every group holds, in list order; a group's other parts (a Tool's
+    `googleSearch`) stay where the group stood."""
+    from .native import plain
+
+    keys = target.tool.get("groups", ())
+    own = frozenset(keys) | frozenset(target.tool.get("passthrough", ()))
+    tools: list[Any] = []
+    out: list[Any] = []
+    callers = 0
+    for entry in held:
+        if is_python_tool(entry):
+            tools.append(entry)  # made a tool as normalize_tools makes one
+            callers += 1
+            continue
+        sent = plain(entry)
+        if entry is not sent and isinstance(sent, dict) and own.isdisjoint(sent):
+            tools.append(sent)  # an SDK's tool object, read as a tool of any shape
+            callers += 1
+            continue
+        grouped = [k for k in keys if isinstance(sent, dict) and isinstance(sent.get(k), list)]
+        if not grouped:
+            out.append(sent)
+            continue
+        for k in grouped:
+            tools.extend(sent[k])
+        rest = {k: v for k, v in sent.items() if k not in grouped and v is not None}
+        if rest:
+            out.append(rest)
+    if not callers or not keys:
+        return None
+    out.append({keys[0]: tools})
+    return out, callers
 
 
 def _refuse_groups(datum: Any, target: Any) -> None:

@@ -274,20 +274,71 @@ def test_a_type_where_python_genai_takes_one_is_its_json_schema():
         wireschema.normalize_request(config, "gemini")
 
 
-def test_a_python_function_where_json_is_read_says_normalize_tool_makes_a_tool_of_it():
-    """python-genai's automatic function calling takes a function in `tools`: the SDK's to
-    call, no JSON a body can hold. The refusal said only "function is no JSON value"."""
-    from google.genai import types
+def test_a_python_function_in_a_configs_tools_is_sent_as_python_genai_sends_it():
+    """python-genai's automatic function calling takes a function in `config.tools` (and an
+    MCP SDK `Tool`), and sends each one's declaration, with every Tool's declarations, in
+    one Tool at the list's end. Such a config was refused ("function is no JSON value"),
+    and an MCP `Tool` in it went out unnormalized, with a WARNING that the body was
+    written for another wire."""
+    from types import SimpleNamespace
 
+    mcp_types, types = _mcp(), _genai()
+    from google.genai import _transformers
+
+    def get_weather(city: str, days: int = 3) -> str:
+        """Weather now."""
+        return city
+
+    search = mcp_types.Tool(name="search", inputSchema={"type": "object", "properties": {"q": {"type": ["string", "null"]}}})
+    listed = [get_weather, types.Tool(google_search=types.GoogleSearch()),
+              types.Tool(function_declarations=[types.FunctionDeclaration(name="f", parameters_json_schema=WEATHER)]), search]
+    config = types.GenerateContentConfig(temperature=0.5, tools=listed)
+    out = wireschema.normalize_request(config, "gemini")
+    # the SDK's own gathering (a client is read for its API only)
+    sent = [t.model_dump(by_alias=True, exclude_none=True) for t in _transformers.t_tools(SimpleNamespace(vertexai=False), listed)]
+    assert [sorted(t) for t in out.body["tools"]] == [sorted(t) for t in sent] == [["googleSearch"], ["functionDeclarations"]]
+    names = [d["name"] for d in out.body["tools"][1]["functionDeclarations"]]
+    assert names == [d["name"] for d in sent[1]["functionDeclarations"]] == ["get_weather", "f", "search"]
+    assert out.body["tools"][1]["functionDeclarations"][0] == wireschema.normalize_tool(get_weather, "gemini").tool
+    assert out.body["tools"][1]["functionDeclarations"][2]["parameters"]["properties"]["q"] == {"type": "string", "nullable": True}
+    assert out.changes[0].rule == "request/tools" and out.changes[0].pointer == "/tools"
+    assert out.changes[0].detail.startswith("2 of the caller's own tools")
+    assert out.body["temperature"] == 0.5 and list(out.body) == ["temperature", "tools"]
+    types.GenerateContentConfig.model_validate(out.body)
+    assert config.tools == listed and config.tools[0] is get_weather  # the caller's object as it was
+    # a dict config, as python-genai takes one, the same
+    body = {"tools": list(listed)}
+    assert wireschema.normalize_request(body, "gemini").body["tools"] == out.body["tools"]
+    assert body["tools"][0] is get_weather
+    # a list of the SDK's Tools alone is left as it is: nothing of the caller's to gather
+    alone = wireschema.normalize_request(types.GenerateContentConfig(tools=listed[1:3]), "gemini")
+    assert [sorted(t) for t in alone.body["tools"]] == [["googleSearch"], ["functionDeclarations"]] and not alone.changes
+
+
+def test_a_python_function_where_no_tool_list_is_says_normalize_tool_makes_a_tool_of_it():
     def get_weather(city: str) -> str:
         """Weather now."""
         return city
 
     hint = r"\(get_weather is a Python function or class: normalize_tool makes a tool of it\)$"
-    with pytest.raises(wireschema.SchemaInputError, match="GenerateContentConfig cannot be dumped to JSON: function is no JSON value " + hint):
-        wireschema.normalize_request(types.GenerateContentConfig(tools=[get_weather]), "gemini")
-    with pytest.raises(wireschema.SchemaInputError, match="function at /tools/0 is not a JSON value " + hint):
-        wireschema.normalize_request({"contents": [], "tools": [get_weather]}, "gemini")
+    with pytest.raises(wireschema.SchemaInputError, match="function at /labels/tool is not a JSON value " + hint):
+        wireschema.normalize_request({"contents": [], "labels": {"tool": get_weather}}, "gemini")
+
+
+def test_a_class_in_a_configs_tools_is_a_tool_as_normalize_tools_makes_one():
+    """It was dumped as its JSON Schema (as a `response_schema` class is) and left in the
+    tool list, unnormalized, with a WARNING that the body was written for another wire."""
+    types = _genai()
+    from pydantic import BaseModel
+
+    class Recipe(BaseModel):
+        """A recipe."""
+
+        name: str
+
+    out = wireschema.normalize_request(types.GenerateContentConfig(tools=[Recipe]), "gemini")
+    assert out.body["tools"] == [{"functionDeclarations": [wireschema.normalize_tool(Recipe, "gemini").tool]}]
+    assert out.body["tools"][0]["functionDeclarations"][0]["name"] == "Recipe"
 
 
 def test_a_genai_schema_object_is_an_output_schema_as_the_sdk_sends_it():
