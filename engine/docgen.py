@@ -594,7 +594,8 @@ def _objects_section(rules_dir: Path) -> list[str]:
         "these attributes (a subclass as the nearest class named), before any `model_dump`, and "
         "built in the target's own shape; the object's other attributes that differ from their "
         "defaults (but those the schema is made from) are named in one `tool/shape` change, not sent. "
-        "A class whose SDK gives the whole tool by a method (`dump`) is read as the dict it gives; "
+        "A class whose SDK gives the whole tool by a method (`dump`) is read as the dict it gives, "
+        "and one its SDK lists field by field (`fields`) as the dict of those attributes; "
         "one holding another object that is read instead names the attribute (`via`).",
         "",
         "| class | name | description | schema | strict | why |",
@@ -606,6 +607,9 @@ def _objects_section(rules_dir: Path) -> list[str]:
             cells[2] = f"the whole tool: {_code(r.dump + '()')}"
         if r.via:
             cells[2] = f"the object its {_code(r.via)} holds, read as its class is"
+        if r.fields is not None:
+            listed = ", ".join(f"{_code(key)} ← {_code(attr)}" for key, attr in r.fields)
+            cells[2] = f"the whole tool, listed as {listed}"
         if r.made_from:
             cells[2] += f" (made from {', '.join(map(_code, r.made_from))})"
         if r.if_none is not None:

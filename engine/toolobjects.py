@@ -1,9 +1,10 @@
 """Tools that agent frameworks and SDKs hold as Python objects (openai-agents'
 `FunctionTool`, pydantic-ai's `ToolDefinition`, LangChain's `BaseTool`, the anthropic
-SDK's tool-runner functions): read as `rules/_objects.yaml` says for their class, by the
-attributes holding the tool's parts, the method giving the whole tool (`dump`) or the
-attribute holding another object to read (`via`), so that a framework's tool is a YAML
-entry, not code here. A class named there is read so even where it has a `model_dump` (a
+SDK's tool-runner functions, the MCP SDK's server-side tools): read as
+`rules/_objects.yaml` says for their class, by the attributes holding the tool's parts,
+the method giving the whole tool (`dump`), the attributes its SDK lists the tool's
+fields from (`fields`) or the attribute holding another object to read (`via`), so that
+a framework's tool is a YAML entry, not code here. A class named there is read so even where it has a `model_dump` (a
 LangChain tool is a pydantic model whose dump holds its callbacks, not its schema)."""
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from .rulefields import err, unknown
 from .yamlsource import MarkedDict
 
 _PARTS = ("name", "description", "schema", "strict")
-_ALONE = ("dump", "via")  # fields that say where the whole tool is: nothing else to read beside one
+_ALONE = ("dump", "via", "fields")  # fields that say where the whole tool is: nothing else to read beside one
 _FIELDS = (*_PARTS, "made_from", "if_none", "once", *_ALONE, "why")
 # the schema's root keywords that may repeat the tool's own parts (`once`), by the part
 _ONCE = {"title": "name", "description": "description"}
@@ -79,6 +80,7 @@ class Reader:
     once: tuple[str, ...] = ()  # root keywords of the schema that may repeat the tool's name or description
     dump: str | None = None  # a method giving the tool as a dict in a shipped shape
     via: str | None = None  # an attribute holding the object to read instead
+    fields: tuple[tuple[str, str], ...] | None = None  # (key, attribute): the tool as the dict its SDK lists
 
     def dumped(self, item: Any, where: str) -> dict[str, Any]:
         """The tool as `dump` gives it (a dict, read as a dict tool is)."""
@@ -88,6 +90,21 @@ class Reader:
             raise ToolShapeError(f"{where} ({self.cls}): its {self.dump}() failed: {type(exc).__name__}: {exc}") from None
         if not isinstance(out, dict):
             raise ToolShapeError(f"{where} ({self.cls}): its {self.dump}() gives {type(out).__name__}, not a tool object")
+        return out
+
+    def listed(self, item: Any, where: str) -> dict[str, Any]:
+        """The tool as the dict of `fields` (a field whose attribute is None left out, an
+        SDK object in one dumped as its SDK sends it), read as a dict tool is."""
+        from .native import plain
+
+        out = {}
+        for key, attr in self.fields or ():
+            try:
+                value = getattr(item, attr)
+            except Exception as exc:  # noqa: BLE001 - a property of the object's own failed: say which
+                raise ToolShapeError(f"{where} ({self.cls}): reading its {attr} failed: {type(exc).__name__}: {exc}") from None
+            if value is not None:
+                out[key] = json_copy(plain(value), objects=plain)
         return out
 
     def read(self, item: Any, where: str) -> Read:
@@ -195,6 +212,10 @@ def load_readers(path: Path) -> dict[str, Reader]:
                     err(where, entry, field, f"{cls}: once lists the schema's root keywords that may repeat the tool's: {', '.join(_ONCE)}")
             elif field == "if_none":
                 continue  # see _if_none
+            elif field == "fields":
+                if not isinstance(value, dict) or not value or not all(
+                        isinstance(k, str) and isinstance(v, str) and v.isidentifier() for k, v in value.items()):
+                    err(where, entry, field, f"{cls}: fields maps each key of the tool its SDK lists to an attribute name")
             elif field == "why":
                 if not isinstance(value, str) or not value.strip():
                     err(where, entry, field, f"{cls}: why is one line saying where the class comes from")
@@ -211,6 +232,7 @@ def load_readers(path: Path) -> dict[str, Reader]:
         readers[cls] = Reader(
             cls, entry.get("name"), entry.get("schema"), entry.get("description"), entry.get("strict"), entry["why"],
             tuple(entry.get("made_from", ())), _if_none(where, entry), tuple(entry.get("once", ())), entry.get("dump"), entry.get("via"),
+            tuple(entry["fields"].items()) if "fields" in entry else None,
         )
     return readers
 
@@ -243,8 +265,8 @@ def _shipped_readers() -> dict[str, Reader]:
 
 def read_object(item: Any, where: str) -> Read | dict[str, Any] | None:
     """The tool `item` holds, where its class (or one it derives from) has a reader: its
-    parts, or the dict its `dump` method gives (of the object its `via` attribute holds,
-    where the class names one); None where no class has one."""
+    parts, or the dict its `dump` method gives or its `fields` make (of the object its
+    `via` attribute holds, where the class names one); None where no class has one."""
     readers = _shipped_readers()
     reader = _reader_of(item, readers)
     hops = 0
@@ -262,6 +284,8 @@ def read_object(item: Any, where: str) -> Read | dict[str, Any] | None:
             raise ToolShapeError(f"{where} ({holder.cls}): its {holder.via} is {type(item).__qualname__}, which rules/_objects.yaml does not name")
     if reader is None:
         return None
+    if reader.fields is not None:
+        return reader.listed(item, where)
     return reader.read(item, where) if reader.dump is None else reader.dumped(item, where)
 
 

@@ -6,6 +6,7 @@ SDK is not installed."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 from typing import Literal
 
@@ -44,6 +45,31 @@ def test_an_mcp_tool_object_goes_through_mcp_ingestion_and_back_into_the_sdk():
     out = wireschema.normalize_mcp_tool(mt.Tool(name="q", inputSchema={"properties": {"q": {"type": "string"}}}))
     assert out.tool["inputSchema"]["type"] == "object"
     assert mt.Tool.model_validate(out.tool).name == "q"
+
+
+def test_an_mcp_servers_own_tool_is_read_as_its_list_tools_sends_it():
+    """The MCP SDK's server-side tool (`MCPServer`'s, 1.x `FastMCP`'s `@tool()`) is a
+    pydantic model: dumped, it read as a Gemini declaration (name, description,
+    parameters), sent with its `fn_metadata` and `is_async` beside them, which the wire
+    refuses, and on mcp its output schema (under `fn_metadata`) was left behind."""
+    pytest.importorskip("mcp.server.mcpserver")
+    from mcp.server.mcpserver import MCPServer
+
+    server = MCPServer("test")
+
+    @server.tool(title="Adder")
+    def add(a: int, b: int = 2) -> int:
+        """Add two numbers."""
+        return a + b
+
+    (tool,) = server._tool_manager.list_tools()
+    (listed,) = asyncio.run(server.list_tools())
+    sent = listed.model_dump(by_alias=True, exclude_none=True, mode="json")
+    assert wireschema.normalize_tool(tool, "mcp").tool == wireschema.normalize_tool(listed, "mcp").tool == sent
+    gemini = wireschema.normalize_tool(tool, "gemini")
+    assert set(gemini.tool) == {"name", "description", "parameters", "response"}
+    assert gemini.tool["response"]["properties"] == {"result": {"title": "Result", "type": "integer"}}
+    assert [c.detail for c in gemini.result.changes if c.rule == "tool/shape"] == ["the tool's title has no place in gemini's tool: not sent"]
 
 
 def test_two_servers_exposing_one_name_get_two_wire_names():

@@ -445,10 +445,12 @@ def test_the_shipped_object_readers_load():
         ("  sdk.Thing:\n    dump: to_dict\n", "why is required", 2),
         ("  sdk.Thing:\n    via: inner\n    dump: to_dict\n    why: x\n", "via says where the whole tool is: dump has nothing to read", 4),
         ("  agents.tool.Thing:\n    name: n\n    schema: s\n    once: [title, strict]\n    why: x\n", "once lists the schema's root keywords", 5),
+        ("  sdk.Thing:\n    fields: {name: name, inputSchema: input schema}\n    why: x\n", "fields maps each key of the tool its SDK lists to an attribute name", 3),
+        ("  sdk.Thing:\n    fields: {name: name}\n    schema: s\n    why: x\n", "fields says where the whole tool is: schema has nothing to read", 4),
     ],
     ids=["not-a-name", "not-an-identifier", "no-why", "misspelt-field", "no-module", "not-a-mapping",
          "made-from-not-a-list", "if-none-two", "if-none-no-schema", "dump-and-parts", "dump-no-why", "via-and-dump",
-         "once-not-a-root-keyword"],
+         "once-not-a-root-keyword", "fields-not-attributes", "fields-and-parts"],
 )
 def test_an_object_reader_that_is_no_reader_is_refused_at_its_line(tmp_path, entry, message, line):
     from wireschema.toolobjects import load_readers

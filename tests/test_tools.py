@@ -1156,6 +1156,23 @@ def test_a_plain_object_is_read_by_attribute_naming_its_other_attributes(monkeyp
     assert "the Spec's retries, its framework's own, has no place in openai-chat's tool" in left.detail
 
 
+def test_an_object_listed_by_its_sdk_field_by_field_is_read_as_that_dict(monkeypatch):
+    class Listed:
+        def __init__(self):
+            self.label, self.params, self.returns, self.extra, self.retries = "ring", WEATHER, {"type": "object"}, None, 3
+
+    _reading(monkeypatch, Listed, name=None, schema=None, fields=(("name", "label"), ("inputSchema", "params"), ("outputSchema", "returns"), ("title", "extra")))
+    out = normalize_tool(Listed(), "mcp")
+    # an attribute that is None is left out; one not listed (retries) is the object's own, not the tool's
+    assert out.tool == {"name": "ring", "inputSchema": out.result.schema, "outputSchema": {"type": "object"}}
+    assert not any(c.rule == "tool/shape" for c in out.result.changes)
+    assert normalize_tool(Listed(), "gemini").tool["response"] == {"type": "object"}
+    broken = Listed()
+    del broken.returns
+    with pytest.raises(wireschema.ToolShapeError, match="reading its returns failed: AttributeError"):
+        normalize_tool(broken, "mcp")
+
+
 def test_a_schema_root_saying_the_tools_name_and_description_again_is_sent_once(monkeypatch):
     class Spec:
         def __init__(self, about):
