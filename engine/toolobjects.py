@@ -4,8 +4,9 @@ SDK's tool-runner functions, the MCP SDK's server-side tools): read as
 `rules/_objects.yaml` says for their class, by the attributes holding the tool's parts,
 the method giving the whole tool (`dump`), the attributes its SDK lists the tool's
 fields from (`fields`) or the attribute holding another object to read (`via`), so that
-a framework's tool is a YAML entry, not code here. A class named there is read so even where it has a `model_dump` (a
-LangChain tool is a pydantic model whose dump holds its callbacks, not its schema)."""
+a framework's tool is a YAML entry, not code here. A class named there is read so even
+where it has a `model_dump` (a LangChain tool is a pydantic model whose dump holds its
+callbacks, not its schema)."""
 
 from __future__ import annotations
 

@@ -1095,16 +1095,18 @@ def normalize_request(body: Any, target: TargetLike, *, options: Options | None 
     # JSON text, as a gateway receives the body, read as `normalize` reads a schema's; an
     # SDK's request object (python-genai's GenerateContentConfig) as the SDK sends it
     gathered: tuple[Change, ...] = ()
+    held: frozenset[int] = frozenset()
     if is_json_text(body):
         given = read_json_text(body, options_of(options), "the request body")
     else:
-        given, gathered = _as_sent(body, t)
+        given, gathered, held = _as_sent(body, t)
     if not isinstance(given, dict):
         held = f"JSON text of {_what(given)}" if is_json_text(body) else _what(body)
         raise SchemaInputError(f"the request body is {held}, not a JSON object (or an SDK object with model_dump)")
     # SDK objects held anywhere in a dict body (python-genai takes `config={"tools":
-    # [types.Tool(...)]}`), each dumped as its SDK sends it
-    out = json_copy(given, objects=plain)
+    # [types.Tool(...)]}`), each dumped as its SDK sends it; the caller's own tools an SDK
+    # gathered kept, for the tool list's normalizing to read as normalize_tools reads them
+    out = json_copy(given, objects=lambda v: v if id(v) in held else plain(v))
     groups = []
     taken: set[str] = set()
     for path in t.locate.get("tools", ()):
@@ -1146,58 +1148,60 @@ def normalize_request(body: Any, target: TargetLike, *, options: Options | None 
     return RequestResult(out, tuple(groups), tuple(outputs), changes)
 
 
-def _as_sent(body: Any, target: Any) -> tuple[Any, tuple[Change, ...]]:
+def _as_sent(body: Any, target: Any) -> tuple[Any, tuple[Change, ...], frozenset[int]]:
     """`body` as its SDK sends it: an SDK object dumped (`native.plain`), and each tool
     list of `locate.gathered` that holds the caller's own tools (python-genai's
     `config.tools` holding a Python function) gathered as the SDK gathers it (see
-    `_gathered`), each such list reported. The caller's body, a dict or an object, is
-    not changed."""
+    `_gathered`), each such list reported; and the ids of the objects gathered. The
+    caller's body, a dict or an object, is not changed."""
     from .native import plain
 
     lists = {}
     changes = []
+    kept: set[int] = set()
     for field in target.locate.get("gathered", ()):
         held = body.get(field) if isinstance(body, dict) else getattr(body, field, None) if hasattr(body, "model_copy") else None
         gathered = _gathered(held, target) if isinstance(held, list) else None
         if gathered is not None:
             lists[field], callers = gathered
+            kept.update(map(id, callers))
             changes.append(Change(
                 "request/tools", pointer((field,)), "rewritten",
-                f"{callers} of the caller's own tools (a Python function, an SDK's tool object) sent as the SDK "
+                f"{len(callers)} of the caller's own tools (a Python function, an SDK's tool object) sent as the SDK "
                 "sends them: each as a declaration, with those of the list's groups, in one group at the list's end",
             ))
     if not lists:
-        return plain(body), ()
+        return plain(body), (), frozenset()
     # the rest of an SDK's object dumped as the SDK sends it, each list in its place
     given = dict(body) if isinstance(body, dict) else plain(body.model_copy(update=dict.fromkeys(lists, [])))
     given.update(lists)
-    return given, tuple(changes)
+    return given, tuple(changes), frozenset(kept)
 
 
-def _gathered(held: list[Any], target: Any) -> tuple[list[Any], int] | None:
+def _gathered(held: list[Any], target: Any) -> tuple[list[Any], list[Any]] | None:
     """A tool list of `locate.gathered` as its SDK sends it (python-genai's
-    `_transformers.t_tools`), and how many of the caller's own tools it held; None where
+    `_transformers.t_tools`), and the caller's own tools it held; None where
     it holds none: each Python function (or class, which normalize_tools takes and the
     SDK does not), and each object whose dump is no group and none of the wire's own
     tools (an MCP `Tool`), goes as one tool in one group at the list's end, together with
     the tools every group holds, in list order; a group's other parts (a Tool's
-    `googleSearch`) stay where the group stood."""
+    `googleSearch`) stay where the group stood. The caller's own tools stay as they are
+    given, to be read as normalize_tools reads them (a framework's object by
+    rules/_objects.yaml)."""
     from .native import plain
 
     keys = target.tool.get("groups", ())
     own = frozenset(keys) | frozenset(target.tool.get("passthrough", ()))
     tools: list[Any] = []
     out: list[Any] = []
-    callers = 0
+    callers: list[Any] = []
     for entry in held:
-        if is_python_tool(entry):
-            tools.append(entry)  # made a tool as normalize_tools makes one
-            callers += 1
-            continue
-        sent = plain(entry)
-        if entry is not sent and isinstance(sent, dict) and own.isdisjoint(sent):
-            tools.append(sent)  # an SDK's tool object, read as a tool of any shape
-            callers += 1
+        caller = is_python_tool(entry)
+        sent = entry if caller else plain(entry)
+        # an SDK's tool object: its dump is no group and none of the wire's own tools
+        if caller or (entry is not sent and isinstance(sent, dict) and own.isdisjoint(sent)):
+            tools.append(entry)
+            callers.append(entry)
             continue
         grouped = [k for k in keys if isinstance(sent, dict) and isinstance(sent.get(k), list)]
         if not grouped:

@@ -336,6 +336,11 @@ def test_a_python_function_in_a_configs_tools_is_sent_as_python_genai_sends_it()
     body = {"tools": list(listed)}
     assert wireschema.normalize_request(body, "gemini").body["tools"] == out.body["tools"]
     assert body["tools"][0] is get_weather
+    # a framework's tool object there is read as normalize_tools reads it (rules/_objects.yaml)
+    langchain = pytest.importorskip("langchain_core.tools")
+    read = wireschema.normalize_request({"tools": [langchain.tool(get_weather)]}, "gemini")
+    assert read.body["tools"] == [{"functionDeclarations": [wireschema.normalize_tool(langchain.tool(get_weather), "gemini").tool]}]
+    assert "func" in read.tools[0].results[0].changes[0].detail  # its callback named as not sent, as normalize_tools names it
     # a list of the SDK's Tools alone is left as it is: nothing of the caller's to gather
     alone = wireschema.normalize_request(types.GenerateContentConfig(tools=listed[1:3]), "gemini")
     assert [sorted(t) for t in alone.body["tools"]] == [["googleSearch"], ["functionDeclarations"]] and not alone.changes
