@@ -581,8 +581,9 @@ def _targets_section(s: Shipped) -> list[str]:
 
 
 def _objects_section(rules_dir: Path) -> list[str]:
-    """The framework objects `normalize_tool` reads by attribute (`rules/_objects.yaml`)."""
-    from .toolobjects import load_readers
+    """The framework objects `normalize_tool` reads by attribute, and the parameters
+    frameworks pass their tool functions themselves (`rules/_objects.yaml`)."""
+    from .toolobjects import load_injected, load_readers
 
     path = rules_dir / "_objects.yaml"
     if not path.is_file():
@@ -615,6 +616,19 @@ def _objects_section(rules_dir: Path) -> list[str]:
         if r.if_none is not None:
             cells[2] += f"; where {_code(r.if_none[0])} is None, {_code(json.dumps(r.if_none[1]))}"
         out.append(f"| `{cls}` | {' | '.join(cells)} | {_cell(r.why)} |")
+    injected = load_injected(path)
+    if injected:
+        out += [
+            "",
+            "Parameters a framework passes its tool functions itself (`injected`): a parameter of a "
+            "function made a tool or a schema whose annotation is, or derives from, one of these classes "
+            "(as the class, a generic's origin, or an item of its `Annotated[...]`, a class or an "
+            "instance of one) is left out, reported where the function is made a tool (`tool/shape`).",
+            "",
+            "| class | why |",
+            "| --- | --- |",
+            *(f"| `{cls}` | {_cell(why)} |" for cls, why in injected.items()),
+        ]
     return out
 
 

@@ -109,6 +109,9 @@ class PythonTool:
     schema: dict[str, Any]
     unnamed: str | None = None
     """A function's `*args` (`*args: int`), which no argument passed by name reaches: left out."""
+    injected: tuple[str, ...] = ()
+    """A function's parameters its framework passes itself (`ctx: RunContext[Deps]`, see
+    `injected_by`), each with the class that says so: left out, never the model's to give."""
 
 
 def to_schema(value: Any) -> dict[str, Any]:
@@ -144,7 +147,45 @@ def python_tool(value: Any) -> PythonTool:
         del schema["description"]
     description = doc.summary or schema.pop("description", None)
     unnamed = _var_positional(value) if _is_function(value) else None
-    return PythonTool(name, description if isinstance(description, str) else None, schema, unnamed)
+    injected = _injected_parameters(value) if _is_function(value) else ()
+    return PythonTool(name, description if isinstance(description, str) else None, schema, unnamed, injected)
+
+
+def _injected_parameters(fn: Any) -> tuple[str, ...]:
+    """A function's parameters its framework passes itself, each with the class that
+    says so (`ctx (RunContext)`), in order."""
+    found = ((name, injected_by(param.annotation)) for name, param in _signature(fn).parameters.items())
+    return tuple(f"{name} ({by})" for name, by in found if by is not None)
+
+
+def injected_by(annotation: Any) -> str | None:
+    """The name of the class that makes a parameter so annotated one a framework passes
+    its tool function itself (rules/_objects.yaml `injected`), or None: the annotation,
+    or its generic's origin (`RunContext[Deps]`), is or derives from a class named there,
+    or an item of its `Annotated[...]` is such a class or an instance of one
+    (LangChain's `Annotated[str, InjectedToolArg]`)."""
+    from .toolobjects import injected_classes
+
+    if annotation is inspect.Parameter.empty:
+        return None
+    metadata: tuple[Any, ...] = ()
+    if typing.get_origin(annotation) is Annotated:
+        annotation, *rest = typing.get_args(annotation)
+        metadata = tuple(rest)
+    held = [annotation if isinstance(annotation, type) else typing.get_origin(annotation)]
+    held += [item if isinstance(item, type) else type(item) for item in metadata]
+    named = injected_classes()
+    return next((cls.__qualname__ for cls in held if isinstance(cls, type)
+                 for k in cls.__mro__ if f"{k.__module__}.{k.__qualname__}" in named), None)
+
+
+def _signature(fn: Any) -> inspect.Signature:
+    """`fn`'s signature, string annotations (`from __future__ import annotations`)
+    resolved in the function's own module where they can be."""
+    try:
+        return inspect.signature(fn, eval_str=True)
+    except (NameError, TypeError, SyntaxError):
+        return inspect.signature(fn)
 
 
 def _var_positional(fn: Any) -> str | None:
@@ -213,18 +254,14 @@ def _v1_schema(model: Any) -> dict[str, Any]:
 def _function_schema(fn: Any, pydantic: Any) -> dict[str, Any]:
     """A function's parameters as one object: each parameter a property, those without a
     default required, and `**kwargs` the schema of any other property (a call passes its
-    arguments by name, so they reach it). `*args` has no name a call could give: left out."""
+    arguments by name, so they reach it). `*args` has no name a call could give, and a
+    parameter its framework passes itself (`injected_by`) is none the model gives: both
+    left out."""
     from pydantic.fields import FieldInfo  # a submodule `import pydantic` does not load
 
     fields: dict[str, Any] = {}
     base = pydantic.BaseModel
-    try:
-        # string annotations (`from __future__ import annotations`) resolve in the
-        # function's own module
-        signature = inspect.signature(fn, eval_str=True)
-    except (NameError, TypeError, SyntaxError):
-        signature = inspect.signature(fn)
-    for at, (name, param) in enumerate(signature.parameters.items()):
+    for at, (name, param) in enumerate(_signature(fn).parameters.items()):
         annotation = Any if param.annotation is param.empty else param.annotation
         if param.kind is param.VAR_KEYWORD:
             # pydantic's typed extras: their schema is additionalProperties'
@@ -233,7 +270,7 @@ def _function_schema(fn: Any, pydantic: Any) -> dict[str, Any]:
                 "model_config": pydantic.ConfigDict(extra="allow"),
             })
             continue
-        if param.kind is param.VAR_POSITIONAL or _is_receiver(at, name, param):
+        if param.kind is param.VAR_POSITIONAL or _is_receiver(at, name, param) or injected_by(param.annotation):
             continue
         annotation = _described(annotation, pydantic)
         default = ... if param.default is param.empty else param.default

@@ -30,6 +30,7 @@ _FIELDS = (*_PARTS, "made_from", "if_none", "once", *_ALONE, "why")
 _ONCE = {"title": "name", "description": "description"}
 _VIA_HOPS = 4  # objects held by objects: a `via` chain longer than this is a loop
 _REQUIRED = ("name", "schema", "why")
+_SECTIONS = ("objects", "injected")
 
 
 @attrs.frozen
@@ -193,8 +194,16 @@ def load_readers(path: Path) -> dict[str, Reader]:
     if not isinstance(data, MarkedDict) or not isinstance(data.get("objects"), dict):
         raise RuleFileError(where, 1, 1, "the file must be a mapping with an `objects` mapping")
     for field in data:
-        if field != "objects":
-            err(where, data, field, unknown("field", field, ("objects",)), of_key=True)
+        if field not in _SECTIONS:
+            err(where, data, field, unknown("field", field, _SECTIONS), of_key=True)
+    injected = data.get("injected", {})
+    if not isinstance(injected, dict):
+        err(where, data, "injected", "injected maps each class a framework passes its tool functions to why")
+    for cls, why in injected.items():
+        if not isinstance(cls, str) or "." not in cls:
+            err(where, injected, cls, f"{cls!r} is no class: write its module and name (pydantic_ai._run_context.RunContext)", of_key=True)
+        if not isinstance(why, str) or not why.strip():
+            err(where, injected, cls, f"{cls}: say in one line why (where the framework passes it)")
     readers: dict[str, Reader] = {}
     objects = data["objects"]
     for cls, entry in objects.items():
@@ -251,8 +260,20 @@ def _if_none(where: str, entry: Any) -> tuple[str, Any] | None:
     return attr, json_copy(schema)  # plain dicts, not the YAML reader's
 
 
+def load_injected(path: Path) -> dict[str, str]:
+    """The classes `path`'s `injected` section names, each with its why: a framework
+    passes a parameter so annotated to its tool function itself (see
+    `native.injected_by`). The file is checked whole, as `load_readers` checks it."""
+    from .ruletable import read_rule_file
+
+    load_readers(path)
+    data, _text = read_rule_file(path)
+    return {str(cls): str(why) for cls, why in (data.get("injected") or {}).items()}
+
+
 _lock = threading.Lock()
 _shipped: dict[str, Reader] | None = None
+_shipped_injected: frozenset[str] | None = None
 
 
 def _shipped_readers() -> dict[str, Reader]:
@@ -262,6 +283,16 @@ def _shipped_readers() -> dict[str, Reader]:
         if _shipped is None:
             _shipped = load_readers(listing.shipped_dir() / "_objects.yaml")
         return _shipped
+
+
+def injected_classes() -> frozenset[str]:
+    """The classes of the parameters frameworks pass their tool functions themselves
+    (rules/_objects.yaml `injected`), read on the first function made a tool or schema."""
+    global _shipped_injected
+    with _lock:
+        if _shipped_injected is None:
+            _shipped_injected = frozenset(load_injected(listing.shipped_dir() / "_objects.yaml"))
+        return _shipped_injected
 
 
 def read_object(item: Any, where: str) -> Read | dict[str, Any] | None:

@@ -610,6 +610,10 @@ def _tool_dict(item: Any, index: int | None, target: Any) -> tuple[Any, tuple[Ch
             "tool/shape", "", "dropped",
             f"the function's {made.unnamed} is no parameter of the tool: a call passes its arguments by name, "
             "and no name reaches it"),)
+        told += tuple(Change(
+            "tool/shape", "", "dropped",
+            f"the function's {said} is no parameter of the tool: its framework passes it, never the model "
+            "(rules/_objects.yaml, injected)") for said in made.injected)
         return _in_shape(target, made.name, made.description, made.schema), told
     raise ToolShapeError(
         f"{where} is {_what(item)}: a tool is a dict, an SDK or pydantic object (model_dump), "

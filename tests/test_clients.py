@@ -588,6 +588,59 @@ def test_a_vertex_ai_sdk_declaration_and_tool_are_read_as_their_json():
     assert [t["name"] for t in listed.tools] == ["get_weather"]
 
 
+def _weather_with(annotation):
+    """A tool function whose first parameter is annotated `annotation`, as a framework's
+    tool functions take its context."""
+
+    def get_weather(ctx, city):
+        """Weather now."""
+        return city
+
+    get_weather.__annotations__ = {"ctx": annotation, "city": str, "return": str}  # objects, not this module's strings
+    return get_weather
+
+
+@pytest.mark.parametrize("framework", ["pydantic-ai", "openai-agents", "langchain", "langchain-instance", "mcp"])
+def test_a_parameter_its_framework_passes_is_no_parameter_of_the_tool(framework):
+    """A tool function taking its framework's context (pydantic-ai's `RunContext`,
+    openai-agents' `RunContextWrapper`, LangChain's injected arguments, the MCP server's
+    `Context`) is sent with the parameters the model gives, as the framework's own schema
+    has them; the context is said left out. Before, the context became a required
+    parameter the model had to make up (openai-agents: the wrapper's whole dataclass
+    schema), or the function was refused (pydantic-ai)."""
+    from typing import Annotated
+
+    if framework == "pydantic-ai":
+        pydantic_ai = pytest.importorskip("pydantic_ai")
+        fn = _weather_with(pydantic_ai.RunContext[int])
+        own = pydantic_ai.Tool(fn).tool_def.parameters_json_schema
+    elif framework == "openai-agents":
+        agents = pytest.importorskip("agents")
+        from agents.function_schema import function_schema
+
+        fn = _weather_with(agents.RunContextWrapper[int])
+        own = function_schema(fn).params_json_schema
+    elif framework in ("langchain", "langchain-instance"):
+        tools = pytest.importorskip("langchain_core.tools")
+        fn = _weather_with(Annotated[str, tools.InjectedToolArg if framework == "langchain" else tools.InjectedToolCallId()])
+        own = tools.tool(fn).tool_call_schema.model_json_schema()
+    else:
+        pytest.importorskip("mcp.server.mcpserver")
+        from mcp.server.mcpserver import Context, MCPServer
+
+        fn = _weather_with(Context)
+        server = MCPServer("test")
+        server.tool()(fn)
+        own = server._tool_manager.list_tools()[0].parameters
+    out = wireschema.normalize_tool(fn, "anthropic")
+    assert out.tool["input_schema"]["properties"] == {"city": {"title": "City", "type": "string"}}
+    assert out.tool["input_schema"]["required"] == ["city"]
+    assert set(own["properties"]) == {"city"}  # the framework's own schema agrees
+    (said,) = [c.detail for c in out.result.changes if c.rule == "tool/shape"]
+    assert said.startswith("the function's ctx (") and "its framework passes it, never the model" in said
+    assert set(wireschema.normalize(fn, "mcp").schema["properties"]) == {"city"}  # as a schema too
+
+
 # --- Anthropic ---------------------------------------------------------------------
 
 

@@ -462,6 +462,32 @@ def test_an_object_reader_that_is_no_reader_is_refused_at_its_line(tmp_path, ent
     assert (caught.value.path, caught.value.line) == (str(path), line)
 
 
+@pytest.mark.parametrize(
+    ("section", "message", "line"),
+    [
+        ("injected:\n  RunContext: the run's context\n", "'RunContext' is no class: write its module and name", 3),
+        ("injected:\n  pydantic_ai._run_context.RunContext: \"\"\n", "pydantic_ai._run_context.RunContext: say in one line why", 3),
+        ("injected: [pydantic_ai._run_context.RunContext]\n", "injected maps each class", 2),
+        ("injectd: {}\n", "did you mean 'injected'", 2),
+    ],
+    ids=["no-module", "no-why", "not-a-mapping", "misspelt"],
+)
+def test_an_injected_class_that_is_none_is_refused_at_its_line(tmp_path, section, message, line):
+    from wireschema.toolobjects import load_injected
+
+    path = tmp_path / "_objects.yaml"
+    path.write_text("objects: {}\n" + section, encoding="utf-8")
+    with pytest.raises(RuleFileError, match=re.escape(message)) as caught:
+        load_injected(path)
+    assert (caught.value.path, caught.value.line) == (str(path), line)
+
+
+def test_the_shipped_injected_classes_load():
+    from wireschema.toolobjects import load_injected
+
+    assert "pydantic_ai._run_context.RunContext" in load_injected(shipped_dir() / "_objects.yaml")
+
+
 # --- a tool shape split over an abstract parent and the files extending it ----------
 
 
