@@ -10,7 +10,7 @@ from typing import Any
 from .model import Change, Options, Result
 from .facts import Facts
 from .positions import REFERENCE_KEYS, schema_nodes
-from .prepare import copy_input, measure
+from .prepare import OUTPUT_ROOT, copy_input, measure
 from .ruletable import Stage, Target
 from .compiler import RECURSION_SAFE
 from .run import BudgetExceeded, Run, Unrepresentable, walk
@@ -214,7 +214,10 @@ def _finished(run: Run, target: Target) -> Result:
 
 
 def _facts(run: Run, output: bool) -> Facts:
-    """The facts the engine makes before any rule runs."""
+    """The facts the engine makes before any rule runs (an output's marked in the census
+    too, `prepare.OUTPUT_ROOT`)."""
+    if output:
+        run.census.add(OUTPUT_ROOT)
     return Facts(references=not REFERENCE_KEYS.isdisjoint(run.census), output_root=output)
 
 

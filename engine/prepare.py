@@ -591,6 +591,9 @@ _TOO_LONG = 10**INT_DIGITS
 # only then (`requires`), and costs nothing on any other input
 NO_DOUBLE = 2**1024 - 2**970
 PAST_DOUBLE = "<past-double>"
+# the census of a structured output's run (`Facts.output_root`) holds this marker: a rule
+# for outputs alone is planned only there (`requires`), and costs a tool's run nothing
+OUTPUT_ROOT = "<output>"
 
 
 def _too_long(chain: Any) -> SchemaInputError:

@@ -97,7 +97,8 @@ def load_cases(group: str) -> list:
     """The snapshot cases of `tests/cases/<group>/<target>.json` (one file per target,
     cases in file order) as pytest params `target, case, schema, options`, ids
     `target:case`. A case is data: its `note` says why it is there, `options` are
-    keyword arguments of `normalize` (such as `strict`)."""
+    keyword arguments of `normalize` (such as `strict`; `output: true` normalizes the
+    schema as a structured output, `normalize_output`)."""
     params = []
     for path in sorted((CASES / group).glob("*.json")):
         target = path.stem
@@ -119,14 +120,15 @@ def load_cases(group: str) -> list:
     return params
 
 
-def document(schema, target, *, deep=False, **kwargs):
+def document(schema, target, *, deep=False, output=False, **kwargs):
     """Normalize and describe the whole outcome: what a snapshot records.
 
     `deep`: the input nests beyond what json.dumps can encode, so the check that it
-    is unchanged is left to the hostile-input tests.
+    is unchanged is left to the hostile-input tests. `output`: the schema is a
+    structured output's (`normalize_output`).
     """
     before = None if deep else json.dumps(schema)
-    result = wireschema.normalize(schema, target, **kwargs)
+    result = (wireschema.normalize_output if output else wireschema.normalize)(schema, target, **kwargs)
     # every call leaves the caller's object as it was
     assert deep or json.dumps(schema) == before
     return describe(schema, result)

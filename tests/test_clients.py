@@ -300,6 +300,42 @@ def test_a_type_where_python_genai_takes_one_is_its_json_schema():
         wireschema.normalize_request(config, "gemini")
 
 
+def test_an_outputs_objects_say_their_property_order_as_python_genai_says_it():
+    """Gemini 2.0 models write a responseSchema object's properties in an order of their
+    own unless propertyOrdering gives one: python-genai's process_schema adds it to every
+    object of two or more properties of a response schema, and a REST body normalized by
+    wireschema went without it (a `reasoning` the model was to write before its `answer`
+    could come after it)."""
+    from types import SimpleNamespace
+
+    from pydantic import BaseModel
+
+    types = _genai()
+    from google.genai import _transformers
+
+    class Step(BaseModel):
+        thought: str
+        tool: str | None = None
+
+    class Answer(BaseModel):
+        reasoning: list[Step]
+        answer: str
+        confidence: float
+
+    sdk = _transformers.t_schema(SimpleNamespace(vertexai=False), Answer)  # a client is read for its API only
+    for target in ("gemini", "vertex"):
+        out = wireschema.normalize_output(Answer, target).schema
+        step = out["properties"]["reasoning"]["items"] if target == "gemini" else out["defs"]["Step"]
+        assert out["propertyOrdering"] == sdk.property_ordering == ["reasoning", "answer", "confidence"]
+        assert step["propertyOrdering"] == sdk.properties["reasoning"].items.property_ordering == ["thought", "tool"]
+        types.Schema.model_validate(out)
+    # tool parameters go without it, as the SDK sends them; so does a responseJsonSchema, which it sends
+    # as written, and cca-claude, which takes no such field
+    assert "propertyOrdering" not in json.dumps(wireschema.normalize(Answer, "gemini").schema)
+    for target in ("gemini-jsonschema", "cca-claude"):
+        assert "propertyOrdering" not in json.dumps(wireschema.normalize_output(Answer, target).schema)
+
+
 def test_a_python_function_in_a_configs_tools_is_sent_as_python_genai_sends_it():
     """python-genai's automatic function calling takes a function in `config.tools` (and an
     MCP SDK `Tool`), and sends each one's declaration, with every Tool's declarations, in

@@ -361,6 +361,16 @@ CASES = {
               "odd-default": {"type": "object", "additionalProperties": {"type": "string"}, "default": []},
               "closed": {"type": "object", "additionalProperties": False},
               "numbers": {"type": "object", "propertyNames": {"type": "integer"}}}}),
+    "property-ordering": ("""
+      - id: t/order
+        kind: property-ordering
+        schemas: all
+        least: 3
+        why: test
+    """, {"type": "object", "properties": {  # schemas: all, so tool parameters too
+        "c": {"type": "string"}, "a": {"type": "string"},
+        "three": {"type": "object", "properties": {"z": {}, "y": {}, "x": {}}},
+        "said": {"type": "object", "properties": {"z": {}, "y": {}, "x": {}}, "propertyOrdering": ["x", "y", "z"]}}}),
     "resolve-refs-fallback-on-recursion": ("""
       - id: t/refs
         kind: resolve-refs

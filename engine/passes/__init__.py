@@ -83,8 +83,8 @@ class Kind:
     census: Any = None
     """What in the input's census (`prepare.copy_input`: its keywords, `<bool>:K` where a
     boolean stands under K, `<list>:items` for a draft-07 tuple, `<past-double>` where an
-    integer no double holds is) gives it work: a set or a function of the options.
-    None: its trigger keywords."""
+    integer no double holds is; `<output>` in a structured output's run) gives it work: a
+    set or a function of the options. None: its trigger keywords."""
     requires: Any = frozenset()
     """Census markers the input must hold, every one of them (somewhere, or added by an
     earlier rule), for it to have work anywhere, on top of `census`: inline-refs acts on

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..positions import escape, keys_within, pointer_of
+from ..prepare import OUTPUT_ROOT
 from . import Opt, kind, test_helper
 from .types import types_of
 
@@ -631,4 +632,31 @@ def tuple_to_items(rule, node, run):
     if closed and isinstance(node.get("maxItems"), int) is False:
         node["maxItems"] = len(prefix)
     run.report(rule, node, "rewritten", "tuple -> items: anyOf of its positions" + (f", at most {len(prefix)} items" if closed else ""), "prefixItems")
+    return None
+
+
+@kind(
+    "property-ordering", fails=False, reads="node", creates=False, writes_bools=False,
+    adds=lambda o: {o["key"]}, triggers={"properties"},
+    requires=lambda o: {OUTPUT_ROOT} if o["schemas"] == "outputs" else (),
+    acts_if="(p := node.get('properties')).__class__ is dict and len(p) >= {least} and {key} not in node",
+    key=Opt("str", "propertyOrdering", doc="the keyword that lists the properties in order"),
+    least=Opt("int", 2, doc="the fewest properties an object has for its order to be said"),
+    schemas=Opt("choice", "outputs", choices=("outputs", "all"),
+                doc="`outputs`: structured outputs alone (`normalize_output`), not tool parameters; `all`: both"),
+)
+def property_ordering(rule, node, run):
+    """Say the order an object's properties are written in (`propertyOrdering`), where
+    the wire may not keep it otherwise (Gemini 2.0 models, whose `responseSchema` output
+    follows an order of their own unless told): a model writes its output's members in
+    that order, so a `reasoning` written before the `answer` it leads to could come
+    after it. An order the object already says is left as it is."""
+    if rule.options["schemas"] == "outputs" and not run.facts.output_root:
+        return None
+    props = node.get("properties")
+    key = rule.options["key"]
+    if props.__class__ is not dict or len(props) < rule.options["least"] or key in node:
+        return None
+    node[key] = list(props)
+    run.report(rule, node, "rewritten", f"{key} added: the properties in the order they are written, which the wire may not keep otherwise", key)
     return None
