@@ -112,6 +112,9 @@ class PythonTool:
     injected: tuple[str, ...] = ()
     """A function's parameters its framework passes itself (`ctx: RunContext[Deps]`, see
     `injected_by`), each with the class that says so: left out, never the model's to give."""
+    returns: Any = None
+    """The JSON Schema of a function's return annotation (None: not annotated, `None`, or
+    not a function), or the text of why pydantic cannot describe it (a str)."""
 
 
 def to_schema(value: Any) -> dict[str, Any]:
@@ -148,7 +151,23 @@ def python_tool(value: Any) -> PythonTool:
     description = doc.summary or schema.pop("description", None)
     unnamed = _var_positional(value) if _is_function(value) else None
     injected = _injected_parameters(value) if _is_function(value) else ()
-    return PythonTool(name, description if isinstance(description, str) else None, schema, unnamed, injected)
+    returns = _return_schema(value) if _is_function(value) else None
+    return PythonTool(name, description if isinstance(description, str) else None, schema, unnamed, injected, returns)
+
+
+def _return_schema(fn: Any) -> dict[str, Any] | str | None:
+    """The JSON Schema pydantic makes of `fn`'s return annotation; None where it is not
+    annotated or returns `None` (nothing to describe); the reason where pydantic
+    cannot describe it."""
+    import pydantic
+
+    annotation = _signature(fn).return_annotation
+    if annotation is inspect.Signature.empty or annotation is None or annotation is type(None):
+        return None
+    try:
+        return pydantic.TypeAdapter(annotation).json_schema(schema_generator=_generator())
+    except (pydantic.PydanticUserError, pydantic.errors.PydanticSchemaGenerationError, TypeError, ValueError, NameError) as exc:
+        return f"{annotation!r}: {str(exc).splitlines()[0]}"
 
 
 def _injected_parameters(fn: Any) -> tuple[str, ...]:

@@ -140,6 +140,7 @@ TOOL_FIELDS: dict[str, Sub] = {
     "passthrough": Sub(list, "list of keys", "Keys that mark an entry of a tool list as no tool of the caller's (`cachePoint`, `custom`): it passes through untouched."),
     "schema_required": Sub(bool, "bool", "Every tool of this wire carries its schema (Anthropic's `input_schema`): an entry of a kind this shape claims but without the schema is no tool of this shape (an OpenAI Responses `custom` tool beside Anthropic's `type: custom`)."),
     "outputs": Sub(str, "path or list of paths", "Where a tool of this wire carries schemas of its own output (a Gemini declaration's `response`): each one present is normalized as this target's structured output is (`normalize_output`), but never wrapped (no one unwraps what a tool returns), where the tool keeps its shape, its changes reported as `tool/output` changes of the tool's result. A tool rebuilt from another wire's shape carries the first output schema it holds there (a `responseJsonSchema`, an MCP `outputSchema`) to this field's first path, normalized so and reported, unless it would be sent as the target's fallback; on a wire with no such field it is left behind (`tool/shape`)."),
+    "returns": Sub(bool, "bool", "A Python function made a tool sends its return annotation's JSON Schema at the first of `outputs`, normalized as a tool's own output schema is (python-genai's `FunctionDeclaration.from_callable` sends it so); a function annotated to return `None`, or not annotated, sends none, and one whose return type pydantic cannot describe says so (`tool/shape`)."),
     "groups": Sub(list, "list of keys", "Keys under which one entry holds a list of this wire's tools (a Gemini `Tool`'s `functionDeclarations`): `normalize_tools` takes such an entry alone as its list of tools, and refuses one inside a list, naming it, where its tools would have no place of their own."),
 }
 
@@ -565,9 +566,9 @@ def check_tool(value: Any, *, partial: bool = False) -> dict:
             if not isinstance(v, dict) or not all(isinstance(x, list) and all(isinstance(s, str) for s in x) for x in v.values()):
                 entry.err("tool.kinds must map a key (like type) to the list of its values a function tool has")
             out[k] = freeze_json(v)
-        elif k == "schema_required":
+        elif k in ("schema_required", "returns"):
             if not isinstance(v, bool):
-                entry.err("tool.schema_required must be true or false")
+                entry.err(f"tool.{k} must be true or false")
             out[k] = v
         elif k in ("passthrough", "groups"):
             if not isinstance(v, list) or not all(isinstance(s, str) for s in v):

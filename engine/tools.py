@@ -614,7 +614,11 @@ def _tool_dict(item: Any, index: int | None, target: Any) -> tuple[Any, tuple[Ch
             "tool/shape", "", "dropped",
             f"the function's {said} is no parameter of the tool: its framework passes it, never the model "
             "(rules/_objects.yaml, injected)") for said in made.injected)
-        return _in_shape(target, made.name, made.description, made.schema), told
+        returns = made.returns if target.tool.get("returns") and target.tool.get("outputs") else None
+        if isinstance(returns, str):
+            told += (Change("tool/shape", "", "dropped", f"the function's return annotation has no JSON Schema ({returns}): no output schema sent"),)
+            returns = None
+        return _in_shape(target, made.name, made.description, made.schema, output=returns), told
     raise ToolShapeError(
         f"{where} is {_what(item)}: a tool is a dict, an SDK or pydantic object (model_dump), "
         "a framework's tool object that rules/_objects.yaml names, "
@@ -750,8 +754,11 @@ def _with_name(description: str | None, name: str) -> str:
 # the calls
 
 
-def _in_shape(target: Any, name: str, description: str | None, schema: Any, strict: bool | None = None) -> dict[str, Any]:
-    """A tool made of its parts in the target's own shape (a strict flag where the shape has one)."""
+def _in_shape(
+    target: Any, name: str, description: str | None, schema: Any, strict: bool | None = None, output: Any = None,
+) -> dict[str, Any]:
+    """A tool made of its parts in the target's own shape (a strict flag where the shape
+    has one; an output schema at its first output field, where given)."""
     shape = target.tool
     out = json_copy(dict(shape.get("fixed", {})))
     _set(out, shape["name"], name)
@@ -760,6 +767,8 @@ def _in_shape(target: Any, name: str, description: str | None, schema: Any, stri
     _set(out, shape["schema"], schema)
     if strict is not None and "strict" in shape:
         _set(out, shape["strict"], strict)
+    if output is not None:
+        _set(out, shape["outputs"][0], output)
     return out
 
 

@@ -300,6 +300,53 @@ def test_a_type_where_python_genai_takes_one_is_its_json_schema():
         wireschema.normalize_request(config, "gemini")
 
 
+def test_a_functions_return_type_is_its_declarations_output_schema_where_python_genai_sends_one():
+    """python-genai sends a function's return annotation as its declaration's output
+    schema: `responseJsonSchema` (the JSON Schema path it takes for `config.tools`), and
+    `response` to Vertex AI (to the Gemini API, in the Schema dialect, it sends none).
+    wireschema sent none anywhere."""
+    from types import SimpleNamespace
+
+    from pydantic import BaseModel
+
+    types = _genai()
+
+    class Forecast(BaseModel):
+        temp: float
+        sky: str
+
+    class Opaque:
+        pass
+
+    def get_weather(city):
+        """Forecast."""
+        return []
+
+    def ping():
+        """Ping."""
+
+    def handle(x):
+        """A handle."""
+        return Opaque()
+
+    # objects, not this module's strings (its annotations are postponed, its classes local)
+    get_weather.__annotations__ = {"city": str, "return": list[Forecast]}
+    ping.__annotations__ = {"return": None}
+    handle.__annotations__ = {"x": int, "return": Opaque}
+
+    sdk = types.FunctionDeclaration.from_callable(client=SimpleNamespace(vertexai=False), callable=get_weather, use_json_schema=True)
+    assert wireschema.normalize_tool(get_weather, "gemini-jsonschema").tool["responseJsonSchema"] == sdk.response_json_schema
+    vertex = wireschema.normalize_tool(get_weather, "vertex")
+    assert vertex.tool["response"]["items"] == {"ref": "#/defs/Forecast"}
+    types.FunctionDeclaration.model_validate(vertex.tool)
+    assert "response" not in wireschema.normalize_tool(get_weather, "gemini").tool
+    assert "outputSchema" not in wireschema.normalize_tool(get_weather, "mcp").tool  # a server's obligation, not sent
+    assert "responseJsonSchema" not in wireschema.normalize_tool(ping, "gemini-jsonschema").tool  # nothing to describe
+    opaque = wireschema.normalize_tool(handle, "gemini-jsonschema")
+    assert "responseJsonSchema" not in opaque.tool
+    assert [c.detail.split(" (")[0] for c in opaque.result.changes if c.rule == "tool/shape"] == ["the function's return annotation has no JSON Schema"]
+
+
 def test_an_outputs_objects_say_their_property_order_as_python_genai_says_it():
     """Gemini 2.0 models write a responseSchema object's properties in an order of their
     own unless propertyOrdering gives one: python-genai's process_schema adds it to every
