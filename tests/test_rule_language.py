@@ -447,38 +447,26 @@ def test_the_shipped_object_readers_load():
         ("  agents.tool.Thing:\n    name: n\n    schema: s\n    once: [title, strict]\n    why: x\n", "once lists the schema's root keywords", 5),
         ("  sdk.Thing:\n    fields: {name: name, inputSchema: input schema}\n    why: x\n", "fields maps each key of the tool its SDK lists to an attribute name", 3),
         ("  sdk.Thing:\n    fields: {name: name}\n    schema: s\n    why: x\n", "fields says where the whole tool is: schema has nothing to read", 4),
+        # the parameters frameworks pass their tool functions themselves, beside the objects
+        ("  {}\ninjected:\n  RunContext: the run's context\n", "'RunContext' is no class: write its module and name", 3),
+        ("  {}\ninjected:\n  pydantic_ai._run_context.RunContext: \"\"\n", "pydantic_ai._run_context.RunContext: say in one line why", 3),
+        ("  {}\ninjected: [pydantic_ai._run_context.RunContext]\n", "injected maps each class", 2),
+        ("  {}\ninjectd: {}\n", "did you mean 'injected'", 2),
     ],
     ids=["not-a-name", "not-an-identifier", "no-why", "misspelt-field", "no-module", "not-a-mapping",
          "made-from-not-a-list", "if-none-two", "if-none-no-schema", "dump-and-parts", "dump-no-why", "via-and-dump",
-         "once-not-a-root-keyword", "fields-not-attributes", "fields-and-parts"],
+         "once-not-a-root-keyword", "fields-not-attributes", "fields-and-parts",
+         "injected-no-module", "injected-no-why", "injected-not-a-mapping", "injected-misspelt"],
 )
-def test_an_object_reader_that_is_no_reader_is_refused_at_its_line(tmp_path, entry, message, line):
-    from wireschema.toolobjects import load_readers
-
-    path = tmp_path / "_objects.yaml"
-    path.write_text("objects:\n" + entry, encoding="utf-8")
-    with pytest.raises(RuleFileError, match=re.escape(message)) as caught:
-        load_readers(path)
-    assert (caught.value.path, caught.value.line) == (str(path), line)
-
-
-@pytest.mark.parametrize(
-    ("section", "message", "line"),
-    [
-        ("injected:\n  RunContext: the run's context\n", "'RunContext' is no class: write its module and name", 3),
-        ("injected:\n  pydantic_ai._run_context.RunContext: \"\"\n", "pydantic_ai._run_context.RunContext: say in one line why", 3),
-        ("injected: [pydantic_ai._run_context.RunContext]\n", "injected maps each class", 2),
-        ("injectd: {}\n", "did you mean 'injected'", 2),
-    ],
-    ids=["no-module", "no-why", "not-a-mapping", "misspelt"],
-)
-def test_an_injected_class_that_is_none_is_refused_at_its_line(tmp_path, section, message, line):
+def test_an_objects_file_entry_that_is_none_is_refused_at_its_line(tmp_path, entry, message, line):
     from wireschema.toolobjects import load_injected
 
     path = tmp_path / "_objects.yaml"
-    path.write_text("objects: {}\n" + section, encoding="utf-8")
+    # an objects map of no entries is written on the key's own line (`objects: {}`)
+    text = "objects:" + (" " + entry[2:] if entry.startswith("  {}") else "\n" + entry)
+    path.write_text(text, encoding="utf-8")
     with pytest.raises(RuleFileError, match=re.escape(message)) as caught:
-        load_injected(path)
+        load_injected(path)  # the whole file, as load_readers reads it, then its injected section
     assert (caught.value.path, caught.value.line) == (str(path), line)
 
 
