@@ -660,3 +660,29 @@ def property_ordering(rule, node, run):
     node[key] = list(props)
     run.report(rule, node, "rewritten", f"{key} added: the properties in the order they are written, which the wire may not keep otherwise", key)
     return None
+
+
+@kind(
+    "order-properties", fails=False, reads="node", creates=False, adds=(),
+    triggers=lambda o: {o["key"]},
+    acts_if="node.get('properties').__class__ is dict and node[{key}].__class__ is list",
+    key=Opt("str", "propertyOrdering", doc="the keyword that lists the properties in order"),
+)
+def order_properties(rule, node, run):
+    """Put an object's properties in the order its `propertyOrdering` (python-genai's
+    Schema field) lists them, those it does not list after them as written: a wire
+    that writes an output's members in its schema's key order (OpenAI's Structured
+    Outputs) keeps the order asked for where the keyword itself is not sent. The
+    keyword stays, for each target to keep or drop; names it lists that are no
+    property are left to the wire."""
+    props = node.get("properties")
+    order = node.get(rule.options["key"])
+    if props.__class__ is not dict or order.__class__ is not list:
+        return None
+    listed = [k for k in dict.fromkeys(o for o in order if o.__class__ is str) if k in props]
+    ranked = listed + [k for k in props if k not in set(listed)]
+    if ranked == list(props):
+        return None
+    run.rewrite(props, [(k, props[k]) for k in ranked])
+    run.report(rule, node, "rewritten", f"properties put in the order {rule.options['key']} lists ({', '.join(listed)})", "properties")
+    return None
