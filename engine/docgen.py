@@ -583,7 +583,7 @@ def _targets_section(s: Shipped) -> list[str]:
 def _objects_section(rules_dir: Path) -> list[str]:
     """The framework objects `normalize_tool` reads by attribute, and the parameters
     frameworks pass their tool functions themselves (`rules/_objects.yaml`)."""
-    from .toolobjects import load_injected, load_readers
+    from .toolobjects import load_objects
 
     path = rules_dir / "_objects.yaml"
     if not path.is_file():
@@ -602,7 +602,8 @@ def _objects_section(rules_dir: Path) -> list[str]:
         "| class | name | description | schema | strict | why |",
         "| --- | --- | --- | --- | --- | --- |",
     ]
-    for cls, r in load_readers(path).items():
+    readers, injected = load_objects(path)
+    for cls, r in readers.items():
         cells = [_code(v) if v else "—" for v in (r.name, r.description, r.schema, r.strict)]
         if r.dump:
             cells[2] = f"the whole tool: {_code(r.dump + '()')}"
@@ -616,7 +617,6 @@ def _objects_section(rules_dir: Path) -> list[str]:
         if r.if_none is not None:
             cells[2] += f"; where {_code(r.if_none[0])} is None, {_code(json.dumps(r.if_none[1]))}"
         out.append(f"| `{cls}` | {' | '.join(cells)} | {_cell(r.why)} |")
-    injected = load_injected(path)
     if injected:
         out += [
             "",

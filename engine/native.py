@@ -149,19 +149,22 @@ def python_tool(value: Any) -> PythonTool:
     if doc.text is not None and schema.get("description") == doc.text:
         del schema["description"]
     description = doc.summary or schema.pop("description", None)
-    unnamed = _var_positional(value) if _is_function(value) else None
-    injected = _injected_parameters(value) if _is_function(value) else ()
-    returns = _return_schema(value) if _is_function(value) else None
-    return PythonTool(name, description if isinstance(description, str) else None, schema, unnamed, injected, returns)
+    if not _is_function(value):
+        return PythonTool(name, description if isinstance(description, str) else None, schema)
+    signature = _signature(value)
+    return PythonTool(
+        name, description if isinstance(description, str) else None, schema,
+        _var_positional(value), _injected_parameters(signature), _return_schema(signature),
+    )
 
 
-def _return_schema(fn: Any) -> dict[str, Any] | str | None:
-    """The JSON Schema pydantic makes of `fn`'s return annotation; None where it is not
-    annotated or returns `None` (nothing to describe); the reason where pydantic
+def _return_schema(signature: inspect.Signature) -> dict[str, Any] | str | None:
+    """The JSON Schema pydantic makes of a function's return annotation; None where it
+    is not annotated or returns `None` (nothing to describe); the reason where pydantic
     cannot describe it."""
     import pydantic
 
-    annotation = _signature(fn).return_annotation
+    annotation = signature.return_annotation
     if annotation is inspect.Signature.empty or annotation is None or annotation is type(None):
         return None
     try:
@@ -170,10 +173,10 @@ def _return_schema(fn: Any) -> dict[str, Any] | str | None:
         return f"{annotation!r}: {str(exc).splitlines()[0]}"
 
 
-def _injected_parameters(fn: Any) -> tuple[str, ...]:
+def _injected_parameters(signature: inspect.Signature) -> tuple[str, ...]:
     """A function's parameters its framework passes itself, each with the class that
     says so (`ctx (RunContext)`), in order."""
-    found = ((name, injected_by(param.annotation)) for name, param in _signature(fn).parameters.items())
+    found = ((name, injected_by(param.annotation)) for name, param in signature.parameters.items())
     return tuple(f"{name} ({by})" for name, by in found if by is not None)
 
 

@@ -187,6 +187,20 @@ def _is_default(item: Any, name: str, default: Any) -> bool:
 def load_readers(path: Path) -> dict[str, Reader]:
     """The readers `path` (a file shaped as `rules/_objects.yaml`) declares, by class.
     Raises RuleFileError, at its line, for an entry that is not one."""
+    return load_objects(path)[0]
+
+
+def load_injected(path: Path) -> dict[str, str]:
+    """The classes `path`'s `injected` section names, each with its why: a framework
+    passes a parameter so annotated to its tool function itself (see
+    `native.injected_by`). The file is checked whole, as `load_readers` checks it."""
+    return load_objects(path)[1]
+
+
+def load_objects(path: Path) -> tuple[dict[str, Reader], dict[str, str]]:
+    """Both sections of `path` (a file shaped as `rules/_objects.yaml`), read once: the
+    readers by class, and the injected classes with their whys. Raises RuleFileError,
+    at its line, for an entry that is none."""
     from .ruletable import read_rule_file
 
     where = str(path)
@@ -204,6 +218,7 @@ def load_readers(path: Path) -> dict[str, Reader]:
             err(where, injected, cls, f"{cls!r} is no class: write its module and name (pydantic_ai._run_context.RunContext)", of_key=True)
         if not isinstance(why, str) or not why.strip():
             err(where, injected, cls, f"{cls}: say in one line why (where the framework passes it)")
+    injected_whys = {str(cls): str(why) for cls, why in injected.items()}
     readers: dict[str, Reader] = {}
     objects = data["objects"]
     for cls, entry in objects.items():
@@ -244,7 +259,7 @@ def load_readers(path: Path) -> dict[str, Reader]:
             tuple(entry.get("made_from", ())), _if_none(where, entry), tuple(entry.get("once", ())), entry.get("dump"), entry.get("via"),
             tuple(entry["fields"].items()) if "fields" in entry else None,
         )
-    return readers
+    return readers, injected_whys
 
 
 def _if_none(where: str, entry: Any) -> tuple[str, Any] | None:
@@ -260,38 +275,35 @@ def _if_none(where: str, entry: Any) -> tuple[str, Any] | None:
     return attr, json_copy(schema)  # plain dicts, not the YAML reader's
 
 
-def load_injected(path: Path) -> dict[str, str]:
-    """The classes `path`'s `injected` section names, each with its why: a framework
-    passes a parameter so annotated to its tool function itself (see
-    `native.injected_by`). The file is checked whole, as `load_readers` checks it."""
-    from .ruletable import read_rule_file
-
-    load_readers(path)
-    data, _text = read_rule_file(path)
-    return {str(cls): str(why) for cls, why in (data.get("injected") or {}).items()}
-
-
 _lock = threading.Lock()
 _shipped: dict[str, Reader] | None = None
 _shipped_injected: frozenset[str] | None = None
 
 
+def _load_shipped() -> None:
+    """Both sections of the shipped file, read once (under `_lock`); readers already set
+    (a test's own) are kept."""
+    global _shipped, _shipped_injected
+    readers, injected = load_objects(listing.shipped_dir() / "_objects.yaml")
+    if _shipped is None:
+        _shipped = readers
+    _shipped_injected = frozenset(injected)
+
+
 def _shipped_readers() -> dict[str, Reader]:
     # read on the first object met: a process that only sees dicts never opens the file
-    global _shipped
     with _lock:
         if _shipped is None:
-            _shipped = load_readers(listing.shipped_dir() / "_objects.yaml")
+            _load_shipped()
         return _shipped
 
 
 def injected_classes() -> frozenset[str]:
     """The classes of the parameters frameworks pass their tool functions themselves
     (rules/_objects.yaml `injected`), read on the first function made a tool or schema."""
-    global _shipped_injected
     with _lock:
         if _shipped_injected is None:
-            _shipped_injected = frozenset(load_injected(listing.shipped_dir() / "_objects.yaml"))
+            _load_shipped()
         return _shipped_injected
 
 

@@ -1108,18 +1108,18 @@ def normalize_request(body: Any, target: TargetLike, *, options: Options | None 
     # JSON text, as a gateway receives the body, read as `normalize` reads a schema's; an
     # SDK's request object (python-genai's GenerateContentConfig) as the SDK sends it
     gathered: tuple[Change, ...] = ()
-    held: frozenset[int] = frozenset()
+    kept: frozenset[int] = frozenset()
     if is_json_text(body):
         given = read_json_text(body, options_of(options), "the request body")
     else:
-        given, gathered, held = _as_sent(body, t)
+        given, gathered, kept = _as_sent(body, t)
     if not isinstance(given, dict):
         held = f"JSON text of {_what(given)}" if is_json_text(body) else _what(body)
         raise SchemaInputError(f"the request body is {held}, not a JSON object (or an SDK object with model_dump)")
     # SDK objects held anywhere in a dict body (python-genai takes `config={"tools":
     # [types.Tool(...)]}`), each dumped as its SDK sends it; the caller's own tools an SDK
     # gathered kept, for the tool list's normalizing to read as normalize_tools reads them
-    out = json_copy(given, objects=lambda v: v if id(v) in held else plain(v))
+    out = json_copy(given, objects=lambda v: v if id(v) in kept else plain(v))
     groups = []
     taken: set[str] = set()
     for path in t.locate.get("tools", ()):

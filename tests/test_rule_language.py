@@ -466,7 +466,7 @@ def test_an_objects_file_entry_that_is_none_is_refused_at_its_line(tmp_path, ent
     text = "objects:" + (" " + entry[2:] if entry.startswith("  {}") else "\n" + entry)
     path.write_text(text, encoding="utf-8")
     with pytest.raises(RuleFileError, match=re.escape(message)) as caught:
-        load_injected(path)  # the whole file, as load_readers reads it, then its injected section
+        load_injected(path)  # the whole file, both its sections
     assert (caught.value.path, caught.value.line) == (str(path), line)
 
 

@@ -680,7 +680,8 @@ def order_properties(rule, node, run):
     if props.__class__ is not dict or order.__class__ is not list:
         return None
     listed = [k for k in dict.fromkeys(o for o in order if o.__class__ is str) if k in props]
-    ranked = listed + [k for k in props if k not in set(listed)]
+    first = set(listed)
+    ranked = listed + [k for k in props if k not in first]
     if ranked == list(props):
         return None
     run.rewrite(props, [(k, props[k]) for k in ranked])
