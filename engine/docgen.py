@@ -597,7 +597,8 @@ def _objects_section(rules_dir: Path) -> list[str]:
         "defaults (but those the schema is made from) are named in one `tool/shape` change, not sent. "
         "A class whose SDK gives the whole tool by a method (`dump`) is read as the dict it gives, "
         "and one its SDK lists field by field (`fields`) as the dict of those attributes; "
-        "one holding another object that is read instead names the attribute (`via`).",
+        "one holding another object that is read instead names the attribute (`via`). Where the "
+        "framework sends only some of the schema's root keywords, the others are left out, reported.",
         "",
         "| class | name | description | schema | strict | why |",
         "| --- | --- | --- | --- | --- | --- |",
@@ -616,6 +617,8 @@ def _objects_section(rules_dir: Path) -> list[str]:
             cells[2] += f" (made from {', '.join(map(_code, r.made_from))})"
         if r.if_none is not None:
             cells[2] += f"; where {_code(r.if_none[0])} is None, {_code(json.dumps(r.if_none[1]))}"
+        if r.root is not None:
+            cells[2] += f"; of its root, only {', '.join(map(_code, r.root))}"
         out.append(f"| `{cls}` | {' | '.join(cells)} | {_cell(r.why)} |")
     if injected:
         out += [

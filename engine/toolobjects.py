@@ -25,7 +25,7 @@ from .yamlsource import MarkedDict
 
 _PARTS = ("name", "description", "schema", "strict")
 _ALONE = ("dump", "via", "fields")  # fields that say where the whole tool is: nothing else to read beside one
-_FIELDS = (*_PARTS, "made_from", "if_none", "once", *_ALONE, "why")
+_FIELDS = (*_PARTS, "made_from", "if_none", "once", "root", *_ALONE, "why")
 # the schema's root keywords that may repeat the tool's own parts (`once`), by the part
 _ONCE = {"title": "name", "description": "description"}
 _VIA_HOPS = 4  # objects held by objects: a `via` chain longer than this is a loop
@@ -45,24 +45,28 @@ class Read:
     left: tuple[str, ...]
     of: str  # the class of the object read (the one another held, for `via`)
     once: tuple[str, ...] = ()  # the schema's root keywords sent once, in the tool, where they repeat it
+    root: tuple[str, ...] | None = None  # the schema's root keywords the framework sends, where it sends only some
 
-    def said_once(self) -> tuple[Any, tuple[str, ...]]:
+    def said_once(self) -> tuple[Any, tuple[str, ...], tuple[str, ...]]:
         """The schema without the root keywords of `once` that repeat the tool's own
-        name or description (docstrings compared as Python cleans them), and those
-        keywords: a framework that describes its tool by one docstring sends it once.
-        A Python type is made JSON Schema first; the caller's dict is not changed."""
-        if not self.once:
-            return self.schema, ()
+        name or description (docstrings compared as Python cleans them), nor those
+        `root` does not list; and those keywords, each apart: a framework that
+        describes its tool by one docstring sends it once, and one that sends only some
+        root keywords leaves the others out. A Python type is made JSON Schema first;
+        the caller's dict is not changed."""
+        if not self.once and self.root is None:
+            return self.schema, (), ()
         from .native import is_native, to_schema
 
         schema = to_schema(self.schema) if is_native(self.schema) else self.schema
         if not isinstance(schema, dict):
-            return schema, ()
+            return schema, (), ()
         parts = {"name": self.name, "description": self.description}
         same = tuple(k for k in self.once if _same_text(schema.get(k), parts[_ONCE[k]]))
-        if not same:
-            return schema, ()
-        return {k: v for k, v in schema.items() if k not in same}, same
+        unsent = () if self.root is None else tuple(k for k in schema if k not in self.root and k not in same)
+        if not same and not unsent:
+            return schema, (), ()
+        return {k: v for k, v in schema.items() if k not in same and k not in unsent}, same, unsent
 
 
 @attrs.frozen
@@ -83,6 +87,7 @@ class Reader:
     dump: str | None = None  # a method giving the tool as a dict in a shipped shape
     via: str | None = None  # an attribute holding the object to read instead
     fields: tuple[tuple[str, str], ...] | None = None  # (key, attribute): the tool as the dict its SDK lists
+    root: tuple[str, ...] | None = None  # the schema's root keywords the framework sends (see `Read.root`)
 
     def dumped(self, item: Any, where: str) -> dict[str, Any]:
         """The tool as `dump` gives it (a dict, read as a dict tool is)."""
@@ -137,7 +142,7 @@ class Reader:
         if strict is not None and strict.__class__ is not bool:
             raise ToolShapeError(f"{where} ({self.cls}): its {self.strict} is {strict!r}, not true or false")
         read = {a for a in (self.name, self.description, self.schema, self.strict, *self.made_from) if a is not None}
-        return Read(name, description, schema, strict, _others(item, read), type(item).__name__, self.once)
+        return Read(name, description, schema, strict, _others(item, read), type(item).__name__, self.once, self.root)
 
 
 def _same_text(value: Any, part: Any) -> bool:
@@ -235,6 +240,9 @@ def load_objects(path: Path) -> tuple[dict[str, Reader], dict[str, str]]:
             elif field == "once":
                 if not isinstance(value, list) or not value or not set(value) <= _ONCE.keys():
                     err(where, entry, field, f"{cls}: once lists the schema's root keywords that may repeat the tool's: {', '.join(_ONCE)}")
+            elif field == "root":
+                if not isinstance(value, list) or not value or not all(isinstance(v, str) and v for v in value):
+                    err(where, entry, field, f"{cls}: root lists the schema's root keywords its framework sends")
             elif field == "if_none":
                 continue  # see _if_none
             elif field == "fields":
@@ -258,6 +266,7 @@ def load_objects(path: Path) -> tuple[dict[str, Reader], dict[str, str]]:
             cls, entry.get("name"), entry.get("schema"), entry.get("description"), entry.get("strict"), entry["why"],
             tuple(entry.get("made_from", ())), _if_none(where, entry), tuple(entry.get("once", ())), entry.get("dump"), entry.get("via"),
             tuple(entry["fields"].items()) if "fields" in entry else None,
+            tuple(entry["root"]) if "root" in entry else None,
         )
     return readers, injected_whys
 

@@ -583,13 +583,16 @@ def _tool_dict(item: Any, index: int | None, target: Any) -> tuple[Any, tuple[Ch
     if read is not None:
         left = (_not_sent(f"the {read.of}'s", read.left, target, ", its framework's own,"),) if read.left else ()
         try:
-            schema, once = read.said_once()
+            schema, once, unsent = read.said_once()
         except SchemaInputError:
             # a schema pydantic cannot describe: its tool falls back alone, as normalizing it says
-            schema, once = read.schema, ()
+            schema, once, unsent = read.schema, (), ()
         if once:
             said = " and ".join("name (its title)" if k == "title" else k for k in once)
             told = f"the {read.of}'s schema says the tool's {said} again at its root: sent once, in the tool"
+            left += (Change("tool/shape", "", "dropped", told),)
+        if unsent:
+            told = f"the {read.of}'s schema's {', '.join(unsent)} at its root: not sent, as its framework sends only {', '.join(read.root or ())}"
             left += (Change("tool/shape", "", "dropped", told),)
         return _in_shape(target, read.name, read.description, schema, read.strict), left
     if _has_dump(item):

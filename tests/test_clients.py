@@ -724,6 +724,48 @@ def test_a_parameter_its_framework_passes_is_no_parameter_of_the_tool(framework)
     assert set(wireschema.normalize(fn, "mcp").schema["properties"]) == {"city"}  # as a schema too
 
 
+def test_a_llamaindex_tool_is_read_as_its_openai_llm_sends_it():
+    """LlamaIndex's tools (FunctionTool, QueryEngineTool, a BaseTool of the user's own)
+    hold the tool in their `metadata`; its LLM classes send `to_openai_tool()`. Before,
+    such a tool was refused as no tool."""
+    from typing import Optional
+
+    tools = pytest.importorskip("llama_index.core.tools")
+    from llama_index.core.workflow import Context
+
+    def get_weather(city: str, units: Optional[str] = None, days: Optional[list[int]] = None) -> str:
+        """Weather for a city."""
+        return city
+
+    async def forecast(ctx: Context, city: str) -> str:
+        """Forecast for a city."""
+        return city
+
+    # objects, not this module's strings, which name classes local to this test
+    get_weather.__annotations__ = {"city": str, "units": Optional[str], "days": Optional[list[int]], "return": str}
+    forecast.__annotations__ = {"ctx": Context, "city": str, "return": str}
+
+    for tool in (tools.FunctionTool.from_defaults(fn=get_weather), tools.FunctionTool.from_defaults(fn=forecast),
+                 tools.FunctionTool.from_defaults(fn=get_weather, name="wx", description="Weather now.")):
+        out = wireschema.normalize_tool(tool, "openai-chat")
+        # what LlamaIndex's OpenAI LLM sends, its workflow context left out of the schema
+        assert out.tool == tool.metadata.to_openai_tool(skip_length_check=True)
+        assert not out.result.used_fallback
+    # a tool with no schema of its own sends one string, as LlamaIndex sends it
+    bare = tools.FunctionTool(fn=get_weather, metadata=tools.ToolMetadata(name="ask", description="Ask the docs."))
+    out = wireschema.normalize_tool(bare, "anthropic")
+    assert out.tool["input_schema"] == bare.metadata.get_parameters_dict()
+    # its default schema's own title and description, which LlamaIndex leaves out, are said left out
+    (said,) = [c.detail for c in out.result.changes if c.rule == "tool/shape"]
+    assert said.startswith("the ToolMetadata's schema's description, title at its root: not sent")
+    # what only LlamaIndex reads is said not sent; a Python function taking the context leaves it out too
+    direct = wireschema.normalize_tool(tools.FunctionTool.from_defaults(fn=get_weather, return_direct=True), "gemini")
+    assert any("return_direct" in c.detail and "not sent" in c.detail for c in direct.result.changes)
+    assert set(wireschema.normalize_tool(forecast, "mcp").tool["inputSchema"]["properties"]) == {"city"}
+    types = pytest.importorskip("google.genai.types")
+    types.FunctionDeclaration.model_validate(direct.tool)
+
+
 # --- Anthropic ---------------------------------------------------------------------
 
 
