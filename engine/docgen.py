@@ -595,7 +595,8 @@ def _objects_section(rules_dir: Path) -> list[str]:
         "these attributes (a subclass as the nearest class named), before any `model_dump`, and "
         "built in the target's own shape; the object's other attributes that differ from their "
         "defaults (but those the schema is made from) are named in one `tool/shape` change, not sent. "
-        "A class whose SDK gives the whole tool by a method (`dump`) is read as the dict it gives, "
+        "A class whose SDK gives the whole tool by a method (`dump`), or by a function of its own "
+        "package (`sent_by`), is read as the dict it gives, "
         "and one its SDK lists field by field (`fields`) as the dict of those attributes; "
         "one holding another object that is read instead names the attribute (`via`). Where the "
         "framework sends only some of the schema's root keywords, the others are left out, reported.",
@@ -608,6 +609,8 @@ def _objects_section(rules_dir: Path) -> list[str]:
         cells = [_code(v) if v else "—" for v in (r.name, r.description, r.schema, r.strict)]
         if r.dump:
             cells[2] = f"the whole tool: {_code(r.dump + '()')}"
+        if r.sent_by:
+            cells[2] = f"the whole tool: {_code(r.sent_by + '(tool)')}, its framework's own"
         if r.via:
             cells[2] = f"the object its {_code(r.via)} holds, read as its class is"
         if r.fields is not None:

@@ -1,9 +1,11 @@
 """Tools that agent frameworks and SDKs hold as Python objects (openai-agents'
-`FunctionTool`, pydantic-ai's `ToolDefinition`, LangChain's `BaseTool`, the anthropic
-SDK's tool-runner functions, the MCP SDK's server-side tools): read as
+`FunctionTool`, pydantic-ai's `ToolDefinition`, LangChain's `BaseTool`, LlamaIndex's and
+smolagents' tools, the anthropic SDK's tool-runner functions, the MCP SDK's server-side
+tools): read as
 `rules/_objects.yaml` says for their class, by the attributes holding the tool's parts,
-the method giving the whole tool (`dump`), the attributes its SDK lists the tool's
-fields from (`fields`) or the attribute holding another object to read (`via`), so that
+the method giving the whole tool (`dump`), the framework's own function giving it
+(`sent_by`), the attributes its SDK lists the tool's fields from (`fields`) or the
+attribute holding another object to read (`via`), so that
 a framework's tool is a YAML entry, not code here. A class named there is read so even
 where it has a `model_dump` (a LangChain tool is a pydantic model whose dump holds its
 callbacks, not its schema)."""
@@ -24,7 +26,7 @@ from .rulefields import err, unknown
 from .yamlsource import MarkedDict
 
 _PARTS = ("name", "description", "schema", "strict")
-_ALONE = ("dump", "via", "fields")  # fields that say where the whole tool is: nothing else to read beside one
+_ALONE = ("dump", "sent_by", "via", "fields")  # fields that say where the whole tool is: nothing else to read beside one
 _FIELDS = (*_PARTS, "made_from", "if_none", "once", "root", *_ALONE, "why")
 # the schema's root keywords that may repeat the tool's own parts (`once`), by the part
 _ONCE = {"title": "name", "description": "description"}
@@ -85,18 +87,32 @@ class Reader:
     if_none: tuple[str, Any] | None = None  # (attribute, schema): the schema where that attribute is None
     once: tuple[str, ...] = ()  # root keywords of the schema that may repeat the tool's name or description
     dump: str | None = None  # a method giving the tool as a dict in a shipped shape
+    sent_by: str | None = None  # module.function of the framework's own, giving the tool as a dict in a shipped shape
     via: str | None = None  # an attribute holding the object to read instead
     fields: tuple[tuple[str, str], ...] | None = None  # (key, attribute): the tool as the dict its SDK lists
     root: tuple[str, ...] | None = None  # the schema's root keywords the framework sends (see `Read.root`)
 
     def dumped(self, item: Any, where: str) -> dict[str, Any]:
-        """The tool as `dump` gives it (a dict, read as a dict tool is)."""
-        try:
-            out = getattr(item, str(self.dump))()
-        except Exception as exc:  # noqa: BLE001 - the SDK's own serializer failed: say which
-            raise ToolShapeError(f"{where} ({self.cls}): its {self.dump}() failed: {type(exc).__name__}: {exc}") from None
+        """The tool as `dump` gives it, or the framework's function `sent_by` (a dict,
+        read as a dict tool is)."""
+        if self.sent_by is not None:
+            import importlib
+
+            module, _, name = self.sent_by.rpartition(".")
+            said = f"{self.sent_by}(the tool)"
+            try:
+                # the object's own framework is installed: its module is imported here, never before
+                out = getattr(importlib.import_module(module), name)(item)
+            except Exception as exc:  # noqa: BLE001 - the framework's own function failed: say which
+                raise ToolShapeError(f"{where} ({self.cls}): {said} failed: {type(exc).__name__}: {exc}") from None
+        else:
+            said = f"its {self.dump}()"
+            try:
+                out = getattr(item, str(self.dump))()
+            except Exception as exc:  # noqa: BLE001 - the SDK's own serializer failed: say which
+                raise ToolShapeError(f"{where} ({self.cls}): {said} failed: {type(exc).__name__}: {exc}") from None
         if not isinstance(out, dict):
-            raise ToolShapeError(f"{where} ({self.cls}): its {self.dump}() gives {type(out).__name__}, not a tool object")
+            raise ToolShapeError(f"{where} ({self.cls}): {said} gives {type(out).__name__}, not a tool object")
         return out
 
     def listed(self, item: Any, where: str) -> dict[str, Any]:
@@ -240,6 +256,13 @@ def load_objects(path: Path) -> tuple[dict[str, Reader], dict[str, str]]:
             elif field == "once":
                 if not isinstance(value, list) or not value or not set(value) <= _ONCE.keys():
                     err(where, entry, field, f"{cls}: once lists the schema's root keywords that may repeat the tool's: {', '.join(_ONCE)}")
+            elif field == "sent_by":
+                module, _, name = value.rpartition(".") if isinstance(value, str) else ("", "", "")
+                if not module or not name.isidentifier() or not all(p.isidentifier() for p in module.split(".")):
+                    err(where, entry, field, f"{cls}: sent_by names a function by its module and name, got {value!r}")
+                if module.split(".")[0] != str(cls).split(".")[0]:
+                    # the file names code to run: only its own framework's, never any module's
+                    err(where, entry, field, f"{cls}: sent_by names a function of the class's own package, {str(cls).split('.')[0]}")
             elif field == "root":
                 if not isinstance(value, list) or not value or not all(isinstance(v, str) and v for v in value):
                     err(where, entry, field, f"{cls}: root lists the schema's root keywords its framework sends")
@@ -264,9 +287,10 @@ def load_objects(path: Path) -> tuple[dict[str, Reader], dict[str, str]]:
                 err(where, objects, cls, f"{cls}: {field} is required", of_key=True)
         readers[cls] = Reader(
             cls, entry.get("name"), entry.get("schema"), entry.get("description"), entry.get("strict"), entry["why"],
-            tuple(entry.get("made_from", ())), _if_none(where, entry), tuple(entry.get("once", ())), entry.get("dump"), entry.get("via"),
-            tuple(entry["fields"].items()) if "fields" in entry else None,
-            tuple(entry["root"]) if "root" in entry else None,
+            tuple(entry.get("made_from", ())), _if_none(where, entry), tuple(entry.get("once", ())),
+            dump=entry.get("dump"), sent_by=entry.get("sent_by"), via=entry.get("via"),
+            fields=tuple(entry["fields"].items()) if "fields" in entry else None,
+            root=tuple(entry["root"]) if "root" in entry else None,
         )
     return readers, injected_whys
 
@@ -339,7 +363,7 @@ def read_object(item: Any, where: str) -> Read | dict[str, Any] | None:
         return None
     if reader.fields is not None:
         return reader.listed(item, where)
-    return reader.read(item, where) if reader.dump is None else reader.dumped(item, where)
+    return reader.read(item, where) if reader.dump is None and reader.sent_by is None else reader.dumped(item, where)
 
 
 def dumped_object(item: Any, where: str) -> dict[str, Any] | None:

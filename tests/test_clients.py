@@ -766,6 +766,49 @@ def test_a_llamaindex_tool_is_read_as_its_openai_llm_sends_it():
     types.FunctionDeclaration.model_validate(direct.tool)
 
 
+def test_a_smolagents_tool_is_read_as_its_tool_calling_models_send_it():
+    """smolagents keeps a tool's inputs in a spelling of its own (`nullable`, types such as
+    `image`); its models send `get_tool_json_schema(tool)`. Before, such a tool was
+    refused as no tool."""
+    smolagents = pytest.importorskip("smolagents")
+    from smolagents.models import get_tool_json_schema
+
+    tool = smolagents.tool  # spelt so: smolagents reads the decorator's name off the source
+
+    @tool
+    def get_weather(city: str, days: int | None = None) -> str:
+        """Get the weather.
+
+        Args:
+            city: the city
+            days: how many days ahead
+        """
+        return city
+
+    sent = get_tool_json_schema(get_weather)["function"]
+    out = wireschema.normalize_tool(get_weather, "openai-chat")
+    made = out.tool["function"]
+    assert (made["name"], made["description"]) == (sent["name"], sent["description"])
+    # smolagents' OpenAPI nullable in JSON Schema's spelling, reported
+    assert made["parameters"]["properties"]["days"] == {"type": ["integer", "null"], "description": "how many days ahead"}
+    assert made["parameters"]["required"] == sent["parameters"]["required"] == ["city"]
+    assert [c.rule for c in out.result.changes] == ["draft/openapi-nullable"]
+
+    class Caption(smolagents.Tool):
+        name = "caption"
+        description = "Caption an image."
+        inputs = {"image": {"type": "image", "description": "the image"}}
+        output_type = "string"
+
+        def forward(self, image):
+            return ""
+
+    # an input of a type JSON Schema has not (what smolagents sends as it is) falls back alone, said
+    listed = wireschema.normalize_tools([get_weather, Caption()], "gemini")
+    assert [r.used_fallback for r in listed.results] == [False, True]
+    assert "image" in listed.results[1].fallback_reason
+
+
 # --- Anthropic ---------------------------------------------------------------------
 
 
