@@ -1,6 +1,6 @@
 """Tools that agent frameworks and SDKs hold as Python objects (openai-agents'
-`FunctionTool`, pydantic-ai's `ToolDefinition`, LangChain's `BaseTool`, LlamaIndex's and
-smolagents' tools, the anthropic SDK's tool-runner functions, the MCP SDK's server-side
+`FunctionTool`, pydantic-ai's `ToolDefinition`, LangChain's `BaseTool`, LlamaIndex's,
+smolagents' and Haystack's tools, the anthropic SDK's tool-runner functions, the MCP SDK's server-side
 tools): read as
 `rules/_objects.yaml` says for their class, by the attributes holding the tool's parts,
 the method giving the whole tool (`dump`), the framework's own function giving it

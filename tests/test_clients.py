@@ -809,6 +809,23 @@ def test_a_smolagents_tool_is_read_as_its_tool_calling_models_send_it():
     assert "image" in listed.results[1].fallback_reason
 
 
+def test_a_haystack_tool_is_read_as_its_chat_generators_send_it():
+    """Haystack's `Tool` (a dataclass holding its function beside the JSON Schema) is sent
+    as its `tool_spec`; the function and the state mappings are said not sent. Before,
+    such a tool was refused as no tool."""
+    tools = pytest.importorskip("haystack.tools")
+
+    def get_weather(city: str, days: int = 1) -> str:
+        """Get the weather."""
+        return city
+
+    tool = tools.create_tool_from_function(get_weather)
+    out = wireschema.normalize_tools(tools.Toolset([tool]), "openai-chat")
+    assert out.tools[0] == {"type": "function", "function": tool.tool_spec}
+    (said,) = [c.detail for c in out.results[0].changes if c.rule == "tool/shape"]
+    assert said.startswith("the Tool's function, its framework's own,") and "not sent" in said
+
+
 # --- Anthropic ---------------------------------------------------------------------
 
 
