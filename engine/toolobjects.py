@@ -1,6 +1,6 @@
 """Tools that agent frameworks and SDKs hold as Python objects (openai-agents'
 `FunctionTool`, pydantic-ai's `ToolDefinition`, LangChain's `BaseTool`, LlamaIndex's,
-smolagents' and Haystack's tools, the anthropic SDK's tool-runner functions, the MCP SDK's server-side
+smolagents', Haystack's and Google ADK's tools, the anthropic SDK's tool-runner functions, the MCP SDK's server-side
 tools): read as
 `rules/_objects.yaml` says for their class, by the attributes holding the tool's parts,
 the method giving the whole tool (`dump`), the framework's own function giving it
@@ -20,7 +20,7 @@ from typing import Any
 import attrs
 
 from . import listing
-from .errors import RuleFileError, ToolShapeError
+from .errors import RuleFileError, SchemaInputError, ToolShapeError
 from .prepare import json_copy
 from .rulefields import err, unknown
 from .yamlsource import MarkedDict
@@ -93,8 +93,10 @@ class Reader:
     root: tuple[str, ...] | None = None  # the schema's root keywords the framework sends (see `Read.root`)
 
     def dumped(self, item: Any, where: str) -> dict[str, Any]:
-        """The tool as `dump` gives it, or the framework's function `sent_by` (a dict,
-        read as a dict tool is)."""
+        """The tool as `dump` gives it, or the framework's function `sent_by` (a dict, or
+        an SDK object dumped as its SDK sends it: read as a dict tool is)."""
+        from .native import plain
+
         if self.sent_by is not None:
             import importlib
 
@@ -111,6 +113,16 @@ class Reader:
                 out = getattr(item, str(self.dump))()
             except Exception as exc:  # noqa: BLE001 - the SDK's own serializer failed: say which
                 raise ToolShapeError(f"{where} ({self.cls}): {said} failed: {type(exc).__name__}: {exc}") from None
+        if out is None:
+            # Google ADK's built-in tools (google_search) change the request some other way
+            raise ToolShapeError(
+                f"{where} ({type(item).__qualname__}, a {self.cls}): {said} gives no tool: its framework sends it "
+                "some other way, not in a list of tools; leave it out"
+            )
+        try:
+            out = plain(out)  # Google ADK's tools give python-genai's FunctionDeclaration
+        except SchemaInputError as exc:
+            raise ToolShapeError(f"{where} ({self.cls}): {said} gives {exc}") from None
         if not isinstance(out, dict):
             raise ToolShapeError(f"{where} ({self.cls}): {said} gives {type(out).__name__}, not a tool object")
         return out

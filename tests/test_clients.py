@@ -683,7 +683,7 @@ def _weather_with(annotation):
     return get_weather
 
 
-@pytest.mark.parametrize("framework", ["pydantic-ai", "openai-agents", "langchain", "langchain-instance", "mcp"])
+@pytest.mark.parametrize("framework", ["pydantic-ai", "openai-agents", "langchain", "langchain-instance", "mcp", "google-adk"])
 def test_a_parameter_its_framework_passes_is_no_parameter_of_the_tool(framework):
     """A tool function taking its framework's context (pydantic-ai's `RunContext`,
     openai-agents' `RunContextWrapper`, LangChain's injected arguments, the MCP server's
@@ -707,6 +707,12 @@ def test_a_parameter_its_framework_passes_is_no_parameter_of_the_tool(framework)
         tools = pytest.importorskip("langchain_core.tools")
         fn = _weather_with(Annotated[str, tools.InjectedToolArg if framework == "langchain" else tools.InjectedToolCallId()])
         own = tools.tool(fn).tool_call_schema.model_json_schema()
+    elif framework == "google-adk":
+        adk = pytest.importorskip("google.adk.tools")
+        from google.adk.tools.tool_context import ToolContext
+
+        fn = _weather_with(ToolContext)
+        own = adk.FunctionTool(fn)._get_declaration().parameters_json_schema
     else:
         pytest.importorskip("mcp.server.mcpserver")
         from mcp.server.mcpserver import Context, MCPServer
@@ -807,6 +813,31 @@ def test_a_smolagents_tool_is_read_as_its_tool_calling_models_send_it():
     listed = wireschema.normalize_tools([get_weather, Caption()], "gemini")
     assert [r.used_fallback for r in listed.results] == [False, True]
     assert "image" in listed.results[1].fallback_reason
+
+
+def test_a_google_adk_tool_is_read_as_its_declaration():
+    """Google ADK's `FunctionTool` sends the python-genai `FunctionDeclaration` its
+    `_get_declaration()` makes, its `ToolContext` left out; a built-in tool that ADK
+    sends some other way (`google_search`, a config of the request) is refused by name.
+    Before, an ADK tool was refused as no tool."""
+    adk = pytest.importorskip("google.adk.tools")
+    types = _genai()
+    from google.adk.tools.tool_context import ToolContext
+
+    def get_weather(city: str, tool_context: ToolContext, days: int = 1) -> str:
+        """Weather for a city."""
+        return city
+
+    get_weather.__annotations__ = {"city": str, "tool_context": ToolContext, "days": int, "return": str}
+    tool = adk.FunctionTool(get_weather)
+    sent = tool._get_declaration().model_dump(mode="json", exclude_none=True)
+    out = wireschema.normalize_tool(tool, "mcp")  # the target that keeps the most
+    assert out.tool == {"name": "get_weather", "description": sent["description"], "inputSchema": sent["parameters_json_schema"]}
+    assert set(out.tool["inputSchema"]["properties"]) == {"city", "days"}
+    for target in ("gemini", "gemini-jsonschema"):
+        types.FunctionDeclaration.model_validate(wireschema.normalize_tool(tool, target).tool)
+    with pytest.raises(wireschema.ToolShapeError, match=r"^tool 1 \(GoogleSearchTool, .*gives no tool: its framework sends it some other way"):
+        wireschema.normalize_tools([tool, adk.google_search], "gemini")
 
 
 def test_a_haystack_tool_is_read_as_its_chat_generators_send_it():
