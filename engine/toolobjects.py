@@ -1,14 +1,13 @@
 """Tools that agent frameworks and SDKs hold as Python objects (openai-agents'
 `FunctionTool`, pydantic-ai's `ToolDefinition`, LangChain's `BaseTool`, LlamaIndex's,
-smolagents', Haystack's and Google ADK's tools, the anthropic SDK's tool-runner functions, the MCP SDK's server-side
-tools): read as
-`rules/_objects.yaml` says for their class, by the attributes holding the tool's parts,
-the method giving the whole tool (`dump`), the framework's own function giving it
-(`sent_by`), the attributes its SDK lists the tool's fields from (`fields`) or the
-attribute holding another object to read (`via`), so that
-a framework's tool is a YAML entry, not code here. A class named there is read so even
-where it has a `model_dump` (a LangChain tool is a pydantic model whose dump holds its
-callbacks, not its schema)."""
+smolagents', Haystack's and Google ADK's tools, the anthropic SDK's tool-runner
+functions, the MCP SDK's server-side tools): read as `rules/_objects.yaml` says for
+their class, by the attributes holding the tool's parts, the method giving the whole
+tool (`dump`), the framework's own function giving it (`sent_by`), the attributes its
+SDK lists the tool's fields from (`fields`) or the attribute holding another object to
+read (`via`), so that a framework's tool is a YAML entry, not code here. A class named
+there is read so even where it has a `model_dump` (a LangChain tool is a pydantic model
+whose dump holds its callbacks, not its schema)."""
 
 from __future__ import annotations
 
@@ -49,7 +48,7 @@ class Read:
     once: tuple[str, ...] = ()  # the schema's root keywords sent once, in the tool, where they repeat it
     root: tuple[str, ...] | None = None  # the schema's root keywords the framework sends, where it sends only some
 
-    def said_once(self) -> tuple[Any, tuple[str, ...], tuple[str, ...]]:
+    def schema_sent(self) -> tuple[Any, tuple[str, ...], tuple[str, ...]]:
         """The schema without the root keywords of `once` that repeat the tool's own
         name or description (docstrings compared as Python cleans them), nor those
         `root` does not list; and those keywords, each apart: a framework that

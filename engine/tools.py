@@ -583,7 +583,7 @@ def _tool_dict(item: Any, index: int | None, target: Any) -> tuple[Any, tuple[Ch
     if read is not None:
         left = (_not_sent(f"the {read.of}'s", read.left, target, ", its framework's own,"),) if read.left else ()
         try:
-            schema, once, unsent = read.said_once()
+            schema, once, unsent = read.schema_sent()
         except SchemaInputError:
             # a schema pydantic cannot describe: its tool falls back alone, as normalizing it says
             schema, once, unsent = read.schema, (), ()
