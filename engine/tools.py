@@ -703,6 +703,32 @@ def _group_tools(entry: dict[str, Any], key: str) -> list[Any]:
     return list(held)
 
 
+def _ungrouped(
+    given: list[Any], told: Mapping[int, tuple[Change, ...]], reading: _Reading
+) -> tuple[list[Any], Mapping[int, tuple[Change, ...]]]:
+    """A list holding groups of tools (python-genai's `config.tools`, Gemini `Tool`s
+    each holding declarations) as the tools they hold, in order, beside the list's other
+    entries: what the groups send, one list of declarations, which no wire tells apart
+    from the same declarations grouped otherwise. Taken here, past the cache's key: a
+    warm list pays nothing for it."""
+    keys = [reading.group_of(tool) for tool in given]
+    if not any(keys):
+        return given, told
+    flat: list[Any] = []
+    moved: dict[int, tuple[Change, ...]] = {}
+    for i, (tool, key) in enumerate(zip(given, keys)):
+        if key is None:
+            if i in told:
+                moved[len(flat)] = told[i]
+            flat.append(tool)
+            continue
+        try:
+            flat.extend(_group_tools(tool, key))
+        except ToolShapeError as exc:
+            raise ToolShapeError(f"tool {i}: {exc}") from None
+    return flat, moved
+
+
 def _grouped(where: str, entry: dict[str, Any], key: str, remedy: str) -> ToolShapeError:
     held = entry[key]
     count = f" ({len(held)} of them)" if isinstance(held, list) else ""
@@ -795,7 +821,8 @@ def normalize_tools(
     """Normalize a list of tools for one target; one bad tool falls back alone.
 
     `tools` is a list (or any iterable) of tools in any shape `normalize_tool` takes,
-    or an MCP `tools/list` result (the SDK's model, or `{"tools": [...]}`). An item
+    or an MCP `tools/list` result (the SDK's model, or `{"tools": [...]}`); a group of
+    tools in it (a Gemini `Tool`) is the tools it holds, where it stands. An item
     that is no tool at all (a number, a string, an object without `model_dump`)
     raises `ToolShapeError` naming its index and type; a dict that no shape reads, or
     whose description is no text or strict flag no boolean, falls back alone, reported
@@ -880,13 +907,11 @@ def _normalize_tools(
     from . import _normalize
 
     reading = _reading(registry)
+    given, told = _ungrouped(given, told, reading)
     # entries that are not function tools stay where they are, untouched
     parsed: dict[int, _Parsed] = {}
     unreadable: dict[int, str] = {}
     for i, tool in enumerate(given):
-        key = reading.group_of(tool)
-        if key is not None:
-            raise _grouped(f"tool {i}", tool, key, "pass it alone to normalize_tools, or the whole request to normalize_request")
         if not reading.is_function_tool(tool):
             continue
         try:

@@ -119,16 +119,31 @@ def test_a_gemini_tool_alone_is_the_list_of_its_function_declarations():
         types.FunctionDeclaration.model_validate(declaration)
 
 
-def test_a_gemini_tool_inside_a_list_is_refused_by_name_never_an_empty_tool():
-    """Its declarations would have no place of their own in the list that comes back
-    (before, it became a function `tool_0` with an empty schema)."""
+def test_a_list_of_gemini_tools_is_the_list_of_their_declarations():
+    """python-genai's `config.tools` as a caller holds it: each `Tool`'s declarations in
+    order, where the `Tool` stands among the list's other tools, one list on every
+    target (no wire tells one grouping of declarations from another; python-genai
+    itself gathers a list's functions into one `Tool`). Before, a `Tool` inside a list
+    was refused; earlier still, it became a function `tool_0` with an empty schema."""
     types = _genai()
-    tool = types.Tool(function_declarations=[types.FunctionDeclaration(name="f", parameters_json_schema=WEATHER)] * 2)
-    with pytest.raises(wireschema.ToolShapeError, match=r"^tool 1 holds a list of tools under 'functionDeclarations' \(2 of them\), not one tool"):
-        wireschema.normalize_tools([{"name": "g", "parameters": WEATHER}, tool], "gemini")
+    first = types.Tool(function_declarations=[
+        types.FunctionDeclaration(name="f", parameters_json_schema=WEATHER),
+        types.FunctionDeclaration(name="g", parameters=types.Schema(type="OBJECT", properties={"id": types.Schema(type="STRING")})),
+    ])
+    second = {"functionDeclarations": [{"name": "h", "parameters": WEATHER}]}
+    given = [first, {"name": "k", "parameters": WEATHER}, second]
+    out = wireschema.normalize_tools(given, "openai-chat")
+    assert [t["function"]["name"] for t in out.tools] == ["f", "g", "k", "h"]
+    assert out.tools[1]["function"]["parameters"]["properties"]["id"] == {"type": "string"}
+    assert not any(r.used_fallback for r in out.results)
+    gemini = wireschema.normalize_tools(given, "gemini")
+    types.Tool(function_declarations=list(gemini.tools))  # one Tool takes them all
     with pytest.raises(wireschema.ToolShapeError, match="^this entry holds a list of tools under 'functionDeclarations'"):
-        wireschema.normalize_tool(tool, "openai-chat")
+        wireschema.normalize_tool(first, "openai-chat")
+    # a group holding another tool of Google's beside its declarations has no one place in the list
     both = types.Tool(function_declarations=[types.FunctionDeclaration(name="f")], google_search=types.GoogleSearch())
+    with pytest.raises(wireschema.ToolShapeError, match=r"^tool 1: this entry holds tools under 'functionDeclarations' and \['googleSearch'\] beside them"):
+        wireschema.normalize_tools([second, both], "gemini")
     with pytest.raises(wireschema.ToolShapeError, match=r"and \['googleSearch'\] beside them"):
         wireschema.normalize_tools(both, "gemini")
 
