@@ -598,7 +598,8 @@ def _objects_section(rules_dir: Path) -> list[str]:
         "A class whose SDK gives the whole tool by a method (`dump`), or by a function of its own "
         "package (`sent_by`), is read as the dict it gives, "
         "and one its SDK lists field by field (`fields`) as the dict of those attributes; "
-        "one holding another object that is read instead names the attribute (`via`). Where the "
+        "one holding another object that is read instead names the attribute (`via`), and a "
+        "collection of tools the attribute or method holding them (`holds`). Where the "
         "framework sends only some of the schema's root keywords, the others are left out, reported.",
         "",
         "| class | name | description | schema | strict | why |",
@@ -613,6 +614,8 @@ def _objects_section(rules_dir: Path) -> list[str]:
             cells[2] = f"the whole tool: {_code(r.sent_by + '(tool)')}, its framework's own"
         if r.via:
             cells[2] = f"the object its {_code(r.via)} holds, read as its class is"
+        if r.holds:
+            cells[2] = f"a collection: the tools its {_code(r.holds)} holds, each read as its class is"
         if r.fields is not None:
             listed = ", ".join(f"{_code(key)} ← {_code(attr)}" for key, attr in r.fields)
             cells[2] = f"the whole tool, listed as {listed}"

@@ -25,7 +25,7 @@ from .rulefields import err, unknown
 from .yamlsource import MarkedDict
 
 _PARTS = ("name", "description", "schema", "strict")
-_ALONE = ("dump", "sent_by", "via", "fields")  # fields that say where the whole tool is: nothing else to read beside one
+_ALONE = ("dump", "sent_by", "via", "fields", "holds")  # fields that say where the whole tool is: nothing else to read beside one
 _FIELDS = (*_PARTS, "made_from", "if_none", "once", "root", *_ALONE, "why")
 # the schema's root keywords that may repeat the tool's own parts (`once`), by the part
 _ONCE = {"title": "name", "description": "description"}
@@ -90,6 +90,22 @@ class Reader:
     via: str | None = None  # an attribute holding the object to read instead
     fields: tuple[tuple[str, str], ...] | None = None  # (key, attribute): the tool as the dict its SDK lists
     root: tuple[str, ...] | None = None  # the schema's root keywords the framework sends (see `Read.root`)
+    holds: str | None = None  # a collection of tools (a toolkit): the attribute or method holding them
+
+    def held(self, item: Any, where: str) -> list[Any]:
+        """The tools a collection holds (`holds`: a list, or a mapping whose values they
+        are; a method is called)."""
+        try:
+            value = getattr(item, str(self.holds))
+            if callable(value):
+                value = value()
+        except Exception as exc:  # noqa: BLE001 - the framework's own code failed: say which
+            raise ToolShapeError(f"{where} ({self.cls}): reading its {self.holds} failed: {type(exc).__name__}: {exc}") from None
+        if isinstance(value, dict):
+            return list(value.values())
+        if isinstance(value, (list, tuple)):
+            return list(value)
+        raise ToolShapeError(f"{where} ({self.cls}): its {self.holds} is {type(value).__name__}, not a list of tools")
 
     def dumped(self, item: Any, where: str) -> dict[str, Any]:
         """The tool as `dump` gives it, or the framework's function `sent_by` (a dict, or
@@ -292,7 +308,8 @@ def load_objects(path: Path) -> tuple[dict[str, Reader], dict[str, str]]:
         if alone is not None:
             for field in entry:
                 if field not in (alone, "why"):
-                    err(where, entry, field, f"{cls}: {alone} says where the whole tool is: {field} has nothing to read", of_key=True)
+                    whole = "the tools are" if alone == "holds" else "the whole tool is"
+                    err(where, entry, field, f"{cls}: {alone} says where {whole}: {field} has nothing to read", of_key=True)
         for field in ("why",) if alone is not None else _REQUIRED:
             if field not in entry:
                 err(where, objects, cls, f"{cls}: {field} is required", of_key=True)
@@ -302,6 +319,7 @@ def load_objects(path: Path) -> tuple[dict[str, Reader], dict[str, str]]:
             dump=entry.get("dump"), sent_by=entry.get("sent_by"), via=entry.get("via"),
             fields=tuple(entry["fields"].items()) if "fields" in entry else None,
             root=tuple(entry["root"]) if "root" in entry else None,
+            holds=entry.get("holds"),
         )
     return readers, injected_whys
 
@@ -375,6 +393,37 @@ def read_object(item: Any, where: str) -> Read | dict[str, Any] | None:
     if reader.fields is not None:
         return reader.listed(item, where)
     return reader.read(item, where) if reader.dump is None and reader.sent_by is None else reader.dumped(item, where)
+
+
+def collected_tools(item: Any, where: str) -> list[Any] | None:
+    """The tools `item` holds where its class is a collection of tools (`holds`: a
+    LangChain toolkit, a pydantic-ai toolset), a collection within it read as its tools
+    in turn; None for any other object."""
+    readers = _shipped_readers()
+    reader = _reader_of(item, readers)
+    if reader is None or reader.holds is None:
+        return None
+    out: list[Any] = []
+    # the collections being read, outermost first, each with how deep it is: one that
+    # holds itself stops at the bound
+    stack = [(iter(reader.held(item, where)), 1)]
+    while stack:
+        tools, depth = stack[-1]
+        tool = next(tools, _END)
+        if tool is _END:
+            stack.pop()
+            continue
+        inner = _reader_of(tool, readers)
+        if inner is None or inner.holds is None:
+            out.append(tool)
+            continue
+        if depth == _VIA_HOPS:
+            raise ToolShapeError(f"{where}: more than {_VIA_HOPS} collections of tools within one another (rules/_objects.yaml holds)")
+        stack.append((iter(inner.held(tool, where)), depth + 1))
+    return out
+
+
+_END = object()
 
 
 def dumped_object(item: Any, where: str) -> dict[str, Any] | None:

@@ -661,8 +661,11 @@ def _looks_like_a_schema(value: dict[str, Any]) -> bool:
 def _tool_list(tools: Any, registry: Any) -> list[Any]:
     """What `normalize_tools` was given, as a list of items."""
     if not isinstance(tools, (list, tuple, dict)):
-        from .toolobjects import dumped_object
+        from .toolobjects import collected_tools, dumped_object
 
+        held = collected_tools(tools, "the tools")
+        if held is not None:
+            return held  # a LangChain toolkit, a pydantic-ai toolset
         dumped = dumped_object(tools, "the tools")
         if dumped is not None:
             tools = dumped  # a Vertex AI SDK Tool, say
@@ -701,6 +704,21 @@ def _group_tools(entry: dict[str, Any], key: str) -> list[Any]:
             f"{key!r} to normalize_tools, or the whole request to normalize_request"
         )
     return list(held)
+
+
+def _uncollected(items: list[Any]) -> list[Any]:
+    """A list holding collections of tools (a LangChain toolkit, a pydantic-ai toolset)
+    as the tools they hold, where each stands."""
+    from .toolobjects import collected_tools
+
+    out: list[Any] = []
+    for i, item in enumerate(items):
+        held = None if item.__class__ is dict else collected_tools(item, f"tool {i}")
+        if held is None:
+            out.append(item)
+        else:
+            out.extend(held)
+    return out
 
 
 def _ungrouped(
@@ -863,6 +881,7 @@ def _normalize_tools_quiet(
     if all(item.__class__ is dict for item in items):
         given = items
     else:
+        items = _uncollected(items)
         read = [_tool_dict(item, i, t) for i, item in enumerate(items)]
         given = [tool for tool, _left in read]
         told = {i: left for i, (_tool, left) in enumerate(read) if left}

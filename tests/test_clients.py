@@ -562,6 +562,36 @@ def test_pydantic_ai_tool_definitions_are_read_naming_only_what_differs_from_a_d
         wireschema.normalize_tool(tools.ToolDefinition(name="empty", parameters_json_schema=None), "gemini")
 
 
+def test_a_collection_of_tools_is_the_tools_it_holds():
+    """A LangChain toolkit (`get_tools()`) and pydantic-ai's toolsets (a `FunctionToolset`'s
+    `tools`, a `CombinedToolset`'s toolsets in turn) are the tools they hold, given as the
+    whole list or standing in one. Before, each was refused as no list and no tool."""
+    lc = pytest.importorskip("langchain_core.tools")
+    toolsets = pytest.importorskip("pydantic_ai.toolsets")
+
+    def get_weather(city: str) -> str:
+        """Weather for a city."""
+        return city
+
+    def lookup(key: str) -> str:
+        """Look a key up."""
+        return key
+
+    get_weather.__annotations__ = {"city": str, "return": str}
+    lookup.__annotations__ = {"key": str, "return": str}
+
+    class Kit(lc.BaseToolkit):
+        def get_tools(self):
+            return [lc.tool(lookup)]
+
+    functions = toolsets.FunctionToolset([get_weather])
+    out = wireschema.normalize_tools([Kit(), {"name": "f", "parameters": WEATHER}, functions], "openai-chat")
+    assert [t["function"]["name"] for t in out.tools] == ["lookup", "f", "get_weather"]
+    assert not any(r.used_fallback for r in out.results)
+    combined = toolsets.CombinedToolset([functions, toolsets.FunctionToolset([lookup])])
+    assert [t["name"] for t in wireschema.normalize_tools(combined, "anthropic").tools] == ["get_weather", "lookup"]
+
+
 def test_a_langchain_tool_is_read_by_its_schema_not_dumped_as_an_empty_tool():
     tools = pytest.importorskip("langchain_core.tools")
     from typing import Annotated

@@ -450,6 +450,7 @@ def test_the_shipped_object_readers_load():
         ("  agents.tool.Thing:\n    name: n\n    schema: s\n    root: type\n    why: x\n", "root lists the schema's root keywords its framework sends", 5),
         ("  smolagents.tools.Tool:\n    sent_by: get_tool_json_schema\n    why: x\n", "sent_by names a function by its module and name", 3),
         ("  smolagents.tools.Tool:\n    sent_by: os.system\n    why: x\n", "sent_by names a function of the class's own package, smolagents", 3),
+        ("  sdk.Kit:\n    holds: get_tools\n    name: n\n    why: x\n", "holds says where the tools are: name has nothing to read", 4),
         # the parameters frameworks pass their tool functions themselves, beside the objects
         ("  {}\ninjected:\n  RunContext: the run's context\n", "'RunContext' is no class: write its module and name", 3),
         ("  {}\ninjected:\n  pydantic_ai._run_context.RunContext: \"\"\n", "pydantic_ai._run_context.RunContext: say in one line why", 3),
@@ -458,7 +459,7 @@ def test_the_shipped_object_readers_load():
     ],
     ids=["not-a-name", "not-an-identifier", "no-why", "misspelt-field", "no-module", "not-a-mapping",
          "made-from-not-a-list", "if-none-two", "if-none-no-schema", "dump-and-parts", "dump-no-why", "via-and-dump",
-         "once-not-a-root-keyword", "fields-not-attributes", "fields-and-parts", "root-not-a-list", "sent-by-no-module", "sent-by-another-package",
+         "once-not-a-root-keyword", "fields-not-attributes", "fields-and-parts", "root-not-a-list", "sent-by-no-module", "sent-by-another-package", "holds-and-parts",
          "injected-no-module", "injected-no-why", "injected-not-a-mapping", "injected-misspelt"],
 )
 def test_an_objects_file_entry_that_is_none_is_refused_at_its_line(tmp_path, entry, message, line):
