@@ -13,7 +13,7 @@ import json
 import os
 import sys
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 import attrs
 
@@ -152,9 +152,22 @@ def _document(source: Document, where: str) -> _Doc:
     if not isinstance(value, list):
         item = _item(value, where, base, None)
         return _Doc(source, (item,), False, False)
-    items = tuple(_item(v, where, f"{base}/{i}", i) for i, v in enumerate(value))
+    items = tuple(_listed(value, where, base))
     tools = bool(items) and all(it.is_tool for it in items)
     return _Doc(source, items, True, tools)
+
+
+def _listed(value: list[Any], where: str, base: str) -> Iterator[_Item]:
+    """The items of a list, a group of tools in it (a Gemini `Tool`, in python-genai's
+    `config.tools`) its tools where it stands, as normalize_tools reads it."""
+    for i, v in enumerate(value):
+        group = _group(v, " ".join(p for p in (where, f"#{i}") if p))
+        if group is None:
+            yield _item(v, where, f"{base}/{i}", i)
+            continue
+        key, tools = group
+        for j, tool in enumerate(tools):
+            yield _item(tool, where, f"{base}/{i}/{escape(key)}/{j}", i)
 
 
 # the fields of an MCP `tools/list` result: a tool list beside any other is a request's

@@ -533,9 +533,21 @@ def test_one_gemini_tool_is_its_declarations_as_normalize_tools_reads_it(run):
     assert code == 1 and _found(report) == {("gemini", "f", "/properties/a/format", "spilled")}
 
 
+def test_gemini_tools_in_a_list_are_their_declarations_where_each_stands(run):
+    """As normalize_tools reads python-genai's `config.tools`; a group in a list was a usage error."""
+    given = [GEMINI_TOOL, {"name": "h", "parameters": {"type": "object"}}]
+    ran = run("normalize", "-", "--target", "openai-strict", stdin=json.dumps(given))
+    assert ran.returncode == 0, ran.stderr
+    assert json.loads(ran.stdout) == list(wireschema.normalize_tools(given, "openai-strict").tools)
+    assert [t["function"]["name"] for t in json.loads(ran.stdout)] == ["f", "g", "h"]
+    # a change is said where it is in the document: the group's declaration, by its place in the list
+    code, report = _check_json(run, "-", "--targets", "gemini", "--fail-on", "spilled", stdin=json.dumps(given))
+    assert code == 1 and _found(report) == {("gemini", "f", "/properties/a/format", "spilled")}
+
+
 @pytest.mark.parametrize("doc, said", [
-    ([GEMINI_TOOL], "#0 is a group of tools (one Tool of declarations) in a list"),
     ({**GEMINI_TOOL, "googleSearch": {}}, "holds tools under 'functionDeclarations' and ['googleSearch'] beside them"),
+    ([{**GEMINI_TOOL, "googleSearch": {}}], "#0: this entry holds tools under 'functionDeclarations' and ['googleSearch'] beside them"),
 ])
 def test_a_group_of_tools_no_list_can_hold_is_a_usage_error(run, doc, said):
     assert said in one_error_line(run("normalize", "-", "--target", "gemini", stdin=json.dumps(doc)))
