@@ -390,6 +390,8 @@ def read_object(item: Any, where: str) -> Read | dict[str, Any] | None:
             raise ToolShapeError(f"{where} ({holder.cls}): its {holder.via} is {type(item).__qualname__}, which rules/_objects.yaml does not name")
     if reader is None:
         return None
+    if reader.holds is not None:
+        raise ToolShapeError(f"{where} ({reader.cls}) is a collection of tools, not one tool: pass it to normalize_tools")
     if reader.fields is not None:
         return reader.listed(item, where)
     return reader.read(item, where) if reader.dump is None and reader.sent_by is None else reader.dumped(item, where)

@@ -590,6 +590,8 @@ def test_a_collection_of_tools_is_the_tools_it_holds():
     assert not any(r.used_fallback for r in out.results)
     combined = toolsets.CombinedToolset([functions, toolsets.FunctionToolset([lookup])])
     assert [t["name"] for t in wireschema.normalize_tools(combined, "anthropic").tools] == ["get_weather", "lookup"]
+    with pytest.raises(wireschema.ToolShapeError, match=r"^the tool \(langchain_core.tools.base.BaseToolkit\) is a collection of tools"):
+        wireschema.normalize_tool(Kit(), "gemini")
 
 
 def test_a_langchain_tool_is_read_by_its_schema_not_dumped_as_an_empty_tool():
