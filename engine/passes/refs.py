@@ -606,7 +606,7 @@ class _Expander:
         siblings = [k for k in node if k != "$ref"]
         detail = f"$ref {node['$ref']} inlined"
         if siblings:
-            detail += f"; {', '.join(siblings)} beside it override the target's"
+            detail += f"; {', '.join(siblings)} beside it {'overrides' if len(siblings) == 1 else 'override'} the target's"
         self.run.report(self.rule, node, "rewritten", detail, "$ref")
         put_beside(new, node, self.run, self.rule)
         if not self.run.has_origin(new):
