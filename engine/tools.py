@@ -567,12 +567,12 @@ def _what(obj: Any) -> str:
     return kind.__name__ if kind.__module__ == "builtins" else f"{kind.__module__}.{kind.__qualname__}"
 
 
-def _tool_dict(item: Any, index: int | None, target: Any) -> tuple[Any, tuple[Change, ...]]:
+def _tool_dict(item: Any, where: str, target: Any) -> tuple[Any, tuple[Change, ...]]:
     """One item a caller holds as a tool dict, and what reading it left out (a
-    framework object's own attributes); ToolShapeError for anything that is no tool."""
+    framework object's own attributes); ToolShapeError, naming `where`, for anything
+    that is no tool."""
     if isinstance(item, dict):
         return item, ()
-    where = "the tool" if index is None else f"tool {index}"
     from .toolobjects import read_object
 
     # a class rules/_objects.yaml names first: its dump may hold no schema (a LangChain
@@ -706,19 +706,23 @@ def _group_tools(entry: dict[str, Any], key: str) -> list[Any]:
     return list(held)
 
 
-def _uncollected(items: list[Any]) -> list[Any]:
+def _uncollected(items: list[Any]) -> tuple[list[Any], list[str]]:
     """A list holding collections of tools (a LangChain toolkit, a pydantic-ai toolset)
-    as the tools they hold, where each stands."""
+    as the tools they hold, where each stands; and where each item is in the caller's
+    list, for what is said of it (`tool 1`, `tool 0's tool 2`)."""
     from .toolobjects import collected_tools
 
     out: list[Any] = []
+    places: list[str] = []
     for i, item in enumerate(items):
         held = None if item.__class__ is dict else collected_tools(item, f"tool {i}")
         if held is None:
             out.append(item)
+            places.append(f"tool {i}")
         else:
             out.extend(held)
-    return out
+            places.extend(f"tool {i}'s tool {j}" for j in range(len(held)))
+    return out, places
 
 
 def _ungrouped(
@@ -881,8 +885,8 @@ def _normalize_tools_quiet(
     if all(item.__class__ is dict for item in items):
         given = items
     else:
-        items = _uncollected(items)
-        read = [_tool_dict(item, i, t) for i, item in enumerate(items)]
+        items, places = _uncollected(items)
+        read = [_tool_dict(item, where, t) for item, where in zip(items, places)]
         given = [tool for tool, _left in read]
         told = {i: left for i, (_tool, left) in enumerate(read) if left}
     if _uncached():
@@ -1067,7 +1071,7 @@ def _normalize_tool_quiet(tool: Any, target: TargetLike, *, strict: bool | None,
     t = _target(target)
     _need_shape(t)
     registry = _registry_of(t)
-    item, told = _tool_dict(tool, None, t)
+    item, told = _tool_dict(tool, "the tool", t)
     reading = _reading(registry)
     key = reading.group_of(item)
     if key is not None:

@@ -592,6 +592,9 @@ def test_a_collection_of_tools_is_the_tools_it_holds():
     assert [t["name"] for t in wireschema.normalize_tools(combined, "anthropic").tools] == ["get_weather", "lookup"]
     with pytest.raises(wireschema.ToolShapeError, match=r"^the tool \(langchain_core.tools.base.BaseToolkit\) is a collection of tools"):
         wireschema.normalize_tool(Kit(), "gemini")
+    # what is no tool is named by its place in the caller's list, not in the tools the collections hold
+    with pytest.raises(wireschema.ToolShapeError, match=r"^tool 1 is int"):
+        wireschema.normalize_tools([toolsets.FunctionToolset([get_weather, lookup]), 5], "gemini")
 
 
 def test_a_langchain_tool_is_read_by_its_schema_not_dumped_as_an_empty_tool():
