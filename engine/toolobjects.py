@@ -405,27 +405,22 @@ def collected_tools(item: Any, where: str) -> list[Any] | None:
     reader = _reader_of(item, readers)
     if reader is None or reader.holds is None:
         return None
+    return _held_tools(item, reader, readers, where, 1)
+
+
+def _held_tools(item: Any, reader: Reader, readers: dict[str, Reader], where: str, depth: int) -> list[Any]:
+    """The tools of one collection, in order, those of a collection within it in its
+    place; a collection holding itself stops at the bound (so the recursion does too)."""
     out: list[Any] = []
-    # the collections being read, outermost first, each with how deep it is: one that
-    # holds itself stops at the bound
-    stack = [(iter(reader.held(item, where)), 1)]
-    while stack:
-        tools, depth = stack[-1]
-        tool = next(tools, _END)
-        if tool is _END:
-            stack.pop()
-            continue
+    for tool in reader.held(item, where):
         inner = _reader_of(tool, readers)
         if inner is None or inner.holds is None:
             out.append(tool)
-            continue
-        if depth == _VIA_HOPS:
+        elif depth == _VIA_HOPS:
             raise ToolShapeError(f"{where}: more than {_VIA_HOPS} collections of tools within one another (rules/_objects.yaml holds)")
-        stack.append((iter(inner.held(tool, where)), depth + 1))
+        else:
+            out.extend(_held_tools(tool, inner, readers, where, depth + 1))
     return out
-
-
-_END = object()
 
 
 def dumped_object(item: Any, where: str) -> dict[str, Any] | None:
