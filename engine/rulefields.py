@@ -141,6 +141,7 @@ TOOL_FIELDS: dict[str, Sub] = {
     "schema_required": Sub(bool, "bool", "Every tool of this wire carries its schema (Anthropic's `input_schema`): an entry of a kind this shape claims but without the schema is no tool of this shape (an OpenAI Responses `custom` tool beside Anthropic's `type: custom`)."),
     "outputs": Sub(str, "path or list of paths", "Where a tool of this wire carries schemas of its own output (a Gemini declaration's `response`): each one present is normalized as this target's structured output is (`normalize_output`), but never wrapped (no one unwraps what a tool returns), where the tool keeps its shape, its changes reported as `tool/output` changes of the tool's result. A tool rebuilt from another wire's shape carries the first output schema it holds there (a `responseJsonSchema`, an MCP `outputSchema`) to this field's first path, normalized so and reported, unless it would be sent as the target's fallback; on a wire with no such field it is left behind (`tool/shape`)."),
     "returns": Sub(bool, "bool", "A Python function made a tool sends its return annotation's JSON Schema at the first of `outputs`, normalized as a tool's own output schema is (python-genai's `FunctionDeclaration.from_callable` sends it so); a function annotated to return `None`, or not annotated, sends none, and one whose return type pydantic cannot describe says so (`tool/shape`)."),
+    "takes": Sub(str, "path or list of paths", "Every field this wire's tool takes (its message's, each spelling its reader takes): where a tool keeps its shape, a field of the caller's at no such path (nor on the way to one) is not sent, named in one `tool/shape` change. For a wire whose own reader refuses a field it does not know (Google's protos, botocore's Bedrock model); it must take the shape's own name, description, schema, strict and output paths. Left out, every field travels along."),
     "groups": Sub(list, "list of keys", "Keys under which one entry holds a list of this wire's tools (a Gemini `Tool`'s `functionDeclarations`): `normalize_tools` takes such an entry alone as its list of tools, and one inside a list as the tools it holds, where it stands (python-genai's `config.tools`)."),
 }
 
@@ -560,8 +561,8 @@ def check_tool(value: Any, *, partial: bool = False) -> dict:
             out[k] = paths[0]
             if len(paths) > 1:
                 aliases[k] = paths[1:]
-        elif k == "outputs":
-            out[k] = _field_paths(entry, "tool.outputs must be paths of plain fields like $.response")
+        elif k in ("outputs", "takes"):
+            out[k] = _field_paths(entry, f"tool.{k} must be paths of plain fields like $.response")
         elif k == "kinds":
             if not isinstance(v, dict) or not all(isinstance(x, list) and all(isinstance(s, str) for s in x) for x in v.values()):
                 entry.err("tool.kinds must map a key (like type) to the list of its values a function tool has")
@@ -582,7 +583,26 @@ def check_tool(value: Any, *, partial: bool = False) -> dict:
     for required in () if partial else ("name", "schema"):
         if required not in out:
             at.err(f"tool.{required} is required")
+    if "takes" in out and not partial:
+        _own_fields_taken(out, value.items["takes"])
     return out
+
+
+def _own_fields_taken(tool: dict, entry: Entry) -> None:
+    """A wire's `takes` holds every path where its own shape reads or writes a part:
+    one left out would be dropped from every tool of that shape."""
+    taken = tool["takes"]
+    own = [("fixed", (k,)) for k in tool.get("fixed", {})]
+    own += [(f, tool[f]) for f in ("name", "description", "schema", "strict") if f in tool]
+    own += [(f, p) for f, paths in tool.get("aliases", {}).items() for p in paths]
+    own += [("outputs", p) for p in tool.get("outputs", ())]
+    for field, path in own:
+        if tuple(path) not in taken:
+            entry.err(f"tool.takes must take the tool's own {field}, {_dollar(path)} (it takes {', '.join(map(_dollar, taken))})")
+
+
+def _dollar(path: Any) -> str:
+    return ".".join(("$", *path))
 
 
 def check_keywords(entries: list[Entry]) -> tuple[str, ...]:

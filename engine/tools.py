@@ -375,6 +375,12 @@ def build_tool(
     if same:
         try:
             out = _copy_except(source, at.get("schema", shape["schema"]))
+            if "takes" in shape:
+                # a strict flag that says otherwise than the strictness reached, or null, is said below
+                said = "strict" not in shape and (parsed.strict is None or parsed.strict != strict)
+                gone = _untaken(out, shape["takes"], at.get("strict") if said else None)
+                if gone:
+                    changes.append(_not_sent("the tool's", gone, target))
             # the fields that travel along (an MCP tool's annotations, say) are JSON a
             # wire must be able to send too, within the budgets a schema is held to;
             # name, description, schema and the output schemas are mended, or judged, below
@@ -420,6 +426,27 @@ def build_tool(
         if left:
             changes.append(_not_sent("the tool's", left, target))
     return out, tuple(changes)
+
+
+def _untaken(out: dict[str, Any], takes: Sequence[tuple[str, ...]], spare: Sequence[str] | None) -> list[str]:
+    """Remove from a tool kept in its shape each field its wire's tool takes no place for
+    (`tool.takes`, and `spare`), anywhere on the way to one; their dotted paths, sorted."""
+    taken = {*takes, tuple(spare or ())}
+    within = {path[:i] for path in takes for i in range(1, len(path))}
+    gone = []
+    stack: list[tuple[tuple[str, ...], dict[str, Any]]] = [((), out)]
+    while stack:
+        prefix, node = stack.pop()
+        for key in list(node):
+            path = (*prefix, key)
+            if path in taken:
+                continue
+            if path in within and node[key].__class__ is dict:
+                stack.append((path, node[key]))
+                continue
+            del node[key]
+            gone.append(_dotted(path))
+    return sorted(gone)
 
 
 def _nulls_dropped(out: dict[str, Any], shape: Any) -> list[Change]:

@@ -718,10 +718,9 @@ def _nested(depth: int, leaf=1):
         ("anthropic", {"name": "f", "input_schema": WEATHER, "cache_control": _nested(100_000)}, "/cache_control"),
         ("openai-chat", {"type": "function", "function": {"name": "f", "parameters": WEATHER, "x": _nested(100_000)}}, "/function/x"),
         ("mcp", {"name": "f", "inputSchema": WEATHER, "annotations": _nested(100_000)}, "/annotations"),
-        ("bedrock", {"toolSpec": {"name": "f", "inputSchema": {"json": WEATHER}, "x": _nested(100_000)}}, "/toolSpec/x"),
         ("gemini", {"name": "f", "parameters": WEATHER, "responseJsonSchema": _nested(100_000)}, "/responseJsonSchema"),
     ],
-    ids=["anthropic", "openai-chat", "mcp", "bedrock", "gemini"],
+    ids=["anthropic", "openai-chat", "mcp", "gemini"],
 )
 def test_a_field_beside_the_schema_nested_past_the_depth_budget_drops_the_fields_reported(target, tool, field):
     """A kept field is held to a schema's budgets: 100,000 levels came back whole (after
@@ -968,6 +967,71 @@ def test_a_response_schema_on_another_wire_is_left_behind_reported():
     for target in ("openai-chat", "anthropic"):
         change = normalize_tool(decl, target).result.changes[0]
         assert (change.rule, change.action) == ("tool/shape", "dropped") and "response" in change.detail
+
+
+def _proto_declaration(target):
+    """The FunctionDeclaration message of `target`'s API, as its own proto JSON reader judges one."""
+    if target == "vertex":
+        return pytest.importorskip("google.cloud.aiplatform_v1beta1.types").FunctionDeclaration
+    return pytest.importorskip("google.ai.generativelanguage_v1beta").FunctionDeclaration
+
+
+@pytest.mark.parametrize("target", ["gemini", "gemini-jsonschema", "vertex"])
+def test_a_kept_declaration_sends_only_the_fields_its_proto_takes(target):
+    """Kept in its shape, a declaration carried every field of the caller's: the API's proto
+    JSON reader refuses one it does not have (`x_extra`, `annotations`; Vertex's has no
+    `behavior`), and with it the whole request."""
+    schema = "parameters" if target != "gemini-jsonschema" else "parametersJsonSchema"
+    decl = {"name": "lookup", "description": "Finds", schema: WEATHER, "behavior": "BLOCKING",
+            "x_extra": 1, "annotations": {"readOnlyHint": True}}
+    out = normalize_tool(decl, target)
+    refused = "behavior, " if target == "vertex" else ""
+    said = [c for c in out.result.changes if c.rule == "tool/shape"]
+    assert [(c.action, c.detail) for c in said] == [
+        ("dropped", f"the tool's annotations, {refused}x_extra have no place in {target}'s tool: not sent")]
+    assert ("behavior" in out.tool) is (target != "vertex")
+    assert set(out.tool) <= {"name", "description", schema, "behavior"}
+    json_format = pytest.importorskip("google.protobuf.json_format")
+    from wireschema import report
+
+    message = _proto_declaration(target)
+    # the Schema message's Type enum by its proto names (parametersJsonSchema is any JSON value)
+    sent = {**out.tool, "parameters": report._proto_types(out.tool["parameters"])} if schema == "parameters" else out.tool
+    json_format.ParseDict(sent, message.pb()(), ignore_unknown_fields=False)
+    with pytest.raises(json_format.ParseError, match="x_extra"):  # what the wire did with the field
+        json_format.ParseDict({**sent, "x_extra": 1}, message.pb()(), ignore_unknown_fields=False)
+
+
+def test_a_declarations_strict_flag_is_not_sent_to_gemini_even_where_it_agrees():
+    """`strict: false` said what the result says, so it stayed, and Gemini's proto refused it."""
+    out = normalize_tool({"name": "f", "parameters": WEATHER, "strict": False}, "gemini")
+    assert "strict" not in out.tool
+    assert [c.detail for c in out.result.changes if c.rule == "tool/shape"] == ["the tool's strict has no place in gemini's tool: not sent"]
+
+
+def test_a_kept_bedrock_tool_sends_only_what_botocore_takes():
+    """boto3 checks a Converse request against its service model before sending it: an
+    unknown parameter anywhere in a toolSpec fails the whole call."""
+    tool = {"toolSpec": {"name": "f", "inputSchema": {"json": WEATHER, "x": 2}, "y": _nested(100_000), "strict": False}, "z": 4}
+    with bounded(5.0):
+        out = normalize_tool(tool, "bedrock")
+    assert out.tool == {"toolSpec": {"name": "f", "inputSchema": {"json": out.result.schema}, "strict": False}}
+    said = [c.detail for c in out.result.changes if c.rule.startswith("tool/")]
+    assert said == ["the tool's toolSpec.inputSchema.x, toolSpec.y, z have no place in bedrock's tool: not sent"]
+    botocore = pytest.importorskip("botocore.session")
+    from botocore.validate import ParamValidator
+
+    model = botocore.get_session().get_service_model("bedrock-runtime")
+    shape = model.shape_for("Tool")
+    assert not ParamValidator().validate(out.tool, shape).has_errors()
+    assert "Unknown parameter in toolSpec" in ParamValidator().validate(tool, shape).generate_report()
+
+
+def test_a_rule_files_takes_holds_the_tools_own_fields(tmp_path):
+    """A `takes` that forgot the wire's own schema path would drop every tool's schema."""
+    (tmp_path / "one.yaml").write_text('description: x.\nextends: gemini\ntool:\n  takes: ["$.name", "$.description"]\n')
+    with pytest.raises(wireschema.RuleFileError, match=r"tool.takes must take the tool's own schema, \$.parameters \(it takes \$.name, \$.description\)"):
+        wireschema.load_rules(tmp_path)
 
 
 def test_a_rule_files_tool_outputs_are_paths(tmp_path):
