@@ -632,7 +632,8 @@ def _objects_section(rules_dir: Path) -> list[str]:
             "Parameters a framework passes its tool functions itself (`injected`): a parameter of a "
             "function made a tool or a schema whose annotation is, or derives from, one of these classes "
             "(as the class, a generic's origin, or an item of its `Annotated[...]`, a class or an "
-            "instance of one) is left out, reported where the function is made a tool (`tool/shape`).",
+            "instance of one), or whose default is an instance of one, is left out, reported where "
+            "the function is made a tool (`tool/shape`).",
             "",
             "| class | why |",
             "| --- | --- |",

@@ -176,26 +176,31 @@ def _return_schema(signature: inspect.Signature) -> dict[str, Any] | str | None:
 def _injected_parameters(signature: inspect.Signature) -> tuple[str, ...]:
     """A function's parameters its framework passes itself, each with the class that
     says so (`ctx (RunContext)`), in order."""
-    found = ((name, injected_by(param.annotation)) for name, param in signature.parameters.items())
+    found = ((name, injected_by(param.annotation, param.default)) for name, param in signature.parameters.items())
     return tuple(f"{name} ({by})" for name, by in found if by is not None)
 
 
-def injected_by(annotation: Any) -> str | None:
-    """The name of the class that makes a parameter so annotated one a framework passes
-    its tool function itself (rules/_objects.yaml `injected`), or None: the annotation,
-    or its generic's origin (`RunContext[Deps]`), is or derives from a class named there,
-    or an item of its `Annotated[...]` is such a class or an instance of one
-    (LangChain's `Annotated[str, InjectedToolArg]`)."""
+def injected_by(annotation: Any, default: Any = inspect.Parameter.empty) -> str | None:
+    """The name of the class that makes a parameter so annotated (and defaulting to
+    `default`) one a framework passes its tool function itself (rules/_objects.yaml
+    `injected`), or None: the annotation, or its generic's origin (`RunContext[Deps]`),
+    is or derives from a class named there, or an item of its `Annotated[...]` is such a
+    class or an instance of one (LangChain's `Annotated[str, InjectedToolArg]`), or its
+    default is an instance of one (FastMCP's `db = Depends(get_db)`)."""
     from .toolobjects import injected_classes
 
-    if annotation is inspect.Parameter.empty:
+    held: list[Any] = []
+    if annotation is not inspect.Parameter.empty:
+        metadata: tuple[Any, ...] = ()
+        if typing.get_origin(annotation) is Annotated:
+            annotation, *rest = typing.get_args(annotation)
+            metadata = tuple(rest)
+        held.append(annotation if isinstance(annotation, type) else typing.get_origin(annotation))
+        held += [item if isinstance(item, type) else type(item) for item in metadata]
+    if default is not inspect.Parameter.empty:
+        held.append(type(default))
+    if not held:
         return None
-    metadata: tuple[Any, ...] = ()
-    if typing.get_origin(annotation) is Annotated:
-        annotation, *rest = typing.get_args(annotation)
-        metadata = tuple(rest)
-    held = [annotation if isinstance(annotation, type) else typing.get_origin(annotation)]
-    held += [item if isinstance(item, type) else type(item) for item in metadata]
     named = injected_classes()
     return next((cls.__qualname__ for cls in held if isinstance(cls, type)
                  for k in cls.__mro__ if f"{k.__module__}.{k.__qualname__}" in named), None)
@@ -292,7 +297,7 @@ def _function_schema(fn: Any, pydantic: Any) -> dict[str, Any]:
                 "model_config": pydantic.ConfigDict(extra="allow"),
             })
             continue
-        if param.kind is param.VAR_POSITIONAL or _is_receiver(at, name, param) or injected_by(param.annotation):
+        if param.kind is param.VAR_POSITIONAL or _is_receiver(at, name, param) or injected_by(param.annotation, param.default):
             continue
         annotation = _described(annotation, pydantic)
         default = ... if param.default is param.empty else param.default

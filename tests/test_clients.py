@@ -780,6 +780,47 @@ def test_a_parameter_its_framework_passes_is_no_parameter_of_the_tool(framework)
     assert set(wireschema.normalize(fn, "mcp").schema["properties"]) == {"city"}  # as a schema too
 
 
+def test_fastmcps_injected_parameters_are_no_parameters_of_the_tool():
+    """FastMCP passes a tool function its `Context` and `UserSession` by annotation, and
+    resolves a `Depends(...)` or `CurrentContext()` default itself. Before, `ctx: Context`
+    went to the model silently, as a required object with FastMCP's `Context` docstring
+    in its `$defs`, and `db = Depends(get_db)` as a string parameter."""
+    from typing import Annotated
+
+    pytest.importorskip("fastmcp")
+    # imported plainly: a module of FastMCP's server that fails to import is a failure, not a skip
+    from fastmcp.server.context import Context
+    from fastmcp.server.dependencies import CurrentContext
+    from fastmcp.server.sessions import UserSession
+    from fastmcp.tools import Tool
+    from uncalled_for import Depends
+
+    def get_db() -> str:
+        return "db"
+
+    def forecast(ctx, city, session, db="", ctx2=None, days=3):
+        """Forecast for a city."""
+        return city
+
+    forecast.__annotations__ = {"ctx": Context, "city": str, "session": UserSession, "db": Annotated[str, Depends(get_db)],
+                                "ctx2": Context, "days": int, "return": str}
+    forecast.__defaults__ = ("", CurrentContext(), 3)
+    own = Tool.from_function(forecast).parameters
+    out = wireschema.normalize_tool(forecast, "mcp")
+    sent = out.tool["inputSchema"]
+    assert set(sent["properties"]) == set(own["properties"]) == {"city", "days"}
+    assert sent["required"] == own["required"] == ["city"] and "$defs" not in sent
+    said = [c.detail.split(" is no parameter")[0] for c in out.result.changes if c.rule == "tool/shape"]
+    assert said == ["the function's ctx (Context)", "the function's session (UserSession)", "the function's db (_Depends)",
+                    "the function's ctx2 (Context)"]
+
+    def lookup(city: str, db: str = Depends(get_db)) -> str:
+        """Look a city up."""
+        return city
+
+    assert set(wireschema.normalize(lookup, "anthropic").schema["properties"]) == {"city"} == set(Tool.from_function(lookup).parameters["properties"])
+
+
 def test_a_llamaindex_tool_is_read_as_its_openai_llm_sends_it():
     """LlamaIndex's tools (FunctionTool, QueryEngineTool, a BaseTool of the user's own)
     hold the tool in their `metadata`; its LLM classes send `to_openai_tool()`. Before,
