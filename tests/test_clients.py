@@ -821,6 +821,32 @@ def test_fastmcps_injected_parameters_are_no_parameters_of_the_tool():
     assert set(wireschema.normalize(lookup, "anthropic").schema["properties"]) == {"city"} == set(Tool.from_function(lookup).parameters["properties"])
 
 
+def test_a_fastmcp_tool_is_read_as_its_server_lists_it():
+    """A FastMCP `Tool` (what its server's `list_tools` gives, or `Tool.from_function`)
+    is the MCP Tool its server lists, `to_mcp_tool()`. Before, it was refused: its
+    dump holds the function."""
+    import asyncio
+
+    pytest.importorskip("fastmcp")
+    from fastmcp import FastMCP
+    from fastmcp.server.context import Context
+
+    def forecast(city, ctx, days=3):
+        """Forecast for a city."""
+        return {"city": city, "days": days}
+
+    forecast.__annotations__ = {"city": str, "ctx": Context, "days": int, "return": dict}  # objects, not this module's strings
+    server = FastMCP("weather")
+    server.tool(annotations={"readOnlyHint": True})(forecast)
+    listed = asyncio.run(server.list_tools())
+    own = [t.to_mcp_tool().model_dump(by_alias=True, exclude_none=True, mode="json") for t in listed]
+    out = wireschema.normalize_tools(listed, "mcp")
+    assert list(out.tools) == own and set(own[0]["inputSchema"]["properties"]) == {"city", "days"}
+    sent = wireschema.normalize_tool(listed[0], "anthropic")
+    assert sent.tool["input_schema"] == own[0]["inputSchema"]
+    assert [c.detail for c in sent.result.changes] == ["the tool's _meta, annotations, outputSchema, title have no place in anthropic's tool: not sent"]
+
+
 def test_a_llamaindex_tool_is_read_as_its_openai_llm_sends_it():
     """LlamaIndex's tools (FunctionTool, QueryEngineTool, a BaseTool of the user's own)
     hold the tool in their `metadata`; its LLM classes send `to_openai_tool()`. Before,
