@@ -45,6 +45,7 @@ import random
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 import tracemalloc
 from collections import Counter
@@ -638,6 +639,19 @@ def _least(schema: Any) -> Any:
     return wireschema.Result(schema=_plain_copy(schema), target="least", strict=False)
 
 
+_FLOOR_RULES = 'description: No rule and no check.\ntool: {name: "$.name", schema: "$.inputSchema"}\nrules: []\n'
+
+
+def _floor_target() -> Any:
+    """A target of no rule and no check: what every `normalize` pays before its target's
+    rules run (the input's validating copy with its budgets, census and origins, the
+    plan, the Result, the API's frame). Where it is slower than a deepcopy, no rule
+    table, however compiled, makes a target as fast as one."""
+    with tempfile.TemporaryDirectory() as folder:
+        (Path(folder) / "floor.yaml").write_text(_FLOOR_RULES)
+        return wireschema.load_rules(folder)["floor"]  # compiled here, read no more
+
+
 def _is_strict(target: str) -> bool:
     return any(t.strict for t in wireschema.targets() if t.name == target)
 
@@ -651,6 +665,7 @@ class SummaryRow:
     ours: float  # uncached schemas per second over the corpus
     deepcopy: float  # copy.deepcopy schemas per second, same schemas
     least: float  # `_least` schemas per second, same schemas, timed right after the deepcopy
+    floor: float  # `normalize` schemas per second on `_floor_target`, same schemas, cache off
     peer: str | None  # the fastest installed peer for this target
     peer_rate: float | None
     pydantic_ai: float | None
@@ -678,6 +693,8 @@ def measure_summary(tools: Sequence[Tool], peers: Sequence[PeerRow], cfg: Config
     wide = wide_object()
     rows = []
     with _cache(False):
+        floor = _floor_target()
+        floor_rate = len(schemas) / _time_each(lambda s: wireschema.normalize(s, floor), schemas, cfg).total() * 1e9
         for target in [t.name for t in wireschema.targets()]:
             ours = _time_each(lambda s, t=target: wireschema.normalize(s, t), schemas, cfg)
             mine = [r for r in peers if r.peer.target == target and r.peer_t is not None]
@@ -689,6 +706,7 @@ def measure_summary(tools: Sequence[Tool], peers: Sequence[PeerRow], cfg: Config
                     len(schemas) / ours.total() * 1e9,
                     deep_rate,
                     least_rate,
+                    floor_rate,
                     best.peer.label if best else None,
                     best.n / best.peer_t.total() * 1e9 if best else None,
                     pyd.n / pyd.peer_t.total() * 1e9 if pyd else None,
@@ -889,6 +907,8 @@ def table_summary(rows: Sequence[SummaryRow], cache: CacheRow, fresh: Fresh, lis
                 ["`copy.deepcopy` of the 10,000-property object", f"{wide_deepcopy_ms:.3g} ms", ""],
                 ["least possible: a plain copy of each schema and a Result of it (no rule, no check, no report)",
                  (f"{_rate(rows[0].least)} schemas/s, {_ratio(rows[0].least / rows[0].deepcopy)}x a deepcopy" if rows else "-"), ""],
+                ["engine floor: `normalize` on a target of no rule and no check (the validating copy, budgets, census, origins, plan, Result, frame)",
+                 (f"{_rate(rows[0].floor)} schemas/s, {_ratio(rows[0].floor / rows[0].deepcopy)}x a deepcopy" if rows else "-"), ""],
                 [(f"cache on, nothing repeats ÷ cache off (CPU time, the median of {len(cache.no_repeat)} pairs;"
                   f" the middle half {quartiles[0] - 1:+.1%} to {quartiles[2] - 1:+.1%})"),
                  f"{overhead:+.1%}", "within +5%"],
@@ -898,7 +918,8 @@ def table_summary(rows: Sequence[SummaryRow], cache: CacheRow, fresh: Fresh, lis
         )
         + "\n\nRatios above 1x mean wireschema is faster. Every figure comes from this one run. \"Least"
         " possible\" is what no version of wireschema can beat: the input is never changed, so a call"
-        " copies it at least, and returns a Result."
+        " copies it at least, and returns a Result. The \"engine floor\" is what every target pays before"
+        " its rules run: no target is faster."
     )
 
 

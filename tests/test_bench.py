@@ -5,6 +5,7 @@ The figures themselves are not asserted: they depend on the machine.
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 import sys
@@ -50,6 +51,9 @@ def test_quick_run_prints_every_table():
     # what no version could beat (a copy and a Result), as a rate and against each fastest peer
     assert "| least possible: a plain copy of each schema and a Result of it (no rule, no check, no report) |" in proc.stdout
     assert "| least possible ÷ fastest peer |" in proc.stdout
+    # what every target pays before its rules run, as a rate and against a deepcopy
+    floor = re.search(r"\| engine floor: `normalize` on a target of no rule and no check [^|]*\| ([\d,]+) schemas/s, [\d.]+x a deepcopy \|", proc.stdout)
+    assert floor and int(floor.group(1).replace(",", "")) > 0
     assert "| wireschema ÷ peer (peer-accepted) | least possible ÷ peer |" in proc.stdout
     # the cache's cost where nothing repeats: paired rounds' median, with their spread
     assert "| cache on, nothing repeats ÷ cache off (CPU time, the median of 5 pairs; the middle half " in proc.stdout
