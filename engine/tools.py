@@ -430,23 +430,29 @@ def build_tool(
 
 def _untaken(out: dict[str, Any], takes: Sequence[tuple[str, ...]], spare: Sequence[str] | None) -> list[str]:
     """Remove from a tool kept in its shape each field its wire's tool takes no place for
-    (`tool.takes`, and `spare`), anywhere on the way to one; their dotted paths, sorted."""
-    taken = {*takes, tuple(spare or ())}
-    within = {path[:i] for path in takes for i in range(1, len(path))}
-    gone = []
-    stack: list[tuple[tuple[str, ...], dict[str, Any]]] = [((), out)]
+    (`tool.takes`, and `spare`); their dotted paths, sorted."""
+    taken = {*takes, tuple(spare)} if spare else set(takes)
+    gone = list(_fields_beside(out, taken))
+    for _path, node, key in gone:
+        del node[key]
+    return sorted(_dotted(path) for path, _node, _key in gone)
+
+
+def _fields_beside(tool: dict[str, Any], taken: set[tuple[str, ...]]) -> Iterator[tuple[tuple[str, ...], dict[str, Any], str]]:
+    """Each field of `tool` at none of the paths `taken`, nor a mapping on the way to one
+    (which is entered): its path, the mapping holding it and its key."""
+    within = {path[:i] for path in taken for i in range(1, len(path))}
+    stack: list[tuple[tuple[str, ...], dict[str, Any]]] = [((), tool)]
     while stack:
         prefix, node = stack.pop()
-        for key in list(node):
+        for key in reversed(list(node)):
             path = (*prefix, key)
             if path in taken:
                 continue
-            if path in within and node[key].__class__ is dict:
+            if path in within and isinstance(node[key], dict):
                 stack.append((path, node[key]))
-                continue
-            del node[key]
-            gone.append(_dotted(path))
-    return sorted(gone)
+            else:
+                yield path, node, key
 
 
 def _nulls_dropped(out: dict[str, Any], shape: Any) -> list[Change]:
@@ -539,21 +545,14 @@ def _left_behind(source: dict[str, Any], parsed: _Parsed, out: dict[str, Any], c
     read = {*map(tuple, parsed.at.values()), *((k,) for k in shape.get("fixed", {})), *((k,) for k in shape.get("kinds", {}))}
     if carried is not None:
         read.add(carried)
-    within = {path[:i] for path in read for i in range(1, len(path))}
     left = []
-    stack: list[tuple[tuple[str, ...], Any]] = [((), source)]
-    while stack:
-        prefix, node = stack.pop()
-        for key in reversed(list(node)):
-            path, value = (*prefix, key), node[key]
-            # only a scalar is compared (`type: function`): a container beside the schema
-            # may hold a subtree very many times over, which == would walk each time
-            if path in read or value is None or (value.__class__ is not dict and value.__class__ is not list and _get(out, path) == value):
-                continue
-            if path in within and isinstance(value, dict):
-                stack.append((path, value))
-            else:
-                left.append(".".join(map(str, path)))
+    for path, node, key in _fields_beside(source, read):
+        value = node[key]
+        # only a scalar is compared (`type: function`): a container beside the schema
+        # may hold a subtree very many times over, which == would walk each time
+        if value is None or (value.__class__ is not dict and value.__class__ is not list and _get(out, path) == value):
+            continue
+        left.append(_dotted(path))
     return sorted(left)
 
 
