@@ -234,10 +234,21 @@ def _starting_file(name: str, base: Any) -> str:
         f"# `wireschema rules lint {name}.yaml`; the language is in rules/README.md and CONSTRAINTS.md.",
         f"description: {json.dumps(f'{base.name}, adjusted for the {name} wire.')}",
         f"extends: {base.name}",
-        "# an inherited field is changed key by key, or unset with null:",
-        "# strict_variant: null",
-        "# tool: {strict: null}",
     ]
+    relations = [(f, getattr(base, f)) for f in ("fail_open", "non_strict", "strict_variant") if getattr(base, f)]
+    if relations or base.output.get("variant"):
+        # stated from the start: a file that changes what it extends must say where these go
+        lines += [
+            "# where this wire's schemas go in its other modes: each runs that target's own rules, not",
+            "# this file's (name a target of yours that makes the same changes, or null for none)",
+            *(f"{f}: {value}" for f, value in relations),
+        ]
+        if base.output.get("variant"):
+            lines.append(f"output: {{variant: {base.output['variant']}}}")
+    lines += ["# an inherited field is changed key by key, or unset with null:"]
+    if not base.strict_variant:
+        lines.append("# strict_variant: null")
+    lines.append("# tool: {strict: null}")
     used = {ln: rule.options[option] for rule in (*base.rules, *base.checks) for option, ln in rule.lists}
     if used:
         lines.append(f"# {base.name}'s named lists ({', '.join(sorted(used))}) are edited, not restated:")

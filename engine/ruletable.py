@@ -935,6 +935,8 @@ def _compile(spec: dict[str, Any], path: Path, registry: Registry, *, variant: b
             fpath, raw = _flatten(item)[1]["id"]
             _err(fpath, raw, "id", f"duplicate rule id {rid!r}: used by a rule and a check")
         seen.add(rid)
+    if not abstract and not variant:
+        _relations_stated(spec, path, registry)
     digest = sha256(
         "\0".join([vocab.text, *spec["texts"]]).encode("utf-8")
     ).hexdigest()
@@ -964,6 +966,56 @@ def _compile(spec: dict[str, Any], path: Path, registry: Registry, *, variant: b
         registry=registry,
         name_at=mark_of(spec["target"].container, spec["target"].key) if "target" in spec else (None, None),
     )
+
+
+_RELATIONS = ("fail_open", "non_strict", "strict_variant")  # the targets a target hands schemas to, beside output.variant
+# what a file may state and still do what the file it extends does: its name and words,
+# and the targets it hands schemas to
+_NO_CHANGE = frozenset({"target", "description", "extends", "abstract", "mcp_ingest", *_RELATIONS})
+
+
+def _relations_stated(spec: dict[str, Any], path: Path, registry: Registry) -> None:
+    """Refuse a target that inherits a relation (`fail_open`, `non_strict`,
+    `strict_variant`, `output.variant`) whose target does not carry the changes this
+    file, or a file between it and the one that named the relation, makes: a tool run
+    strict, an output, a schema failed open would run without them, and nothing would
+    say so. Where the named target extends those files itself (anthropic-strict's
+    output variant, anthropic-output, extends it), it carries them."""
+    spath = str(path)
+    stated = [(f, spec[f]) for f in _RELATIONS if f in spec]
+    if "output" in spec and "variant" in spec["output"].items:
+        stated.append(("output.variant", spec["output"].items["variant"]))
+    for field, entry in stated:
+        named = entry.value
+        if entry.path == spath or named is None or registry.file_for(named) is None:
+            continue
+        carried = {*_chain_files(Path(entry.path), registry), *_chain_files(registry.file_for(named), registry)}
+        changed = [Path(f).stem for f in spec["files"] if f not in carried and _changes(registry.read(Path(f))[0])]
+        if changed:
+            data, _ = registry.read(path)
+            said = f"output: {{variant: {named}}}" if field == "output.variant" else f"{field}: {named}"
+            _err(spath, data, "extends", (
+                f"{path.stem} inherits {field}: {named} from {Path(entry.path).stem}, but {named} does not make the "
+                f"changes {', '.join(changed)} make{'s' if len(changed) == 1 else ''}: a schema {path.stem} sends there "
+                f"would go without them, and nothing would say so. State {field} in this file: `{said}` to send it "
+                f"there as {named} does, a target of yours that makes the same changes, or null for none"))
+
+
+def _chain_files(path: Path, registry: Registry) -> list[str]:
+    return _merge_chain(path, registry, (), rules=False)["files"]
+
+
+def _changes(data: Any) -> bool:
+    """Whether a rule file's own fields change what the file it extends does."""
+    if not isinstance(data, dict):
+        return False
+    for field, value in data.items():
+        if field in _NO_CHANGE or (field in ("rules", "checks") and not value):
+            continue
+        if field == "output" and isinstance(value, dict) and set(value) <= {"variant"}:
+            continue
+        return True
+    return False
 
 
 def _refuse_unknown_target(err: Callable[[str], Any], field: str, name: Any, registry: Registry) -> None:

@@ -48,9 +48,60 @@ def test_an_inherited_strict_variant_is_unset_with_null(tmp_path):
     assert (result.target, result.strict) == ("own", False)
 
 
+# where a file extending openai-strict sends what it cannot represent: stated, as a file
+# that changes what it extends must (see test_an_inherited_relation_...)
+_OPENS = "fail_open: openai-chat\nnon_strict: openai-chat\n"
+
+
+_NO_FORMAT = """
+rules:
+  - id: mine/no-format
+    kind: drop
+    keys: [format]
+    why: the gateway in front of this wire refuses format.
+"""
+DATED = {"type": "object", "properties": {"day": {"type": "string", "format": "date"}}, "required": ["day"]}
+
+
+def test_an_inherited_relation_that_would_run_without_the_files_changes_must_be_stated(tmp_path):
+    """A file extending anthropic with a rule of its own sent its outputs by anthropic-output
+    and its strict tools by anthropic-strict, neither of which has the rule: the rule did
+    not apply there, and the Result of an output still named the file's target."""
+    path = _write(tmp_path, "mine.yaml", "extends: anthropic\n" + _NO_FORMAT)
+    message = _error(path)
+    _at(message, path, 1, 10)
+    assert ("mine inherits strict_variant: anthropic-strict from anthropic, but anthropic-strict does not make the changes "
+            "mine makes: a schema mine sends there would go without them, and nothing would say so. State strict_variant "
+            "in this file: `strict_variant: anthropic-strict` to send it there as anthropic-strict does") in message
+    _write(tmp_path, "mine.yaml", "extends: anthropic\nstrict_variant: anthropic-strict\n" + _NO_FORMAT)
+    assert "`output: {variant: anthropic-output}`" in _error(path)
+    # stated, each runs as shipped, as the file now says; a variant of one's own carries the rule
+    _write(tmp_path, "mine.yaml", "extends: anthropic\nstrict_variant: null\noutput: {variant: mine-output}\n" + _NO_FORMAT)
+    # an output of its own fails to its fallback: it has no non-strict form to go to
+    _write(tmp_path, "mine-output.yaml", "extends: anthropic-output\nfail_open: null\nnon_strict: null\n" + _NO_FORMAT)
+    rules = wireschema.load_rules(tmp_path)
+    assert "format" not in wireschema.normalize(DATED, rules["mine"]).schema["properties"]["day"]
+    out = wireschema.normalize_output(DATED, rules["mine"])
+    assert "format" not in out.schema["properties"]["day"] and out.schema["additionalProperties"] is False
+
+
+def test_a_relation_is_inherited_where_its_target_makes_the_same_changes(tmp_path):
+    """A file changing nothing (a new name for a wire) inherits every relation; so does a
+    file whose relation's target extends it (anthropic-strict's outputs go to
+    anthropic-output, which extends anthropic-strict). A change in a file between, an
+    abstract one, is named."""
+    _write(tmp_path, "alias.yaml", "description: Claude, by another name.\nextends: anthropic\n")
+    alias = wireschema.load_rules(tmp_path / "alias.yaml")["alias"]
+    assert (alias.strict_variant, alias.output["variant"]) == ("anthropic-strict", "anthropic-output")
+    assert wireschema._target("anthropic-strict").output["variant"] == "anthropic-output"
+    _write(tmp_path, "_team.yaml", "extends: openai-strict\n" + _NO_FORMAT)
+    path = _write(tmp_path, "ours.yaml", "description: Ours.\nextends: _team\n")
+    assert "ours inherits fail_open: openai-chat from openai-strict, but openai-chat does not make the changes _team makes" in _error(path)
+
+
 def test_a_mapping_field_states_only_what_changes(tmp_path):
-    _write(tmp_path, "flagged.yaml", 'extends: openai-chat\ntool: {strict: "$.function.strict"}\n')
-    _write(tmp_path, "unflagged.yaml", "extends: openai-strict\ntool: {strict: null}\nlocate: {outputs: null}\n")
+    _write(tmp_path, "flagged.yaml", 'extends: openai-chat\nstrict_variant: openai-strict\ntool: {strict: "$.function.strict"}\n')
+    _write(tmp_path, "unflagged.yaml", "extends: openai-strict\n" + _OPENS + "tool: {strict: null}\nlocate: {outputs: null}\n")
     rules = wireschema.load_rules(tmp_path)
     chat, strict = wireschema._target("openai-chat"), wireschema._target("openai-strict")
     flagged, unflagged = rules["flagged"], rules["unflagged"]
@@ -79,6 +130,8 @@ def test_of_two_parents_a_shared_ancestors_field_does_not_undo_an_override(tmp_p
 def test_a_child_that_changes_only_a_list_states_only_that_change(tmp_path):
     _write(tmp_path, "no-title.yaml", """
         extends: openai-strict
+        fail_open: openai-chat
+        non_strict: openai-chat
         lists:
           keys: {remove: [title]}
         """)
@@ -97,6 +150,8 @@ def test_a_child_that_changes_only_a_list_states_only_that_change(tmp_path):
 def test_a_type_map_list_is_edited_per_type(tmp_path):
     _write(tmp_path, "uri-too.yaml", """
         extends: openai-strict
+        fail_open: openai-chat
+        non_strict: openai-chat
         lists:
           formats: {add: {string: [uri]}, remove: {string: [duration]}}
         """)
@@ -331,6 +386,8 @@ def test_the_loader_reads_every_documented_field_and_no_other(tmp_path):
     # every documented sub-field is accepted ...
     _write(tmp_path, "every.yaml", """
         extends: openai-strict
+        fail_open: openai-chat
+        non_strict: openai-chat
         tool: {name: $.f.name, description: $.f.description, schema: $.f.parameters, strict: $.f.strict,
                fixed: {type: f}, kinds: {type: [f]}, passthrough: [custom]}
         locate: {tools: $.tools, outputs: [$.out]}

@@ -532,7 +532,7 @@ def test_wire_names_are_unique_and_lead_back_to_their_own_tool(names, target):
 
 def test_a_rule_files_own_tool_shape_reads_writes_and_finds_its_tools(tmp_path):
     (tmp_path / "nested-wire.yaml").write_text(
-        "description: A wire that nests the tool.\nextends: openai-chat\n"
+        "description: A wire that nests the tool.\nextends: openai-chat\nstrict_variant: openai-strict\n"
         "tool:\n  name: \"$.tool.name\"\n  description: \"$.tool.about\"\n  schema: [\"$.tool.input\", \"$.tool.in\"]\n"
         # tool merges key by key: openai-chat's fixed type is unset, its passthrough replaced
         "  passthrough: [marker]\n  fixed: null\n")
