@@ -82,7 +82,11 @@ def _library_log_silenced() -> Iterator[None]:
         return
     import logging
 
-    log = logging.getLogger("wireschema")
+    from . import logs
+
+    # the library's logger as the library makes it, its own NullHandler added first: made
+    # here from `getLogger`, it would take this one for its own and lose it below
+    log = logs.logger()
     handler = logging.NullHandler()
     propagate = log.propagate
     log.addHandler(handler)

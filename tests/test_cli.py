@@ -214,6 +214,23 @@ def test_the_librarys_own_log_records_do_not_reach_stderr_twice(run, monkeypatch
     assert logging.getLogger("wireschema").propagate  # as it was before the command ran
 
 
+def test_a_command_run_in_process_leaves_the_librarys_logger_as_the_library_makes_it(monkeypatch):
+    """The command silenced the library's logger with a NullHandler of its own, and took
+    it away after; where the command made the logger first, the library found that
+    handler, added none, and its records went to Python's last-resort handler (stderr)
+    once the command was over."""
+    import logging
+
+    from wireschema import cli, logs
+
+    monkeypatch.setattr(logs, "_made", None)
+    monkeypatch.setattr(logging.getLogger("wireschema"), "handlers", [])
+    monkeypatch.setattr("sys.stdin", io.StringIO('{"type": "object"}'))
+    assert cli.main(["normalize", "-", "--target", "gemini"]) == 0
+    assert any(isinstance(h, logging.NullHandler) for h in logging.getLogger("wireschema").handlers)
+    assert logs.logger() is logging.getLogger("wireschema")
+
+
 def test_strict_switch_follows_the_library(run):
     ran = run("normalize", EXAMPLE, "--target", "openai-strict", "--no-strict")
     assert json.loads(ran.stdout) == wireschema.normalize(_example(), "openai-strict", strict=False).schema
