@@ -35,8 +35,13 @@ def targets_without_kind(kind: str, directory: Path) -> dict[str, wireschema.Tar
     those rules disabled (what the target's other rules make of an input)."""
     names = targets_with_kind(kind)
     for name in names:
-        disabled = "".join(f"  - id: {r.id}\n    disabled: true\n" for r in wireschema._target(name).rules if r.kind == kind)
-        (directory / f"{name}-without.yaml").write_text(f"extends: {name}\nrules:\n{disabled}", encoding="utf-8")
+        target = wireschema._target(name)
+        disabled = "".join(f"  - id: {r.id}\n    disabled: true\n" for r in target.rules if r.kind == kind)
+        # where the target sends what it cannot take, as it does (a file changing its rules states it)
+        related = "".join(f"{f}: {getattr(target, f)}\n" for f in ("fail_open", "non_strict", "strict_variant") if getattr(target, f))
+        if target.output.get("variant"):
+            related += f"output: {{variant: {target.output['variant']}}}\n"
+        (directory / f"{name}-without.yaml").write_text(f"extends: {name}\n{related}rules:\n{disabled}", encoding="utf-8")
     loaded = wireschema.load_rules(directory)
     return {name: loaded[f"{name}-without"] for name in names}
 
