@@ -1009,15 +1009,18 @@ def test_a_declarations_strict_flag_is_not_sent_to_gemini_even_where_it_agrees()
     assert [c.detail for c in out.result.changes if c.rule == "tool/shape"] == ["the tool's strict has no place in gemini's tool: not sent"]
 
 
-def test_a_kept_bedrock_tool_sends_only_what_botocore_takes():
+@pytest.mark.parametrize("strict", [False, True])
+def test_a_kept_bedrock_tool_sends_only_what_botocore_takes(strict):
     """boto3 checks a Converse request against its service model before sending it: an
-    unknown parameter anywhere in a toolSpec fails the whole call."""
-    tool = {"toolSpec": {"name": "f", "inputSchema": {"json": WEATHER, "x": 2}, "y": _nested(100_000), "strict": False}, "z": 4}
+    unknown parameter anywhere in a toolSpec fails the whole call. A toolSpec saying
+    strict runs as bedrock-strict, whose tool takes the same."""
+    tool = {"toolSpec": {"name": "f", "inputSchema": {"json": WEATHER, "x": 2}, "y": _nested(100_000), "strict": strict}, "z": 4}
     with bounded(5.0):
         out = normalize_tool(tool, "bedrock")
-    assert out.tool == {"toolSpec": {"name": "f", "inputSchema": {"json": out.result.schema}, "strict": False}}
+    assert out.result.target == ("bedrock-strict" if strict else "bedrock")
+    assert out.tool == {"toolSpec": {"name": "f", "inputSchema": {"json": out.result.schema}, "strict": strict}}
     said = [c.detail for c in out.result.changes if c.rule.startswith("tool/")]
-    assert said == ["the tool's toolSpec.inputSchema.x, toolSpec.y, z have no place in bedrock's tool: not sent"]
+    assert said == [f"the tool's toolSpec.inputSchema.x, toolSpec.y, z have no place in {out.result.target}'s tool: not sent"]
     botocore = pytest.importorskip("botocore.session")
     from botocore.validate import ParamValidator
 
