@@ -985,6 +985,7 @@ def _relations_stated(spec: dict[str, Any], path: Path, registry: Registry) -> N
     stated = [(f, spec[f]) for f in _RELATIONS if f in spec]
     if "output" in spec and "variant" in spec["output"].items:
         stated.append(("output.variant", spec["output"].items["variant"]))
+    unstated = []  # (field, target named, the file naming it, the files whose changes it does not make)
     for field, entry in stated:
         named = entry.value
         if entry.path == spath or named is None or registry.file_for(named) is None:
@@ -992,13 +993,19 @@ def _relations_stated(spec: dict[str, Any], path: Path, registry: Registry) -> N
         carried = {*_chain_files(Path(entry.path), registry), *_chain_files(registry.file_for(named), registry)}
         changed = [Path(f).stem for f in spec["files"] if f not in carried and _changes(registry.read(Path(f))[0])]
         if changed:
-            data, _ = registry.read(path)
-            said = f"output: {{variant: {named}}}" if field == "output.variant" else f"{field}: {named}"
-            _err(spath, data, "extends", (
-                f"{path.stem} inherits {field}: {named} from {Path(entry.path).stem}, but {named} does not make the "
-                f"changes {', '.join(changed)} make{'s' if len(changed) == 1 else ''}: a schema {path.stem} sends there "
-                f"would go without them, and nothing would say so. State {field} in this file: `{said}` to send it "
-                f"there as {named} does, a target of yours that makes the same changes, or null for none"))
+            unstated.append((field, named, Path(entry.path).stem, changed))
+    if unstated:
+        # every one at once: a file stating one relation would otherwise meet the next only then
+        data, _ = registry.read(path)
+        said = "; ".join(
+            f"{field}: {named} from {by}, but {named} does not make the changes {', '.join(changed)} "
+            f"make{'s' if len(changed) == 1 else ''}" for field, named, by, changed in unstated)
+        lines = ", ".join(f"`output: {{variant: {named}}}`" if field == "output.variant" else f"`{field}: {named}`"
+                          for field, named, _by, _changed in unstated)
+        _err(spath, data, "extends", (
+            f"{path.stem} inherits {said}: a schema {path.stem} sends there would go without them, and nothing would "
+            f"say so. State each in this file: {lines} to send it there as that target does, a target of yours that "
+            f"makes the same changes, or null for none"))
 
 
 def _chain_files(path: Path, registry: Registry) -> list[str]:

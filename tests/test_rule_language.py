@@ -71,10 +71,11 @@ def test_an_inherited_relation_that_would_run_without_the_files_changes_must_be_
     message = _error(path)
     _at(message, path, 1, 10)
     assert ("mine inherits strict_variant: anthropic-strict from anthropic, but anthropic-strict does not make the changes "
-            "mine makes: a schema mine sends there would go without them, and nothing would say so. State strict_variant "
-            "in this file: `strict_variant: anthropic-strict` to send it there as anthropic-strict does") in message
+            "mine makes; output.variant: anthropic-output from anthropic, but anthropic-output does not make the changes "
+            "mine makes: a schema mine sends there would go without them, and nothing would say so. State each in this "
+            "file: `strict_variant: anthropic-strict`, `output: {variant: anthropic-output}` to send it there") in message
     _write(tmp_path, "mine.yaml", "extends: anthropic\nstrict_variant: anthropic-strict\n" + _NO_FORMAT)
-    assert "`output: {variant: anthropic-output}`" in _error(path)
+    assert "State each in this file: `output: {variant: anthropic-output}` to send" in _error(path)
     # stated, each runs as shipped, as the file now says; a variant of one's own carries the rule
     _write(tmp_path, "mine.yaml", "extends: anthropic\nstrict_variant: null\noutput: {variant: mine-output}\n" + _NO_FORMAT)
     # an output of its own fails to its fallback: it has no non-strict form to go to
