@@ -988,9 +988,10 @@ def _relations_stated(spec: dict[str, Any], path: Path, registry: Registry) -> N
     unstated = []  # (field, target named, the file naming it, the files whose changes it does not make)
     for field, entry in stated:
         named = entry.value
-        if entry.path == spath or named is None or registry.file_for(named) is None:
+        named_path = None if entry.path == spath or named is None else registry.file_for(named)
+        if named_path is None:
             continue
-        carried = {*_chain_files(Path(entry.path), registry), *_chain_files(registry.file_for(named), registry)}
+        carried = {*_chain_files(Path(entry.path), registry), *_chain_files(named_path, registry)}
         changed = [Path(f).stem for f in spec["files"] if f not in carried and _changes(registry.read(Path(f))[0])]
         if changed:
             unstated.append((field, named, Path(entry.path).stem, changed))

@@ -112,22 +112,18 @@ class Reader:
         an SDK object dumped as its SDK sends it: read as a dict tool is)."""
         from .native import plain
 
-        if self.sent_by is not None:
-            import importlib
-
-            module, _, name = self.sent_by.rpartition(".")
-            said = f"{self.sent_by}(the tool)"
-            try:
-                # the object's own framework is installed: its module is imported here, never before
-                out = getattr(importlib.import_module(module), name)(item)
-            except Exception as exc:  # noqa: BLE001 - the framework's own function failed: say which
-                raise ToolShapeError(f"{where} ({self.cls}): {said} failed: {type(exc).__name__}: {exc}") from None
-        else:
-            said = f"its {self.dump}()"
-            try:
+        said = f"its {self.dump}()" if self.sent_by is None else f"{self.sent_by}(the tool)"
+        try:
+            if self.sent_by is None:
                 out = getattr(item, str(self.dump))()
-            except Exception as exc:  # noqa: BLE001 - the SDK's own serializer failed: say which
-                raise ToolShapeError(f"{where} ({self.cls}): {said} failed: {type(exc).__name__}: {exc}") from None
+            else:
+                import importlib
+
+                # the object's own framework is installed: its module is imported here, never before
+                module, _, name = self.sent_by.rpartition(".")
+                out = getattr(importlib.import_module(module), name)(item)
+        except Exception as exc:  # noqa: BLE001 - the SDK's or framework's own code failed: say which
+            raise ToolShapeError(f"{where} ({self.cls}): {said} failed: {type(exc).__name__}: {exc}") from None
         if out is None:
             # Google ADK's built-in tools (google_search) change the request some other way
             raise ToolShapeError(
