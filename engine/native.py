@@ -291,11 +291,7 @@ def _function_schema(fn: Any, pydantic: Any) -> dict[str, Any]:
     for at, (name, param) in enumerate(_signature(fn).parameters.items()):
         annotation = Any if param.annotation is param.empty else param.annotation
         if param.kind is param.VAR_KEYWORD:
-            # pydantic's typed extras: their schema is additionalProperties'
-            base = type("_Extras", (pydantic.BaseModel,), {
-                "__annotations__": {"__pydantic_extra__": dict[str, annotation]},  # type: ignore[valid-type]
-                "model_config": pydantic.ConfigDict(extra="allow"),
-            })
+            base = _extras(fn, name, annotation, pydantic)
             continue
         if param.kind is param.VAR_POSITIONAL or _is_receiver(at, name, param) or injected_by(param.annotation, param.default):
             continue
@@ -316,11 +312,37 @@ def _function_schema(fn: Any, pydantic: Any) -> dict[str, Any]:
     try:
         model = pydantic.create_model(getattr(fn, "__name__", "arguments"), __base__=base, **fields)
         schema: dict[str, Any] = model.model_json_schema(schema_generator=_generator())
-    except (TypeError, ValueError, NameError) as exc:  # a parameter pydantic cannot take as a field
-        raise SchemaInputError(f"pydantic cannot describe the parameters of {_describe(fn)}: {exc}") from None
+    except (TypeError, ValueError, NameError, pydantic.PydanticUserError) as exc:  # a parameter pydantic cannot take as a field
+        where = _first_undescribed(fields, pydantic)
+        raise SchemaInputError(f"pydantic cannot describe the parameters of {_describe(fn)}{where}: {exc}") from None
     # the model is ours, named after the function: its title says nothing of the arguments
     schema.pop("title", None)
     return schema
+
+
+def _first_undescribed(fields: dict[str, Any], pydantic: Any) -> str:
+    """Which parameter pydantic refused, as ` (parameter 'x')`: its error names the type
+    (a `Callable`, a class it has no schema for, a name not defined), not the argument.
+    Each field is tried alone, on the error's path only."""
+    for field, (annotation, default) in fields.items():
+        try:
+            pydantic.create_model("one", **{field: (annotation, default)}).model_json_schema(schema_generator=_generator())
+        except (TypeError, ValueError, NameError, pydantic.PydanticUserError):
+            name = default.alias if field.startswith("wireschema_argument_") else field
+            return f" (parameter {name!r})"
+    return ""
+
+
+def _extras(fn: Any, name: str, annotation: Any, pydantic: Any) -> Any:
+    """The base model for `**name: T`: pydantic's typed extras, whose schema is
+    additionalProperties'."""
+    try:
+        return type("_Extras", (pydantic.BaseModel,), {
+            "__annotations__": {"__pydantic_extra__": dict[str, annotation]},  # type: ignore[valid-type]
+            "model_config": pydantic.ConfigDict(extra="allow"),
+        })
+    except (TypeError, ValueError, NameError, pydantic.PydanticUserError) as exc:
+        raise SchemaInputError(f"pydantic cannot describe the parameters of {_describe(fn)} (parameter '**{name}'): {exc}") from None
 
 
 def _described(annotation: Any, pydantic: Any) -> Any:

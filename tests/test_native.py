@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import sys
-from typing import Annotated, Literal, Optional
+from typing import Annotated, Callable, Literal, Optional
 
 import pytest
 from typing_extensions import Doc, NotRequired, TypedDict
@@ -123,6 +123,24 @@ def test_two_parameters_named_alike_in_the_schema_are_a_clear_error():
 
     with pytest.raises(SchemaInputError, match="'a' and 'b' are both named 'b' in the schema"):
         wireschema.normalize(aliased_twice, "anthropic")
+
+
+def test_the_parameter_pydantic_cannot_describe_is_named_in_the_error():
+    """pydantic's error names the type it refused (a `Callable`, a class of no schema, a
+    name not defined), not which of the function's arguments has it."""
+
+    def later(city: str, then: Optional[Callable[[str], None]] = None): ...
+
+    def spread(city: str, **extra: Opaque): ...
+
+    def unresolved(city: str, when: NotDefinedAnywhere): ...  # noqa: F821
+
+    with pytest.raises(SchemaInputError, match=r"parameters of .*later.* \(parameter 'then'\): Cannot generate a JsonSchema for core_schema.CallableSchema"):
+        wireschema.normalize(later, "gemini")
+    with pytest.raises(SchemaInputError, match=r"parameters of .*spread.* \(parameter '\*\*extra'\): Unable to generate pydantic-core schema"):
+        wireschema.normalize(spread, "gemini")
+    with pytest.raises(SchemaInputError, match=r"parameters of .*unresolved.* \(parameter 'when'\): .*define `NotDefinedAnywhere`"):
+        wireschema.normalize_tool(unresolved, "openai-strict")
 
 
 def test_tools_accept_native_schemas_too():
