@@ -40,7 +40,7 @@ from typing import Any, Callable
 import attrs
 
 from .compiler import Variant, Visitor, compile_variants, root_test
-from .positions import REFERENCE_KEYS
+from .positions import NULL_AT, REFERENCE_KEYS
 
 _ANY = None  # a rule whose added keywords are unknown: every later rule may have work
 _NOTHING: frozenset = frozenset()
@@ -110,6 +110,7 @@ class Planner:
         watched = self._relevant | REFERENCE_KEYS
         self.watched = watched | sibling.planner().watched if sibling is not None and not sibling.strict else watched
         self.watched_bools = frozenset(m[len("<bool>:"):] for m in self.watched if m.startswith("<bool>:"))
+        self.watched_nulls = frozenset(m[len(NULL_AT):] for m in self.watched if m.startswith(NULL_AT))
         order = {}
         for i, stage in enumerate(target.stages):
             for r in stage.rules:

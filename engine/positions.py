@@ -201,6 +201,10 @@ def bool_census(keep: Any = ()) -> frozenset:
     return frozenset(single | held)
 
 
+# the census marker of a keyword written null (`<null>:maxItems`), taken where a rule watches it
+NULL_AT = "<null>:"
+
+
 def markers(keyword: str) -> set[str]:
     """The census markers a rule that writes `keyword` may make (moving a value there)."""
     return {keyword, *bool_markers(keyword)}

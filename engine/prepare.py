@@ -13,7 +13,7 @@ from typing import Any, Callable
 
 from .errors import SchemaInputError
 from .costs import PLAIN, SAMPLE, plain_chars, priced_past
-from .positions import HOLDS_LIST, HOLDS_MAP, SUBSCHEMA, pointer_of
+from .positions import HOLDS_LIST, HOLDS_MAP, NULL_AT, SUBSCHEMA, pointer_of
 from .run import BudgetExceeded, Run
 
 _SCALARS = (str, int, float, bool, type(None))
@@ -144,7 +144,7 @@ def copy_input(value: Any, run: Run) -> Any:
     census = run.census
     add = census.add
     planner = run.target.planner()
-    watched, watched_bools = planner.watched, planner.watched_bools
+    watched, watched_bools, watched_nulls = planner.watched, planner.watched_bools, planner.watched_nulls
     try:
         while stack:
             src, dst, key, chain, depth = stack.pop()
@@ -186,6 +186,8 @@ def copy_input(value: Any, run: Run) -> Any:
                         out[k] = v
                     elif v is None:
                         out[k] = v
+                        if k in watched_nulls:
+                            add(NULL_AT + k)  # a keyword written null, as a dumped SDK model writes one unset
                     elif cls is bool:
                         out[k] = v
                         if k in watched_bools:

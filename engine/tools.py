@@ -413,7 +413,7 @@ def build_tool(
         _unset(out, at["strict"])
         changes.append(_not_sent("the tool's", [_dotted(at["strict"])], target, f" (saying {str(parsed.strict).lower()})"))
     if same:
-        changes.extend(_nulls_dropped(out, parsed.shape))
+        changes.extend(_nulls_dropped(out, {tuple(at.get("schema", shape["schema"])), *map(tuple, shape.get("outputs", ()))}))
         for path in shape.get("outputs", ()):
             held = _get(out, path)
             if held is not _MISSING and held is not None:
@@ -455,16 +455,23 @@ def _fields_beside(tool: dict[str, Any], taken: set[tuple[str, ...]]) -> Iterato
                 yield path, node, key
 
 
-def _nulls_dropped(out: dict[str, Any], shape: Any) -> list[Change]:
-    """A null description or strict flag the caller's tool kept (in any of its shape's
-    spellings) is none, which a wire says by leaving the field out: each dropped, said."""
+def _nulls_dropped(out: dict[str, Any], schemas: set[tuple[str, ...]]) -> list[Change]:
+    """A null field of a tool kept in its shape is one left unset, as the wire's reader
+    takes it (proto JSON; the MCP and pydantic SDKs send none, and boto3 refuses one): a
+    dumped SDK model (`FunctionDeclaration.model_dump()`) writes every unset field so.
+    Each dropped, said, at any depth through mappings, but not within the `schemas`
+    (normalized as schemas) or a list (an example call's null argument is a value)."""
     changes = []
-    for field in ("description", "strict"):
-        for path in _paths(shape, field):
-            node = _get(out, path[:-1])
-            if isinstance(node, dict) and path[-1] in node and node[path[-1]] is None:
-                del node[path[-1]]
+    stack: list[tuple[tuple[str, ...], dict[str, Any]]] = [((), out)]
+    while stack:
+        prefix, node = stack.pop()
+        for key in list(node):
+            path, value = (*prefix, key), node[key]
+            if value is None:
+                del node[key]
                 changes.append(Change("tool/shape", "", "dropped", f"the tool's {_dotted(path)} is null, which says none: not sent"))
+            elif value.__class__ is dict and path not in schemas:
+                stack.append((path, value))
     return changes
 
 

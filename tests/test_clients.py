@@ -268,6 +268,36 @@ def test_a_reference_in_python_genais_spelling_is_resolved_on_every_wire(target)
         assert '"ref"' not in sent and '"defs"' not in sent
 
 
+def _nulls_but_default_gone(value):
+    if isinstance(value, dict):
+        return {k: _nulls_but_default_gone(v) for k, v in value.items() if v is not None or k == "default"}
+    return [_nulls_but_default_gone(v) for v in value] if isinstance(value, list) else value
+
+
+@pytest.mark.parametrize("target", [t.name for t in wireschema.targets()])
+def test_a_dumped_genai_schema_reads_its_null_fields_as_unset_on_every_wire(target):
+    """python-genai's `Schema.model_dump()` writes each unset field null, on every node
+    (`any_of: None`, `format: None`, `ref: None`, `max_items: None`): every target fell
+    back (`format must be a string`), to an empty object. A null `default` is a value."""
+    types = _genai()
+    schema = types.Schema(type="OBJECT", required=["city"], properties={
+        "city": types.Schema(type="STRING", max_length=40), "days": types.Schema(type="INTEGER", minimum=1)})
+    dumped = schema.model_dump()
+    out, same = wireschema.normalize(dumped, target), wireschema.normalize(_nulls_but_default_gone(dumped), target)
+    assert not out.used_fallback and out.schema == same.schema
+    unset = [c for c in out.changes if c.rule == "prepare/unset-keywords"]
+    assert [c for c in out.changes if c not in unset] == [c for c in same.changes]
+    assert sorted(c.pointer for c in unset) == sorted(_null_pointers(dumped))
+
+
+def _null_pointers(value, at=""):
+    for k, v in value.items():
+        if v is None and k != "default":
+            yield f"{at}/{k}"
+        elif isinstance(v, dict):
+            yield from _null_pointers(v, f"{at}/{k}")
+
+
 def test_check_reads_an_sdk_schema_object_as_normalize_does():
     types = _genai()
     schema = types.Schema(type=types.Type.OBJECT, properties={"a": types.Schema(type=types.Type.STRING)})

@@ -339,7 +339,7 @@ def test_a_fallback_after_a_fused_walk_lists_its_changes_in_stage_order(monkeypa
     staged = []
     real = pipeline._staged
     monkeypatch.setattr(pipeline, "_staged", lambda *a: staged.append(1) or real(*a))
-    schema = {"properties": "string", "if": {"additionalItems": None}}
+    schema = {"properties": "string", "if": {"additionalItems": {}}}
     planned = _run(schema, "mistral", "planned")
     assert planned.used_fallback and staged == []
     assert [c.rule for c in planned.changes] == ["draft/tuple-items", "openai-chat/root-object", "openai-chat/check-object-properties"]

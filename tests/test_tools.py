@@ -823,9 +823,10 @@ def test_fields_another_wire_has_no_place_for_are_named_not_logged(caplog):
     # a description mended on the way says so beside them
     mended = normalize_tool({**mcp_tool, "description": "Forecast \ud83d"}, "gemini").result.changes
     assert [c.rule for c in mended[:3]] == ["tool/text", "tool/output", "tool/shape"]
-    for target in ("mcp", "anthropic"):  # the same shape: every field travels along
+    for target in ("mcp", "anthropic"):  # the same shape: every field travels along, but a null one, which is none
         kept = normalize_tools([mcp_tool if target == "mcp" else SHAPES["anthropic"]], target)
-        assert not [c for c in kept.results[0].changes if c.rule.startswith("tool/")]
+        said = [c.detail for c in kept.results[0].changes if c.rule.startswith("tool/")]
+        assert said == (["the tool's _meta is null, which says none: not sent"] if target == "mcp" else [])
 
 
 # a Gemini declaration's own output schema, which the API parses as strictly as its parameters
@@ -1028,6 +1029,35 @@ def test_a_kept_bedrock_tool_sends_only_what_botocore_takes(strict):
     shape = model.shape_for("Tool")
     assert not ParamValidator().validate(out.tool, shape).has_errors()
     assert "Unknown parameter in toolSpec" in ParamValidator().validate(tool, shape).generate_report()
+
+
+def test_a_dumped_declarations_null_fields_are_unset_where_it_keeps_its_shape():
+    """python-genai's `FunctionDeclaration.model_dump()` writes each unset field null.
+    Kept, Google's proto reader took `parametersJsonSchema: null` for a second schema, a
+    null JSON value, set beside `parameters`, which the API takes one of."""
+    types = pytest.importorskip("google.genai.types")
+    decl = types.FunctionDeclaration(name="lookup", description="Finds", parameters=types.Schema(
+        type="OBJECT", properties={"city": types.Schema(type="STRING")}, required=["city"]))
+    out = normalize_tool(decl.model_dump(), "gemini")
+    assert set(out.tool) == {"name", "description", "parameters"}  # its null defaults are values, kept
+    assert [c.detail for c in out.result.changes if c.rule == "tool/shape"] == [
+        f"the tool's {field} is null, which says none: not sent"
+        for field in ("parameters_json_schema", "response", "response_json_schema", "behavior")]
+    json_format = pytest.importorskip("google.protobuf.json_format")
+    from wireschema import report
+
+    message = _proto_declaration("gemini").pb()()
+    json_format.ParseDict({**out.tool, "parameters": report._proto_types(out.tool["parameters"])}, message)
+    assert not message.HasField("parameters_json_schema")
+
+
+def test_a_null_field_within_a_kept_tool_is_unset_but_not_in_its_schema_or_an_example():
+    tool = {"name": "f", "input_schema": {**WEATHER, "description": None}, "cache_control": {"type": "ephemeral", "ttl": None},
+            "input_examples": [{"city": None}]}
+    out = normalize_tool(tool, "anthropic")
+    assert out.tool["cache_control"] == {"type": "ephemeral"} and out.tool["input_examples"] == [{"city": None}]
+    assert [c.detail for c in out.result.changes if c.rule.startswith(("tool/", "prepare/"))] == [
+        "the tool's cache_control.ttl is null, which says none: not sent", "description: null, unset, removed"]
 
 
 def test_a_rule_files_takes_holds_the_tools_own_fields(tmp_path):

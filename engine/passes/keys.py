@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..positions import SUBSCHEMA_KEYS
+from ..positions import NULL_AT, SUBSCHEMA_KEYS
 from ..run import shown_value
 from . import Opt, kind
 
@@ -16,6 +16,29 @@ def drop(rule, node, run):
     for k in [k for k in node if k in keys]:
         del node[k]
         run.report(rule, node, "dropped", f"{k} removed", k)
+
+
+def _nullable_names(options) -> frozenset:
+    """The keywords drop-nulls removes, each in every spelling named."""
+    keys = options["keys"]
+    return frozenset(keys) | {k for k, to in options["spellings"].items() if to in keys}
+
+
+@kind(
+    "drop-nulls", fails=False, phase="prepare", reads="node", creates=False, adds=(), order="pre",
+    triggers=_nullable_names,
+    census=lambda o: {NULL_AT + k for k in _nullable_names(o)},
+    acts_if="None in node.values()",
+    keys=Opt("keys", required=True, doc="keywords whose value is never null"),
+    spellings=Opt("map", {}, doc="other spellings of them (from -> to, or `map:NAME`), whose null goes the same way"),
+)
+def drop_nulls(rule, node, run):
+    """Remove keywords written null where JSON Schema takes no null: a field a dumped SDK
+    model leaves unset (`max_items: None`), which reads as absent."""
+    names = _nullable_names(rule.options)
+    for k in [k for k, v in node.items() if v is None and k in names]:
+        del node[k]
+        run.report(rule, node, "dropped", f"{k}: null, unset, removed", k)
 
 
 @kind(
