@@ -930,6 +930,21 @@ def test_json_that_is_not_a_schema_is_a_reported_fallback(value, target):
     assert_sound_result(value, target, result)
 
 
+MALFORMED = [("contentMediaType", {"a": 1}), ("contentEncoding", 5), ("$schema", 5), ("$dynamicAnchor", []),
+             ("dependentRequired", "b"), ("dependentRequired", {"a": "b"})]
+
+
+@pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.parametrize("keyword,value", MALFORMED, ids=repr)
+def test_a_keyword_of_no_value_its_draft_takes_is_never_sent_as_written(keyword, value, target):
+    """The 2020-12 meta-schema refuses each (a media type that is no string, a
+    dependentRequired that is no map of name lists); they went to the wire as written."""
+    schema = {"type": "object", "properties": {"a": {"type": "string"}, "b": {"type": "string", keyword: value}}}
+    result = wireschema.normalize(schema, target)
+    assert f'"{keyword}": {json.dumps(value)}' not in json.dumps(result.schema)
+    assert_sound_result(schema, target, result)
+
+
 # ---------------------------------------------------------------------------
 # guarantee 1: values Python can hold but cannot print
 

@@ -231,14 +231,20 @@ def _names(req) -> bool:
     return req is None or isinstance(req, list) and all(isinstance(n, str) for n in req) and len(set(req)) == len(req)
 
 
+def _names_by_name(v) -> bool:
+    return isinstance(v, dict) and all(names is not None and _names(names) for names in v.values())
+
+
+# the keywords whose value is a string (a URI, a media type, a name, text)
+_STRINGS = ("description", "title", "pattern", "format", "$ref", "$id", "$anchor", "$comment", "$schema",
+            "$dynamicRef", "$dynamicAnchor", "contentMediaType", "contentEncoding")
 # keyword -> (test of its value, what the value must be); one lookup per key of a node
 _SHAPES: dict = {
     **{k: (_count, "a non-negative integer") for k in (
         "minLength", "maxLength", "minItems", "maxItems", "minProperties", "maxProperties", "minContains", "maxContains")},
     **{k: (_number, "a number") for k in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum")},
     "multipleOf": (lambda v: v is None or (_number(v) and v > 0), "a number above 0"),
-    **{k: (lambda v: isinstance(v, str), "a string") for k in (
-        "description", "title", "pattern", "format", "$ref", "$id", "$anchor", "$comment")},
+    **{k: (lambda v: isinstance(v, str), "a string") for k in _STRINGS},
     **{k: (lambda v: v.__class__ is bool, "true or false") for k in (
         "uniqueItems", "nullable", "readOnly", "writeOnly", "deprecated")},
     # the keywords that hold subschemas, as positions.py names them
@@ -246,6 +252,7 @@ _SHAPES: dict = {
     **{k: (_schema_map, "map names to schemas") for k in SUBSCHEMA_MAP},
     **{k: (lambda v: isinstance(v, (dict, bool)), "a schema") for k in SUBSCHEMA},
     "required": (_names, "a list of distinct names"),
+    "dependentRequired": (_names_by_name, "map names to lists of distinct names"),
     "enum": (lambda v: isinstance(v, list), "a list"),
     "type": (_type_name, "a JSON Schema type"),
 }
@@ -255,7 +262,7 @@ _SHAPES: dict = {
 # false, 3 a type name, 4 a map of schemas, 5 a schema, 6 a non-empty list of schemas, 7 a
 # list; 0: its own test in `_SHAPES` decides
 _HOW: dict = {
-    **{k: 1 for k in ("description", "title", "pattern", "format", "$ref", "$id", "$anchor", "$comment")},
+    **{k: 1 for k in _STRINGS},
     **{k: 2 for k in ("uniqueItems", "nullable", "readOnly", "writeOnly", "deprecated")},
     "type": 3,
     **{k: 4 for k in SUBSCHEMA_MAP},
