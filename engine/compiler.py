@@ -332,8 +332,10 @@ def root_test(rule: Any) -> Callable[[Any], bool] | None:
     return eval(f"lambda node: node.__class__ is not _dict or bool({text})", namespace)  # noqa: S307 - our own source
 
 
-def compile_variants(variants: tuple[Variant, ...], label: str) -> Callable[[Any, Any], None]:
-    """A function `walk(run, sel)` visiting the tree from the root with `variants[0]`.
+def compile_variants(variants: tuple[Variant, ...], label: str) -> Callable[..., None]:
+    """A function `walk(run, sel, beside=())` visiting the tree from the root with
+    `variants[0]`, then each `(container, key, chain)` of `beside` as a child of the root
+    under `$defs` (a definition in a spelling of the wire's own, see `Target.wire_defs`).
 
     `sel` holds, per selector index, the ids of the nodes that rule's `where:` picked in
     this tree.
@@ -341,7 +343,7 @@ def compile_variants(variants: tuple[Variant, ...], label: str) -> Callable[[Any
     bools = any(v.bools for var in variants for v in var.pre + var.post)
     src = _Source()
     src.emit(0, "def make():")
-    src.emit(1, "def walk(run, sel):")
+    src.emit(1, "def walk(run, sel, beside=()):")
     src.emit(2, "done = {}")
     # closures calling each other: visit -> children -> visit ...
     for var in variants:
@@ -355,6 +357,8 @@ def compile_variants(variants: tuple[Variant, ...], label: str) -> Callable[[Any
     closures = [line[len(inner):].split("(", 1)[0] for line in src.lines if line.startswith(inner)]
     src.emit(2, "try:")
     src.emit(3, f"visit_{variants[0].name}(run.holder, 0, None, 0, None, None)")
+    src.emit(3, "for container, key, chain in beside:")
+    src.emit(4, f"visit_{variants[0].name}(container, key, chain, 2, '$defs', None)")
     src.emit(2, "finally:")
     src.emit(3, " = ".join(closures) + " = None")
     src.emit(1, "return walk")

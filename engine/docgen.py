@@ -380,6 +380,8 @@ def _contract_text(k: Kind) -> str:
         parts.append("changes only the root")
     if k.edits_told:
         parts.append("tells each node it changes, which the checks see again")
+    if k.respells_defs is not None:
+        parts.append("may leave the root's definitions under a keyword its options name, where the checks judge them too")
     if callable(k.requires):
         parts.append("has work only where the input holds keywords its options name")
     elif k.requires:

@@ -13,7 +13,7 @@ from .positions import REFERENCE_KEYS, schema_nodes
 from .prepare import OUTPUT_ROOT, copy_input, measure
 from .ruletable import Stage, Target
 from .compiler import RECURSION_SAFE
-from .run import BudgetExceeded, Run, Unrepresentable, walk
+from .run import BudgetExceeded, Run, Unrepresentable, walk, wire_definitions
 
 _DRAFTS = (("draft-04", "draft-04"), ("draft-06", "draft-06"), ("draft-07", "draft-07"), ("2019-09", "2019-09"))
 
@@ -33,14 +33,15 @@ def _run_stage(stage: Stage, run: Run) -> None:
         run.at = None
         fn(rule, run)
         return
+    beside = wire_definitions(run) if stage.reads_only else ()
     if run.iterative:
         pre, post = stage.visitors(run.holder[0])
         if stage.reads_only:
-            walk(run, pre + post, (), (stage.keys[2], None))
+            walk(run, pre + post, (), (stage.keys[2], None), beside)
         else:
             walk(run, pre, post, stage.keys)
         return
-    stage.compiled()(run, stage.selections(run.holder[0]))
+    stage.compiled()(run, stage.selections(run.holder[0]), beside)
 
 
 # how targets run: "planned" (fused walks where the plan allows), or the staged
@@ -305,7 +306,8 @@ def _read_as_the_wire(run: Run, reader: Any) -> None:
     for `object`), so a schema the wire reads is not judged by a spelling alone. A
     finding on a respelled keyword points where it was written."""
     keys, types = reader.get("keys", {}), reader.get("types", {})
-    for node in schema_nodes(run.holder[0]):
+    defs = [container[key] for container, key, _chain in wire_definitions(run)]
+    for node in (n for top in (run.holder[0], *defs) for n in schema_nodes(top)):
         if keys and not keys.keys().isdisjoint(node):
             spelled = {k: keys[k] for k in node if k in keys and keys[k] not in node}
             if spelled:

@@ -41,6 +41,7 @@ import attrs
 
 from .compiler import Variant, Visitor, compile_variants, root_test
 from .positions import NULL_AT, REFERENCE_KEYS
+from .run import wire_definitions
 
 _ANY = None  # a rule whose added keywords are unknown: every later rule may have work
 _NOTHING: frozenset = frozenset()
@@ -477,7 +478,7 @@ def _stage_step(stage: Any) -> Callable[[Any], None]:
     fn = stage.compiled()
 
     def step(run: Any) -> None:
-        fn(run, stage.selections(run.holder[0]))
+        fn(run, stage.selections(run.holder[0]), wire_definitions(run) if stage.reads_only else ())
 
     return step
 

@@ -186,6 +186,9 @@ class Target:
     stages: tuple[Stage, ...]
     check_stages: tuple[Stage, ...]
     digest: str
+    # the keyword a finish rule leaves the root's definitions under, in the wire's own
+    # spelling (Vertex's `defs`), or None: the checks walk each definition there too
+    wire_defs: str | None
     registry: Any = attrs.field(repr=False)
     # where the name is given (`target:`), for a clash between two files
     name_at: tuple[int | None, int | None] = attrs.field(default=(None, None), repr=False)
@@ -963,6 +966,7 @@ def _compile(spec: dict[str, Any], path: Path, registry: Registry, *, variant: b
         stages=_stages(rules, KINDS),
         check_stages=_stages(_checks_walked_once(checks, CHECKS), CHECKS, reads_only=True),
         digest=digest,
+        wire_defs=_wire_defs(rules),
         registry=registry,
         name_at=mark_of(spec["target"].container, spec["target"].key) if "target" in spec else (None, None),
     )
@@ -1287,6 +1291,15 @@ def _ranges(value: Any, err: Any) -> tuple:
             err(f"the range [{lo}, {hi}] holds no number (low above high)", i)
         out.append((lo, hi))
     return tuple(out)
+
+
+def _wire_defs(rules: tuple[Rule, ...]) -> str | None:
+    """Where the last rule that respells the root's definitions leaves them (`Kind.respells_defs`)."""
+    spelled = None
+    for rule in rules:
+        if rule.spec.respells_defs is not None:
+            spelled = rule.spec.respells_defs(rule.options) or spelled
+    return spelled
 
 
 def _checks_walked_once(checks: tuple[Rule, ...], table: dict[str, Kind]) -> tuple[Rule, ...]:

@@ -450,7 +450,18 @@ Visit = Callable[[Any, Any, Run], Any]
 Visitor = tuple[Any, Visit, bool, Any, "set[int] | None"]
 
 
-def walk(run: Run, pre: Iterable[Visitor], post: Iterable[Visitor], keys: tuple) -> None:
+def wire_definitions(run: Run) -> tuple[tuple[Any, Any, Any], ...]:
+    """The root's definitions where the target leaves them in the wire's own spelling
+    (`Target.wire_defs`), as `(container, key, chain)`: schemas `positions` knows no
+    keyword of, which the checks judge all the same (`walk`'s `beside`)."""
+    spelled, root = run.target.wire_defs, run.holder[0]
+    if spelled is None or root.__class__ is not dict or root.get(spelled).__class__ is not dict:
+        return ()
+    defs = root[spelled]
+    return tuple((defs, name, ((None, spelled), name)) for name in defs)
+
+
+def walk(run: Run, pre: Iterable[Visitor], post: Iterable[Visitor], keys: tuple, beside: Iterable[tuple] = ()) -> None:
     """Visit every schema node once, iteratively (no recursion limit applies).
 
     `pre` visitors run top-down before a node's children are found, `post` visitors
@@ -459,7 +470,8 @@ def walk(run: Run, pre: Iterable[Visitor], post: Iterable[Visitor], keys: tuple)
     creates (anyOf branches, null wrappers) are then walked too, so every rule of the
     stage applies to them as well; nodes already finished are not visited twice.
     Read-only visitors (residual checks) go in `pre`: one top-down pass, the outermost
-    finding first.
+    finding first. Each `(container, key, chain)` of `beside` is walked after the root as
+    a child of it under `$defs` (see `Target.wire_defs`).
     """
     pre = tuple(pre)
     post = tuple(post)
@@ -467,7 +479,8 @@ def walk(run: Run, pre: Iterable[Visitor], post: Iterable[Visitor], keys: tuple)
     pre_keys, post_keys = keys[:2]  # trigger_union of each, made once per stage
     done: dict[int, Any] = {}  # id -> node (kept alive so ids stay unique)
     # (container, key, origin chain, depth, entered, keyword the node is the value of)
-    stack: list[tuple[Any, Any, Any, int, bool, Any]] = [(run.holder, 0, None, 0, False, None)]
+    stack: list[tuple[Any, Any, Any, int, bool, Any]] = [(c, k, chain, 2, False, "$defs") for c, k, chain in reversed(tuple(beside))]
+    stack.append((run.holder, 0, None, 0, False, None))
     push = stack.append
     while stack:
         container, key, chain, depth, entered, kw = stack.pop()

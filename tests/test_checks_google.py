@@ -84,6 +84,27 @@ def test_check_reads_the_protos_own_spellings_as_the_wire_does(target):
         ("/properties/tags/max_items", "maxItems must be a non-negative integer")]
 
 
+@pytest.mark.parametrize("engine", ["planned", "staged", "iterative"])
+def test_vertex_definitions_are_judged_where_the_wire_keeps_them(engine):
+    """Vertex sends the root's definitions as `defs`, no JSON Schema keyword, so no walk
+    entered them once respelled: no check judged a definition, and one of a keyword's
+    value no draft takes went to the wire as written (its proto reader refused it)."""
+    from test_plans import _run
+
+    broken = {"type": "object", "properties": {"a": {"$ref": "#/$defs/S"}, "b": {"$ref": "#/$defs/S"}},
+              "$defs": {"S": {"type": "object", "properties": {"f": {"type": "string", "minLength": -1}}}}}
+    out = _run(broken, "vertex", engine)
+    assert out.used_fallback and [(c.rule, c.pointer, c.detail) for c in out.changes if c.action == "fallback"] == [
+        ("gemini/check-shapes", "/$defs/S/properties/f/minLength", "minLength must be a non-negative integer")]
+    sound = _run({**broken, "$defs": {"S": {"type": "object", "properties": {"f": {"type": "string"}}}}}, "vertex", engine)
+    assert not sound.used_fallback and list(sound.schema["defs"]) == ["S"]
+    # judged as the wire reads it: its spellings in a definition too
+    wire = {"type": "OBJECT", "properties": {"a": {"ref": "#/defs/S"}}, "defs": {"S": {"type": "OBJECT", "properties": {
+        "f": {"type": "STRING", "max_length": 3}, "g": {"type": "banana"}}}}}
+    assert [(c.pointer, c.detail) for c in wireschema.check(wire, "vertex") if c.rule == "gemini/check-types"] == [
+        ("/defs/S/properties/g/type", "type 'banana' is not accepted")]
+
+
 def test_the_json_schema_dialect_reads_no_proto_spelling():
     """parametersJsonSchema is JSON Schema: `OBJECT` and `max_items` say nothing there."""
     found = {(c.pointer, c.detail) for c in wireschema.check(PROTO_SPELLED, "gemini-jsonschema")}

@@ -103,6 +103,11 @@ class Kind:
     checked already; one it removes leaves the tree): it may run after the node checks
     that a compiled target fuses into its last walk, which check each such node again
     (see `plans`)."""
+    respells_defs: Any = None
+    """A function of the options giving the keyword under which it leaves the root's
+    definitions in the wire's own spelling (Vertex's `defs`), or None: `positions` knows
+    no such keyword, so the checks walk each definition there beside the root (see
+    `Target.wire_defs`). None: it leaves them where they were."""
     needs: Any = ()
     """Facts (see `facts.FACTS`) an earlier rule must have made: names, or a function of the options."""
     makes: Any = ()
@@ -207,7 +212,7 @@ def test_helper(name: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]
     return deco
 
 
-_CONTRACT = ("phase", "reads", "scope", "reads_via", "reads_within", "creates", "adds", "writes_bools", "census", "requires", "fails", "mutates", "edits_told", "needs", "makes", "precedes")
+_CONTRACT = ("phase", "reads", "scope", "reads_via", "reads_within", "creates", "adds", "writes_bools", "census", "requires", "fails", "mutates", "edits_told", "respells_defs", "needs", "makes", "precedes")
 _READS = ("node", "children", "subtree", "tree")
 
 

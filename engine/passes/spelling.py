@@ -49,6 +49,7 @@ def _schema_nodes(*starts: Any) -> list[dict]:
 @kind(
     "spell-refs", phase=lambda o: "prepare" if o["direction"] == "read" else "finish", reads="tree", creates=True, adds=lambda o: {o["ref"], o["defs"], "$ref", "$defs"},
     makes=lambda o: ("references",) if o["direction"] == "read" else (),
+    respells_defs=lambda o: o["defs"] if o["direction"] == "write" else None,
     order="tree",
     triggers=lambda o: {"$ref", "$defs"} if o["direction"] == "write" else {o["ref"], o["defs"]},
     direction=Opt("choice", required=True, choices=("write", "read"), doc="write: to the wire's spelling; read: back to $ref/$defs"),
