@@ -224,7 +224,7 @@ def _schema_map(v) -> bool:
 def _type_name(t) -> bool:
     if isinstance(t, str):
         return t in _JSON_TYPES
-    return isinstance(t, list) and bool(t) and all(x in _JSON_TYPES for x in t)
+    return isinstance(t, list) and bool(t) and all(x.__class__ is str and x in _JSON_TYPES for x in t)
 
 
 def _names(req) -> bool:

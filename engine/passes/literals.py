@@ -135,7 +135,7 @@ def _text_enum(node: dict, on: Any) -> bool:
     t = node.get("type")
     if t.__class__ is str:
         return t in on
-    return t.__class__ is list and any(x in on for x in t)
+    return t.__class__ is list and any(x.__class__ is str and x in on for x in t)
 
 
 @kind("dedupe-enum", fails=False, reads="node", creates=False, adds=(), order="pre", triggers={"enum"}, acts_if="not _text_enum(node, ())")
