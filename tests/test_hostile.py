@@ -942,7 +942,7 @@ def test_a_type_list_holding_no_names_is_a_result_not_a_type_error(type_list, ta
 
 
 MALFORMED = [("contentMediaType", {"a": 1}), ("contentEncoding", 5), ("$schema", 5), ("$dynamicAnchor", []),
-             ("dependentRequired", "b"), ("dependentRequired", {"a": "b"})]
+             ("dependentRequired", "b"), ("dependentRequired", {"a": "b"}), ("$anchor", "#/$defs/A")]
 
 
 @pytest.mark.parametrize("target", TARGETS)

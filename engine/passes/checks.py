@@ -236,8 +236,10 @@ def _names_by_name(v) -> bool:
 
 
 # the keywords whose value is a string (a URI, a media type, a name, text)
-_STRINGS = ("description", "title", "pattern", "format", "$ref", "$id", "$anchor", "$comment", "$schema",
-            "$dynamicRef", "$dynamicAnchor", "contentMediaType", "contentEncoding")
+_STRINGS = ("description", "title", "pattern", "format", "$ref", "$id", "$comment", "$schema",
+            "$dynamicRef", "contentMediaType", "contentEncoding")
+# an anchor is a plain name (2020-12's meta-schema: the XML NCName's ASCII subset)
+_ANCHOR = re.compile(r"[A-Za-z_][-A-Za-z0-9._]*")
 # keyword -> (test of its value, what the value must be); one lookup per key of a node
 _SHAPES: dict = {
     **{k: (_count, "a non-negative integer") for k in (
@@ -253,6 +255,8 @@ _SHAPES: dict = {
     **{k: (lambda v: isinstance(v, (dict, bool)), "a schema") for k in SUBSCHEMA},
     "required": (_names, "a list of distinct names"),
     "dependentRequired": (_names_by_name, "map names to lists of distinct names"),
+    **{k: (lambda v: v.__class__ is str and _ANCHOR.fullmatch(v) is not None, "a name (a letter or _, then letters, digits, -, _ or .)")
+       for k in ("$anchor", "$dynamicAnchor")},
     "enum": (lambda v: isinstance(v, list), "a list"),
     "type": (_type_name, "a JSON Schema type"),
 }
