@@ -933,12 +933,14 @@ def test_json_that_is_not_a_schema_is_a_reported_fallback(value, target):
 @pytest.mark.parametrize("target", TARGETS)
 @pytest.mark.parametrize("type_list", [[[], "string"], [{}], [["string"], "null"], [None, "string"]], ids=repr)
 def test_a_type_list_holding_no_names_is_a_result_not_a_type_error(type_list, target):
-    """A list or object among a type list's names: an enum rule's cheap test and the
-    keyword-shapes check looked each name up in a set, and a list is unhashable."""
-    schema = {"type": "object", "properties": {"a": {"type": type_list, "enum": ["x"]}}}
-    for call in (wireschema.normalize, wireschema.normalize_output):
-        assert_sound_result(schema, target, call(schema, target))
-    assert wireschema.check(schema, target)
+    """A list or object among a type list's names: an enum rule's cheap test, the
+    keyword-shapes check and the names an object's propertyNames admit looked each name
+    up in a set, and a list is unhashable."""
+    for schema in ({"type": "object", "properties": {"a": {"type": type_list, "enum": ["x"]}}},
+                   {"type": "object", "properties": {}, "propertyNames": {"type": type_list}, "minProperties": 1}):
+        for call in (wireschema.normalize, wireschema.normalize_output):
+            assert_sound_result(schema, target, call(schema, target))
+        assert wireschema.check(schema, target)
 
 
 MALFORMED = [("contentMediaType", {"a": 1}), ("contentEncoding", 5), ("$schema", 5), ("$dynamicAnchor", []),

@@ -64,7 +64,7 @@ def _admits_no_string(schema) -> bool:
     t = schema.get("type")
     types = [t] if t.__class__ is str else t if t.__class__ is list else None
     # JSON types only: a name no rule resolved says nothing certain
-    if types and all(x in _NOT_STRING for x in types):
+    if types and all(x.__class__ is str and x in _NOT_STRING for x in types):
         return True
     enum = schema.get("enum")
     if enum.__class__ is list and not any(v.__class__ is str for v in enum):
