@@ -131,6 +131,15 @@ FIXES = [
     ("anthropic-strict", "root-const-is-no-object", "llguidance", {"const": 2}),
     ("openai-strict", "array-enum-of-strings", "llguidance",
      _props(a={"type": "array", "items": {"type": "string"}, "enum": ["x", "y"]})),
+    # BFCL's three-way choice written on a boolean ("required property 'a' is
+    # unsatisfiable"): a string enum; booleans spelled as strings become booleans
+    *[(t, "boolean-enum-of-strings", "llguidance",
+       {**_props(a={"type": "boolean", "enum": ["True", "False", "dontcare"]}, b={"type": ["boolean", "null"], "enum": ["true", "false", None]}),
+        "required": ["a", "b"]}) for t in ("openai-strict", "anthropic-strict")],
+    # an enum or const of no value its type takes, which no catalog reading explains
+    # ("incompatible types"): the schema admits nothing, and fails open
+    *[(t, "const-of-another-type", "llguidance", {**_props(a={"type": "string"}), "const": 0})
+      for t in ("openai-strict", "anthropic-strict")],
     # 3. strict patterns the decoder cannot compile
     ("openai-strict", "lookahead", "llguidance", _props(d={"type": "string", "pattern": "^(?!^[-+.]*$)[+-]?0*\\d*\\.?\\d*$"})),
     ("openai-strict", "hostname-pattern-with-lengths", "llguidance", _props(url={

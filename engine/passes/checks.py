@@ -14,7 +14,7 @@ from ..positions import SCHEMA_CLASSES, SLOT_KIND, SLOT_MAP, SLOT_SINGLE, SUBSCH
 from . import Opt, check, test_helper
 from .literals import _allowed, dedupe
 from .objects import _IS_OBJECT, is_object
-from .types import types_of
+from .types import matches_type, types_of
 
 _JSON_TYPES = ("object", "array", "string", "number", "integer", "boolean", "null")
 
@@ -65,9 +65,11 @@ def type_values(rule, node, run):
 @check(
     "enum-values",
     triggers={"enum"},
-    acts_if="not _text_enum(node, {types})",
+    # a string enum on a string passes the fit test too
+    acts_if=lambda o: "not _text_enum(node, {types})" if o["types"] or not o["fits_type"] else "not _text_enum(node, ('string',))",
     values=Opt("choice", "primitives", choices=("strings", "strings-and-numbers", "primitives", "any")),
     types=Opt("strlist", []),
+    fits_type=Opt("bool", False, doc="some value is of the node's type: none admits no value, which a grammar compiler refuses"),
 )
 def enum_values(rule, node, run):
     """`enum` is a non-empty list of accepted values, without repeats, on an accepted type."""
@@ -83,6 +85,14 @@ def enum_values(rule, node, run):
         run.fail(rule, node, f"enum only on {', '.join(on)}", "enum")
     if len(dedupe(enum)) != len(enum):
         run.fail(rule, node, "enum repeats a value", "enum")
+    if rule.options["fits_type"] and not _fits(enum, node):
+        run.fail(rule, node, "no enum value is of the schema's type: it admits none", "enum")
+
+
+def _fits(values: list, node: dict) -> bool:
+    """Some value is of a type the node names (or it names none)."""
+    types = types_of(node)
+    return not types or any(matches_type(v, t) for v in values for t in types)
 
 
 @check("format-values", triggers={"format"}, allowed=Opt("typemap", required=True))
@@ -427,8 +437,16 @@ def root_object(rule, run):
             raise _unrepresentable(rule, f"{k} is not accepted at the root")
 
 
-@check("const-values", triggers={"const"}, values=Opt("choice", "primitives", choices=("strings", "strings-and-numbers", "primitives", "any")))
+@check(
+    "const-values", triggers={"const"},
+    values=Opt("choice", "primitives", choices=("strings", "strings-and-numbers", "primitives", "any")),
+    fits_type=Opt("bool", False, doc="the value is of the node's type: otherwise it admits none, which a grammar compiler refuses"),
+)
 def const_values(rule, node, run):
     """`const` holds an accepted kind of value."""
-    if "const" in node and not _allowed(node["const"], rule.options["values"]):
+    if "const" not in node:
+        return
+    if not _allowed(node["const"], rule.options["values"]):
         run.fail(rule, node, f"const must be {rule.options['values']}", "const")
+    if rule.options["fits_type"] and not _fits([node["const"]], node):
+        run.fail(rule, node, "const is not of the schema's type: it admits no value", "const")

@@ -236,15 +236,21 @@ def enum_fits_type(rule, node, run):
     Such an enum admits no value at all. On an array whose items take every value it
     is the items' enum (`{type: array, items: {type: string}, enum: [a, b]}`, a list
     of choices) and moves there; on an integer or number whose values are all strings
-    that spell such numbers (`enum: ["1", "2"]`) the values become the numbers. Any
-    other enum is left as it is (an enum some of whose values fit says what it says).
+    that spell such numbers (`enum: ["1", "2"]`) the values become the numbers, and on
+    a boolean whose values all spell booleans (`"True"`, `"false"`) the booleans. Where
+    the values are otherwise all of one type, the node's one type becomes theirs (a
+    null it names stays): BFCL's `{type: boolean, enum: ["True", "False", "dontcare"]}`
+    is a choice of three strings, which the model must be able to send. Any other
+    enum is left as it is (an enum some of whose values fit says what it says).
     """
     enum = node.get("enum")
     types = types_of(node)
     if not isinstance(enum, list) or not enum or not types:
         return None
     spelled = node.get("format") in rule.options["string_formats"]
-    if any(_fits(v, types, spelled) for v in enum):
+    # a null among them fits a null type, and says nothing of what the rest meant
+    rest = [v for v in enum if v is not None]
+    if not rest or any(_fits(v, types, spelled) for v in rest):
         return None
     items = node.get("items")
     if types == ["array"] and isinstance(items, dict) and not any(k in items for k in ("enum", "const")):
@@ -255,10 +261,30 @@ def enum_fits_type(rule, node, run):
             run.report(rule, node, "rewritten", "enum of item values moved into items: no array equals one", "enum")
             return None
     numbers = [v for v in types if v in ("integer", "number")]
-    if numbers and all(isinstance(v, str) for v in enum) and all(_fits(v, numbers, True) for v in enum):
-        node["enum"] = [json.loads(v) for v in enum]
+    if numbers and all(isinstance(v, str) for v in rest) and all(_fits(v, numbers, True) for v in rest):
+        node["enum"] = [v if v is None else json.loads(v) for v in enum]
         run.report(rule, node, "rewritten", f"enum of numbers written as strings -> the numbers: no {numbers[0]} equals a string", "enum")
+        return None
+    if "boolean" in types and all(isinstance(v, str) and v.lower() in ("true", "false") for v in rest):
+        node["enum"] = [v if v is None else v.lower() == "true" for v in enum]
+        run.report(rule, node, "rewritten", "enum of booleans written as strings -> the booleans: no boolean equals a string", "enum")
+        return None
+    _take_the_values_type(rule, node, run, rest, types)
     return None
+
+
+def _take_the_values_type(rule, node: dict, run, enum: list, types: list[str]) -> None:
+    """The node's one type (beside null) becomes the type all its enum values (but null) share."""
+    named = [t for t in types if t != "null"]
+    kinds = {json_type(v) for v in enum}
+    if kinds == {"integer", "number"}:
+        kinds = {"number"}
+    if len(named) != 1 or len(kinds) != 1 or not isinstance(node["type"], (str, list)):
+        return
+    [to] = kinds
+    was = node["type"]
+    node["type"] = to if isinstance(was, str) else [to if t == named[0] else t for t in was]
+    run.report(rule, node, "rewritten", f"type {named[0]} takes none of its enum's values, all of type {to}: type {to}", "type")
 
 
 def _fits(value, types: list[str], spelled: bool) -> bool:
