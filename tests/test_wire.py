@@ -136,6 +136,10 @@ FIXES = [
     *[(t, "boolean-enum-of-strings", "llguidance",
        {**_props(a={"type": "boolean", "enum": ["True", "False", "dontcare"]}, b={"type": ["boolean", "null"], "enum": ["true", "false", None]}),
         "required": ["a", "b"]}) for t in ("openai-strict", "anthropic-strict")],
+    # a required name no property lists, in an object its author closed ("required
+    # property 'scope' is unsatisfiable"): removed, said (openai-strict removed it unsaid)
+    *[(t, "required-name-without-property-in-a-closed-object", "llguidance",
+       {"type": "object", "required": ["scope"], "additionalProperties": False}) for t in ("openai-strict", "anthropic-strict")],
     # an enum or const of no value its type takes, which no catalog reading explains
     # ("incompatible types"): the schema admits nothing, and fails open
     *[(t, "const-of-another-type", "llguidance", {**_props(a={"type": "string"}), "const": 0})

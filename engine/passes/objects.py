@@ -495,6 +495,10 @@ def require_all(rule, node, run):
         run.report(rule, node, "rewritten", f"optional {', '.join(optional)} now required (null stands for absent)", "required")
     if not isinstance(req, list) or req != list(props):
         node["required"] = list(props)
+    unlisted = [n for n in required if n not in props]
+    if unlisted:
+        # the object is closed: no value could hold the name, and the tool would take none
+        run.report(rule, node, "dropped", f"required names without a property removed: {', '.join(sorted(unlisted))}", "required")
     return None
 
 
