@@ -943,6 +943,15 @@ def test_a_type_list_holding_no_names_is_a_result_not_a_type_error(type_list, ta
         assert wireschema.check(schema, target)
 
 
+@pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.parametrize("node", [{"required": 1}, {"required": [[], "a"]}, {"enum": 1}, {"type": "string", "enum": {}}], ids=repr)
+def test_check_goes_on_past_a_finding_without_reading_the_value_it_refused(node, target):
+    """`check` collects every finding where `normalize` stops at the first: a check
+    that went on read the value it had refused (iterating the int, hashing the list)."""
+    schema = {"type": "object", "properties": {"a": {"type": "object", "properties": {}, **node}}}
+    assert wireschema.check(schema, target)
+
+
 MALFORMED = [("contentMediaType", {"a": 1}), ("contentEncoding", 5), ("$schema", 5), ("$dynamicAnchor", []),
              ("dependentRequired", "b"), ("dependentRequired", {"a": "b"}), ("$anchor", "#/$defs/A")]
 

@@ -78,6 +78,7 @@ def enum_values(rule, node, run):
     enum = node["enum"]
     if not isinstance(enum, list) or not enum:
         run.fail(rule, node, "enum must be a non-empty list", "enum")
+        return  # `check` collects a finding and goes on: nothing below reads such a value
     if not all(_allowed(v, rule.options["values"]) for v in enum):
         run.fail(rule, node, f"enum values must be {rule.options['values']}", "enum")
     on = rule.options["types"]
@@ -115,6 +116,7 @@ def required_defined(rule, node, run):
     props = node.get("properties")
     if not isinstance(req, list) or not all(isinstance(n, str) for n in req):
         run.fail(rule, node, "required must be a list of names", "required")
+        return  # `check` collects a finding and goes on: nothing below reads such a value
     names = props if isinstance(props, dict) else {}
     for n in req:
         if n not in names:
