@@ -279,7 +279,7 @@ def _take_the_values_type(rule, node: dict, run, enum: list, types: list[str]) -
     kinds = {json_type(v) for v in enum}
     if kinds == {"integer", "number"}:
         kinds = {"number"}
-    if len(named) != 1 or len(kinds) != 1 or not isinstance(node["type"], (str, list)):
+    if len(named) != 1 or len(kinds) != 1:
         return
     [to] = kinds
     was = node["type"]
