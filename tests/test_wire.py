@@ -512,8 +512,18 @@ PROTO_BOUNDS = [
     ("maximum-past-double", {"type": "number", "maximum": BIG}, "maximum", None),
     ("maximum-below-double", {"type": "integer", "maximum": -BIG}, "maximum", -1.7976931348623157e308),
 ]
+# xgrammar holds an integer bound as an int64 (a uint64's maximum, say, fails the request)
+XGRAMMAR_BOUNDS = [
+    ("minimum-past-int64", {"type": "integer", "minimum": 2**70}, "integer-lower-bounds", 2**63 - 1),
+    ("minimum-below-int64", {"type": "integer", "minimum": -2**63 - 1}, "integer-lower-bounds", None),
+    ("exclusive-minimum-at-int64-max", {"type": "integer", "exclusiveMinimum": 2**63 - 1}, "integer-exclusive-lower-bounds", 2**63 - 2),
+    ("maximum-of-uint64", {"type": "integer", "maximum": 2**64 - 1}, "integer-upper-bounds", None),
+    ("maximum-below-int64", {"type": "integer", "maximum": -2**70}, "integer-upper-bounds", -2**63),
+    ("exclusive-maximum-at-int64-min", {"type": "integer", "exclusiveMaximum": -2**63}, "integer-exclusive-upper-bounds", -2**63 + 1),
+]
 BOUNDS = (
-    [(t, "llguidance", f"openai-strict/{rule}", case, node, to)
+    [(t, "xgrammar", f"xgrammar/{rule}", case, node, to) for t in ("generic", "xai", "xai-open") for case, node, rule, to in XGRAMMAR_BOUNDS]
+    + [(t, "llguidance", f"openai-strict/{rule}", case, node, to)
      for t in ("openai-strict", "deepseek-strict") for case, node, rule, to in STRICT_BOUNDS]
     + [("openai-strict", "llguidance", f"openai-strict/{rule}", case, node, to) for case, node, rule, to in STRICT_COUNTS]
     + [(t, v, f"gemini/{rule}", case, node, to)
