@@ -17,7 +17,7 @@ from __future__ import annotations
 import reprlib
 import weakref
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, Iterable, Iterator, Mapping, Sequence, Union
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Mapping, Sequence, Union
 
 import attrs
 
@@ -442,15 +442,23 @@ def _fields_beside(tool: dict[str, Any], taken: set[tuple[str, ...]]) -> Iterato
     """Each field of `tool` at none of the paths `taken`, nor a mapping on the way to one
     (which is entered): its path, the mapping holding it and its key."""
     within = {path[:i] for path in taken for i in range(1, len(path))}
+    return _fields(tool, lambda path, value: path not in taken, lambda path, value: path in within and isinstance(value, dict))
+
+
+def _fields(tool: dict[str, Any], keep: Callable[[tuple[str, ...], Any], bool], enter: Callable[[tuple[str, ...], Any], bool],
+            ) -> Iterator[tuple[tuple[str, ...], dict[str, Any], str]]:
+    """Each field of `tool` that `keep` takes and that is not entered (a mapping `enter`
+    takes, whose fields come after its level's): its path, the mapping holding it and
+    its key. A caller may delete the field it is given."""
     stack: list[tuple[tuple[str, ...], dict[str, Any]]] = [((), tool)]
     while stack:
         prefix, node = stack.pop()
-        for key in reversed(list(node)):
-            path = (*prefix, key)
-            if path in taken:
+        for key in list(node):
+            path, value = (*prefix, key), node[key]
+            if not keep(path, value):
                 continue
-            if path in within and isinstance(node[key], dict):
-                stack.append((path, node[key]))
+            if enter(path, value):
+                stack.append((path, value))
             else:
                 yield path, node, key
 
@@ -462,16 +470,11 @@ def _nulls_dropped(out: dict[str, Any], schemas: set[tuple[str, ...]]) -> list[C
     Each dropped, said, at any depth through mappings, but not within the `schemas`
     (normalized as schemas) or a list (an example call's null argument is a value)."""
     changes = []
-    stack: list[tuple[tuple[str, ...], dict[str, Any]]] = [((), out)]
-    while stack:
-        prefix, node = stack.pop()
-        for key in list(node):
-            path, value = (*prefix, key), node[key]
-            if value is None:
-                del node[key]
-                changes.append(Change("tool/shape", "", "dropped", f"the tool's {_dotted(path)} is null, which says none: not sent"))
-            elif value.__class__ is dict and path not in schemas:
-                stack.append((path, value))
+    nulls = _fields(out, lambda path, value: value is None or (value.__class__ is dict and path not in schemas),
+                    lambda path, value: value.__class__ is dict)
+    for path, node, key in nulls:
+        del node[key]
+        changes.append(Change("tool/shape", "", "dropped", f"the tool's {_dotted(path)} is null, which says none: not sent"))
     return changes
 
 

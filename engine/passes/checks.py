@@ -12,9 +12,9 @@ import re
 
 from ..positions import SCHEMA_CLASSES, SLOT_KIND, SLOT_MAP, SLOT_SINGLE, SUBSCHEMA, SUBSCHEMA_ARRAY, SUBSCHEMA_KEYS, SUBSCHEMA_MAP
 from . import Opt, check, test_helper
-from .literals import _allowed, dedupe
+from .literals import _allowed, _fits, dedupe
 from .objects import _IS_OBJECT, is_object
-from .types import matches_type, types_of
+from .types import types_of
 
 _JSON_TYPES = ("object", "array", "string", "number", "integer", "boolean", "null")
 
@@ -86,14 +86,14 @@ def enum_values(rule, node, run):
         run.fail(rule, node, f"enum only on {', '.join(on)}", "enum")
     if len(dedupe(enum)) != len(enum):
         run.fail(rule, node, "enum repeats a value", "enum")
-    if rule.options["fits_type"] and not _fits(enum, node):
+    if rule.options["fits_type"] and not _some_of_its_type(enum, node):
         run.fail(rule, node, "no enum value is of the schema's type: it admits none", "enum")
 
 
-def _fits(values: list, node: dict) -> bool:
+def _some_of_its_type(values: list, node: dict) -> bool:
     """Some value is of a type the node names (or it names none)."""
     types = types_of(node)
-    return not types or any(matches_type(v, t) for v in values for t in types)
+    return not types or any(_fits(v, types, False) for v in values)
 
 
 @check("format-values", triggers={"format"}, allowed=Opt("typemap", required=True))
@@ -450,5 +450,5 @@ def const_values(rule, node, run):
         return
     if not _allowed(node["const"], rule.options["values"]):
         run.fail(rule, node, f"const must be {rule.options['values']}", "const")
-    if rule.options["fits_type"] and not _fits([node["const"]], node):
+    if rule.options["fits_type"] and not _some_of_its_type([node["const"]], node):
         run.fail(rule, node, "const is not of the schema's type: it admits no value", "const")

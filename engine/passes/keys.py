@@ -35,8 +35,8 @@ def _nullable_names(options) -> frozenset:
 def drop_nulls(rule, node, run):
     """Remove keywords written null where JSON Schema takes no null: a field a dumped SDK
     model leaves unset (`max_items: None`), which reads as absent."""
-    names = _nullable_names(rule.options)
-    for k in [k for k, v in node.items() if v is None and k in names]:
+    keys, spellings = rule.options["keys"], rule.options["spellings"]
+    for k in [k for k, v in node.items() if v is None and (k in keys or spellings.get(k) in keys)]:
         del node[k]
         run.report(rule, node, "dropped", f"{k}: null, unset, removed", k)
 
