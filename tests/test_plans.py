@@ -23,6 +23,9 @@ from wireschema.run import Run
 
 from conftest import CORPUS
 
+# corpus-wide: CI runs it (pytest -m corpus); the default run leaves it out
+pytestmark = pytest.mark.corpus
+
 TARGETS = [t.name for t in wireschema.targets()]
 
 

@@ -45,7 +45,7 @@ def _env() -> dict[str, str]:
 def _shell(script: str, cwd: Path) -> subprocess.CompletedProcess:
     return subprocess.run(
         ["bash", "-c", script], cwd=cwd, env=_env(), stdin=subprocess.DEVNULL,
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=300,
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
     )
 
 
@@ -60,7 +60,7 @@ def test_the_readme_starts_with_install_and_run_then_the_test_command(tmp_path):
     install, run = (part.strip() for part in first.split("&&"))
     assert install == "python -m pip install -e ."
     assert run.startswith("wireschema normalize examples/")
-    proc = subprocess.run(run.split(), cwd=ROOT, env=_env(), capture_output=True, text=True, timeout=120)
+    proc = subprocess.run(run.split(), cwd=ROOT, env=_env(), capture_output=True, text=True)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.lstrip().startswith("{") and proc.stderr.startswith("target ")
     test_install, test_run = (part.strip() for part in second.split("&&"))
@@ -72,7 +72,7 @@ def test_the_readme_starts_with_install_and_run_then_the_test_command(tmp_path):
 @pytest.mark.parametrize("index", range(len(_blocks("python"))))
 def test_python_block_runs(index):
     proc = subprocess.run([sys.executable, "-c", _blocks("python")[index]], cwd=ROOT, env=_env(),
-                          capture_output=True, text=True, timeout=120)
+                          capture_output=True, text=True)
     assert proc.returncode == 0, f"README python block {index}:\n{proc.stderr}"
 
 
