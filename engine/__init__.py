@@ -449,7 +449,10 @@ def clear_cache() -> None:
 
 
 def configure_cache(*, max_entries: int = 512, max_bytes: int = 16 * 1024 * 1024) -> None:
-    """Resize the memo (this also empties it)."""
+    """Resize the memo (this also empties it); 0 for either keeps nothing.
+
+    A size that is no int of at least 0 raises `OptionsError`, and the memo stays as it was.
+    """
     _the_memo().configure(max_entries, max_bytes)
 
 
