@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable
 
 import attrs
 
-from . import logs
+from . import logs, rulepaths
 from .digests import sha256
 from .errors import RuleFileError
 from .facts import ENGINE_FACTS, FACTS
@@ -274,7 +274,7 @@ class Vocabulary:
 def read_rule_file(path: Path) -> tuple[Any, str]:
     """The parsed file (MarkedDict/MarkedList tree) and its text."""
     try:
-        raw = path.read_bytes()
+        raw = rulepaths.read_bytes(path)
     except OSError as exc:
         raise RuleFileError(str(path), None, None, f"cannot read rule file: {exc.strerror}") from None
     try:
@@ -392,7 +392,8 @@ class Registry:
         key = str(path)
         found = self._real.get(key)
         if found is None:
-            found = self._real[key] = str(path.resolve())
+            # realpath, not resolve(): a link that loops is left as it is, never a RuntimeError
+            found = self._real[key] = os.path.realpath(path)
         return found
 
     def fields(self, name: str) -> dict[str, Any] | None:
