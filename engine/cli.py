@@ -62,14 +62,21 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     except (UsageError, WireschemaError) as exc:
         # messages are written for humans already; a traceback would only hide them
-        error(str(exc))
+        _fail(str(exc))
         return USAGE_ERROR
     except KeyboardInterrupt:
-        error("interrupted")
+        _fail("interrupted")
         return 130
     except Exception as exc:  # noqa: BLE001 - a defect of ours still ends in one line
-        error(f"internal error, please report it: {type(exc).__name__}: {exc}")
+        _fail(f"internal error, please report it: {type(exc).__name__}: {exc}")
         return USAGE_ERROR
+
+
+def _fail(message: str) -> None:
+    try:
+        error(message)
+    except UsageError as exc:  # the output held back could not be written either: that is the news
+        error(str(exc))
 
 
 @contextlib.contextmanager
