@@ -123,9 +123,11 @@ def _registry() -> "Registry":
 class RuleSet:
     """Targets compiled from a user's rule directory or file (see `load_rules`)."""
 
-    def __init__(self, registry: Any, names: list[str]):
+    def __init__(self, registry: Any, names: list[str], skipped: tuple[tuple[Path, str], ...] = ()):
         self._registry = registry
         self._names = names
+        self.skipped = skipped
+        """(path, what it is) of each `*.yaml` name in the folder that is no regular file."""
 
     def __getitem__(self, name: str) -> Any:
         target = self._registry.get(name)
@@ -146,19 +148,27 @@ def load_rules(path: Union[str, "os.PathLike[str]"]) -> RuleSet:
 
     A user file may `extends:` a shipped target by name. Every file is compiled now,
     so a mistake raises `RuleFileError` (file:line:column) here, not mid-request.
+    In a directory, a name that is no regular file (a FIFO, a device, a link that loops)
+    is skipped, logged and listed in `RuleSet.skipped`.
     """
+    from .rulepaths import not_regular, rule_files
     from .ruletable import Registry, compile_file
 
     p = Path(path)
     shipped = _registry()
+    skipped: list[tuple[Path, str]] = []
     if p.is_dir():
-        files = sorted(f for f in [*p.glob("*.yaml"), *p.glob("*.yml")] if not f.name.startswith("_"))
+        files, skipped = rule_files(p)
         directory = p
-    elif p.is_file():
+    else:
+        why = not_regular(p)
+        if why is not None:
+            said = "no such rule file or directory" if why == "missing" else f"not a rule file or directory: {why}"
+            raise RuleFileError(str(p), None, None, said)
         files = [p]
         directory = p.parent
-    else:
-        raise RuleFileError(str(p), None, None, "no such rule file or directory")
+    for f, why in skipped:
+        logs.warning("rule file %s is skipped: %s, not a regular file", f, why)
     reg = Registry([directory, *shipped.dirs], shipped.vocabulary)
     names = []
     for f in files:
@@ -166,7 +176,7 @@ def load_rules(path: Union[str, "os.PathLike[str]"]) -> RuleSet:
         target = compile_file(f, reg)
         reg.add(target)
         names.append(target.name)
-    return RuleSet(reg, names)
+    return RuleSet(reg, names, tuple(skipped))
 
 
 def _target(target: Any) -> "Target":
@@ -449,7 +459,10 @@ def clear_cache() -> None:
 
 
 def configure_cache(*, max_entries: int = 512, max_bytes: int = 16 * 1024 * 1024) -> None:
-    """Resize the memo (this also empties it)."""
+    """Resize the memo (this also empties it); 0 for either keeps nothing.
+
+    A size that is no int of at least 0 raises `OptionsError`, and the memo stays as it was.
+    """
     _the_memo().configure(max_entries, max_bytes)
 
 

@@ -29,7 +29,7 @@ from wireschema.console import (
     write,
 )
 from wireschema.errors import ToolShapeError, WireschemaError
-from wireschema.jsonsource import Document, JSONSourceError, line_column, positions, read
+from wireschema.jsonsource import Document, JSONSourceError, Lines, positions, read
 from wireschema.positions import escape, pointer, unescape
 from wireschema.run import first_few
 
@@ -37,16 +37,26 @@ from wireschema.run import first_few
 # -- reading FILE and printing its results -------------------------------------------
 
 
+# the most FILE may hold: far beyond any real batch, and a bound on `/dev/zero` or a
+# stream that never ends
+MAX_INPUT_BYTES = 256 << 20
+
+
 def _read_text(path: str) -> str:
     try:
         if path != "-":
-            data = Path(path).read_bytes()
+            with open(path, "rb") as f:
+                data = f.read(MAX_INPUT_BYTES + 1)
+        elif sys.stdin is None:
+            raise UsageError("cannot read <stdin>: standard input is closed")
         elif hasattr(sys.stdin, "buffer"):
-            data = sys.stdin.buffer.read()
+            data = sys.stdin.buffer.read(MAX_INPUT_BYTES + 1)
         else:  # a text stream put in place of stdin (an embedding program, a test)
-            data = sys.stdin.read().encode("utf-8", "surrogatepass")
+            data = sys.stdin.read(MAX_INPUT_BYTES + 1).encode("utf-8", "surrogatepass")
     except OSError as exc:
-        raise UsageError(f"cannot read {path}: {exc.strerror or exc}") from None
+        raise UsageError(f"cannot read {_display_name(path)}: {exc.strerror or exc}") from None
+    if len(data) > MAX_INPUT_BYTES:
+        raise UsageError(f"{_display_name(path)}: larger than {MAX_INPUT_BYTES:,} bytes, the most FILE may hold")
     try:
         # utf-8-sig: editors on Windows still save JSON with a byte-order mark
         return data.decode("utf-8-sig")
@@ -120,8 +130,12 @@ def _load(path: str, requests: bool | None = False) -> _Input:
     except JSONSourceError as exc:  # name:line:column: what is wrong, as it stands
         raise UsageError(str(exc)) from None
     docs = []
-    for n, source in enumerate(sources):
-        where = f"line {line_column(text, source.start)[0]}" if len(sources) > 1 else ""
+    for source in sources:
+        where = f"line {source.line}" if len(sources) > 1 else ""
+        if source.error is not None:
+            # a line of JSON Lines that is no JSON: named when the batch runs, a null in its place
+            docs.append(_Doc(source, (_Item(where, None, False, None, ""),), False, False, str(source.error)))
+            continue
         try:
             request = requests or (requests is None and _is_request(source.value))
             docs.append(_request(source, where) if request else _document(source, where))
@@ -730,6 +744,7 @@ class _Locator:
         self.data = data
         self.docs = {id(it): doc for doc in data.docs for it in doc.items}
         self.maps: dict[int, dict[str, int]] = {}
+        self.lines = Lines(data.text)
 
     def __call__(self, item: _Item, pointer: str) -> tuple[int, int]:
         doc = self.docs[id(item)]
@@ -741,7 +756,7 @@ class _Locator:
         # nearest enclosing value that the file has
         while at not in table and at:
             at = at.rsplit("/", 1)[0]
-        return line_column(self.data.text, table.get(at, doc.source.start))
+        return self.lines.at(table.get(at, doc.source.start))
 
 
 def _github_line(f: _Finding, where: _Locator) -> str:

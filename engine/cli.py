@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterator, Sequence
 
 import wireschema
-from wireschema.console import FINDINGS, PROG, USAGE_ERROR, UsageError, add_command, error, flush, named_target, say
+from wireschema.console import FINDINGS, PROG, USAGE_ERROR, UsageError, add_command, error, flush, named_target, say, warning
 from wireschema.errors import RuleFileError, WireschemaError
 
 
@@ -51,6 +51,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return exc.code if isinstance(exc.code, int) else 0
         with _library_log_silenced():
             args.rules_set = wireschema.load_rules(args.rules) if getattr(args, "rules", None) else None
+            for path, why in args.rules_set.skipped if args.rules_set is not None else ():
+                warning(_skipped(path, why))
             code: int = args.run(args)
         flush()
         return code
@@ -60,14 +62,21 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     except (UsageError, WireschemaError) as exc:
         # messages are written for humans already; a traceback would only hide them
-        error(str(exc))
+        _fail(str(exc))
         return USAGE_ERROR
     except KeyboardInterrupt:
-        error("interrupted")
+        _fail("interrupted")
         return 130
     except Exception as exc:  # noqa: BLE001 - a defect of ours still ends in one line
-        error(f"internal error, please report it: {type(exc).__name__}: {exc}")
+        _fail(f"internal error, please report it: {type(exc).__name__}: {exc}")
         return USAGE_ERROR
+
+
+def _fail(message: str) -> None:
+    try:
+        error(message)
+    except UsageError as exc:  # the output held back could not be written either: that is the news
+        error(str(exc))
 
 
 @contextlib.contextmanager
@@ -159,10 +168,15 @@ def _setup_rules(sub: Any) -> None:
     explain.set_defaults(run=_run_explain)
 
 
+def _skipped(path: Path, why: str) -> str:
+    return f"{path}: skipped: {why}, not a regular file"
+
+
 def _run_lint(args: argparse.Namespace) -> int:
+    from wireschema.rulepaths import not_regular, rule_files
     from wireschema.ruletable import Registry
 
-    if args.path is not None and not Path(args.path).exists():
+    if args.path is not None and not_regular(Path(args.path)) == "missing":
         raise UsageError(f"rules lint: no such rule file or directory: {args.path}")
     if args.path is None:
         shipped = wireschema._registry()
@@ -179,8 +193,10 @@ def _run_lint(args: argparse.Namespace) -> int:
         say(f"ok: {len(registry.listed())} targets in shipped rules")
         return 0
     path = Path(args.path)
-    files = sorted(f for f in [*path.glob("*.yaml"), *path.glob("*.yml")] if not f.name.startswith("_")) if path.is_dir() else [path]
-    broken = []
+    files, skipped = rule_files(path) if path.is_dir() else ([path], [])
+    for f, why in skipped:
+        say(_skipped(f, why))
+    broken: list[Any] = list(skipped)
     for f in files:
         try:
             wireschema.load_rules(f)

@@ -50,27 +50,58 @@ codecs.register_error("wireschema.json-escape", _surrogate_escape)
 
 
 def write(stream: Any, text: str) -> None:
+    if stream is None:
+        return  # standard error closed (`2>&-`): nowhere to say it
     # JSON is UTF-8 whatever the locale says (RFC 8259); the same for the reports beside it
     data = text.encode("utf-8", "wireschema.json-escape")
     buffer = getattr(stream, "buffer", None)
-    if buffer is None:
-        stream.write(data.decode("utf-8"))
-    else:
-        stream.flush()
-        buffer.write(data)
+    try:
+        if buffer is None:
+            stream.write(data.decode("utf-8"))
+        else:
+            stream.flush()
+            buffer.write(data)
+    except BrokenPipeError:
+        raise
+    except OSError as exc:
+        _failed(stream, exc)
     if stream is sys.stderr:
         flush()
 
 
 def flush() -> None:
+    """Flush both streams. Standard output that fails (a full disk) raises UsageError
+    once and is dropped; standard error that fails is dropped, as nothing could say so."""
     for stream in (sys.stdout, sys.stderr):
-        stream.flush()
-        buffer = getattr(stream, "buffer", None)
-        if buffer is not None:
-            buffer.flush()
+        if stream is None:
+            continue
+        try:
+            stream.flush()
+            buffer = getattr(stream, "buffer", None)
+            if buffer is not None:
+                buffer.flush()
+        except BrokenPipeError:
+            raise
+        except OSError as exc:
+            _failed(stream, exc)
+
+
+def _failed(stream: Any, exc: OSError) -> None:
+    """Drop a stream that cannot be written (later writes and the exit's flush go to
+    os.devnull); for standard output, raise the UsageError saying why."""
+    import os
+
+    devnull = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115 - stands for the stream until exit
+    if stream is sys.stderr:
+        sys.stderr = devnull
+        return
+    sys.stdout = devnull
+    raise UsageError(f"cannot write the output: {exc.strerror or exc}")
 
 
 def say(text: str) -> None:
+    if sys.stdout is None:
+        raise UsageError("cannot write the output: standard output is closed")
     write(sys.stdout, text + "\n")
 
 

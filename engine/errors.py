@@ -19,8 +19,9 @@ class SchemaInputError(WireschemaError, ValueError):
 
 
 class OptionsError(WireschemaError, TypeError, ValueError):
-    """An `Options` field of the wrong type or out of range (a budget that is no int of at
-    least 1, a switch that is no bool); the message names the field and the value."""
+    """An `Options` field or a `configure_cache` size of the wrong type or out of range (a
+    budget that is no int of at least 1, a switch that is no bool); the message names the
+    field and the value."""
 
 
 class UnknownTargetError(WireschemaError, LookupError):

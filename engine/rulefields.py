@@ -390,7 +390,11 @@ def _plain_list(name: str, entry: Entry) -> tuple[bool, Any, dict]:
 
 
 def _edit_list(name: str, entry: Entry, typemap: bool, items: Any, marks: dict) -> Any:
+    # each list is edited as a dict of its words (insertion-ordered): a membership test
+    # is one lookup, so an edit of n words costs n, never n times the list
     edit = entry.value
+    if not typemap:
+        items = {"": dict.fromkeys(items)}
     for op in ("remove", "add"):
         if op not in edit:
             continue
@@ -403,31 +407,33 @@ def _edit_list(name: str, entry: Entry, typemap: bool, items: Any, marks: dict) 
                 sub = Entry(entry.path, change, t)
                 if not isinstance(words, list) or not all(isinstance(w, str) for w in words):
                     sub.err(f"list {name!r}: {op}.{t} must be a list of strings")
-                have = items.setdefault(t, [])
+                have = dict.fromkeys(items.get(t, ()))
                 for i, w in enumerate(words):
                     _apply(name, op, have, w, Entry(entry.path, words, i), marks, (t, w), f"{t}: ")
-                if not have:
-                    del items[t]
+                if have:
+                    items[t] = list(have)
+                else:
+                    items.pop(t, None)
         else:
             if not isinstance(change, list):
                 at.err(f"list {name!r} is a list: {op} takes a list of strings")
             for i, w in enumerate(change):
                 if not isinstance(w, str):
                     at.err_in(i, f"list {name!r}: items are strings, got {w!r}")
-                _apply(name, op, items, w, Entry(entry.path, change, i), marks, w, "")
-    return items
+                _apply(name, op, items[""], w, Entry(entry.path, change, i), marks, w, "")
+    return items if typemap else list(items[""])
 
 
-def _apply(name: str, op: str, have: list, word: str, at: Entry, marks: dict, key: Any, prefix: str) -> None:
+def _apply(name: str, op: str, have: dict, word: str, at: Entry, marks: dict, key: Any, prefix: str) -> None:
     if op == "remove":
         if word not in have:
-            at.err(f"list {name!r}: cannot remove {prefix}{word!r}, it is not in the list{suggest(word, have)}")
-        have.remove(word)
+            at.err(f"list {name!r}: cannot remove {prefix}{word!r}, it is not in the list{suggest(word, list(have))}")
+        del have[word]
         marks.pop(key, None)
     else:
         if word in have:
             at.err(f"list {name!r}: {prefix}{word!r} is in the list already")
-        have.append(word)
+        have[word] = None
         marks[key] = at
 
 

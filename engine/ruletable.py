@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable
 
 import attrs
 
-from . import logs
+from . import logs, rulepaths
 from .digests import sha256
 from .errors import RuleFileError
 from .facts import ENGINE_FACTS, FACTS
@@ -274,7 +274,7 @@ class Vocabulary:
 def read_rule_file(path: Path) -> tuple[Any, str]:
     """The parsed file (MarkedDict/MarkedList tree) and its text."""
     try:
-        raw = path.read_bytes()
+        raw = rulepaths.read_bytes(path)
     except OSError as exc:
         raise RuleFileError(str(path), None, None, f"cannot read rule file: {exc.strerror}") from None
     try:
@@ -365,6 +365,8 @@ class Registry:
         self._shapes_key: str | None = None
         self._body_paths: tuple[tuple[str, str, tuple[str, ...]], ...] | None = None
         self._variants: dict[tuple[Any, ...], Target] = {}
+        self.merged: dict[tuple[str, bool], dict[str, Any]] = {}
+        """Each file's merge with what it extends (`_merge_chain`), by (path, with rules)."""
         self._lock = threading.RLock()
         self.skipped: dict[str, RuleFileError] = {}
         """Files left out where every file is read (target list, tool shapes), by name."""
@@ -392,7 +394,8 @@ class Registry:
         key = str(path)
         found = self._real.get(key)
         if found is None:
-            found = self._real[key] = str(path.resolve())
+            # realpath, not resolve(): a link that loops is left as it is, never a RuntimeError
+            found = self._real[key] = os.path.realpath(path)
         return found
 
     def fields(self, name: str) -> dict[str, Any] | None:
@@ -625,7 +628,21 @@ _OWN_ONLY = tuple(f for f, spec in TOP_FIELDS.items() if spec.inherit == "never"
 
 def _merge_chain(path: Path, registry: Registry, stack: tuple[str, ...], rules: bool = True) -> dict[str, Any]:
     """The file's fields and rules over those of everything it extends, unvalidated.
-    Without `rules`, the fields only: "rules" and "checks" stay empty, unread."""
+    Without `rules`, the fields only: "rules" and "checks" stay empty, unread.
+
+    Each file's merge is made once per registry and copied out: a folder of n files
+    extending each other in a chain merges n files, not n * n / 2. A merge that fails
+    is not kept (it fails again, the same way, where it is asked for again).
+    """
+    key = (str(path), rules)
+    found = registry.merged.get(key)
+    if found is None:
+        found = registry.merged[key] = _merge_file(path, registry, stack, rules)
+    # a copy: a caller replaces fields of its own (variants), never the lists inside
+    return dict(found)
+
+
+def _merge_file(path: Path, registry: Registry, stack: tuple[str, ...], rules: bool) -> dict[str, Any]:
     spath = str(path)
     key = registry.real(path)
     data, text = registry.read(path)
