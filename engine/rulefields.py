@@ -142,6 +142,8 @@ TOOL_FIELDS: dict[str, Sub] = {
     "description": Sub(str, "path or list of paths", "Where its description sits (MCP lists `$.title` second: a title stands in for a missing description)."),
     "schema": Sub(str, "path or list of paths", "Required (an abstract file may leave it to the files extending it). Where its parameter schema sits (`$.input_schema`, `$.toolSpec.inputSchema.json`)."),
     "strict": Sub(str, "path", "Where its strict flag sits; the flag written is the strictness reached."),
+    "strict_only_true": Sub(bool, "bool", "The strict flag is written only where strict mode was reached: a wire refusing the field by its presence gets none for a tool sent non-strict, and the caller's `false` is left out, reported (`tool/shape`)."),
+    "no_empty_description": Sub(bool, "bool", "An empty description is not sent, reported (`tool/shape`): the wire refuses one shorter than one character."),
     "fixed": Sub(dict, "mapping", "Constant keys of every tool of this wire (`{type: function}`); a tool that says otherwise is not of this shape."),
     "kinds": Sub(dict, "mapping of key to list", "The values of a key (like `type`) that mark a function tool; an entry with another value (a server tool) passes through a tool list untouched."),
     "passthrough": Sub(list, "list of keys", "Keys that mark an entry of a tool list as no tool of the caller's (`cachePoint`, `custom`): it passes through untouched."),
@@ -574,7 +576,7 @@ def check_tool(value: Any, *, partial: bool = False) -> dict:
             if not isinstance(v, dict) or not all(isinstance(x, list) and all(isinstance(s, str) for s in x) for x in v.values()):
                 entry.err("tool.kinds must map a key (like type) to the list of its values a function tool has")
             out[k] = freeze_json(v)
-        elif k in ("schema_required", "returns"):
+        elif k in ("schema_required", "returns", "strict_only_true", "no_empty_description"):
             if not isinstance(v, bool):
                 entry.err(f"tool.{k} must be true or false")
             out[k] = v

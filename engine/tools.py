@@ -403,8 +403,16 @@ def build_tool(
             changes.append(Change("tool/text", "", "rewritten", mended))
         if mended is not None or say_name or not same:
             _set(out, at.get("description", shape["description"]), text)
+    if shape.get("no_empty_description") and _get(out, at.get("description", shape["description"])) == "":
+        _unset(out, at.get("description", shape["description"]))
+        changes.append(Change("tool/shape", "", "dropped", f"the tool's description is empty: not sent, as {target.name} takes none shorter than one character"))
     _set(out, at.get("schema", shape["schema"]), schema)
-    if "strict" in shape:
+    if "strict" in shape and not strict and shape.get("strict_only_true"):
+        if _get(out, at.get("strict", shape["strict"])) is not _MISSING:
+            _unset(out, at.get("strict", shape["strict"]))
+            said = "" if parsed.strict is None else f" (saying {str(parsed.strict).lower()})"
+            changes.append(Change("tool/shape", "", "dropped", f"the tool's strict flag{said}: not sent, as {target.name} takes it only where strict mode is reached"))
+    elif "strict" in shape:
         _set(out, at.get("strict", shape["strict"]), strict)
     elif same and parsed.strict is not None and parsed.strict != strict and "strict" in at:
         # the caller's flag, on a wire whose tool has no place for one, says otherwise

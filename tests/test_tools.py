@@ -249,8 +249,9 @@ def test_tools_asking_strict_on_a_non_strict_target_spend_the_strict_targets_bud
     out = normalize_tools([tool(i, schema) for i in range(22)], target)
     assert [r.strict for r in out.results] == [True] * 20 + [False] * 2
     last = out.tools[-1].get("toolSpec", out.tools[-1])
-    assert last["strict"] is False and out.results[-1].target == f"{target}-strict"
-    assert out.results[-1].changes[0].rule == "request/strict-budget"
+    # Converse takes toolSpec.strict only where it is true (bedrock-strict's strict_only_true)
+    assert last.get("strict", False) is False and out.results[-1].target == f"{target}-strict"
+    assert "request/strict-budget" in [c.rule for c in out.results[-1].changes]
 
 
 def test_mcp_tool_ingestion_requires_an_object():
@@ -1019,9 +1020,11 @@ def test_a_kept_bedrock_tool_sends_only_what_botocore_takes(strict):
     with bounded(5.0):
         out = normalize_tool(tool, "bedrock")
     assert out.result.target == ("bedrock-strict" if strict else "bedrock")
-    assert out.tool == {"toolSpec": {"name": "f", "inputSchema": {"json": out.result.schema}, "strict": strict}}
+    flag = {"strict": True} if strict else {}
+    assert out.tool == {"toolSpec": {"name": "f", "inputSchema": {"json": out.result.schema}, **flag}}
     said = [c.detail for c in out.result.changes if c.rule.startswith("tool/")]
-    assert said == [f"the tool's toolSpec.inputSchema.x, toolSpec.y, z have no place in {out.result.target}'s tool: not sent"]
+    unflagged = [] if strict else ["the tool's strict flag (saying false): not sent, as bedrock takes it only where strict mode is reached"]
+    assert said == ["the tool's toolSpec.inputSchema.x, toolSpec.y, z have no place in bedrock's tool: not sent", *unflagged]
     botocore = pytest.importorskip("botocore.session")
     from botocore.validate import ParamValidator
 
@@ -1181,10 +1184,40 @@ def test_a_bedrock_tool_that_says_strict_is_sent_in_bedrock_strict_form():
     recursive = {"type": "object", "$defs": {"N": {"type": "object", "properties": {"n": {"$ref": "#/$defs/N"}}}},
                  "properties": {"root": {"$ref": "#/$defs/N"}}}
     opened = normalize_tools([{"toolSpec": {"name": "r", "inputSchema": {"json": recursive}, "strict": True}}], "bedrock")
-    assert opened.tools[0]["toolSpec"]["strict"] is False and opened.results[0].strict_reason.startswith("prepare/resolve-refs")
+    assert "strict" not in opened.tools[0]["toolSpec"] and opened.results[0].strict_reason.startswith("prepare/resolve-refs")
     assert "$ref" not in json.dumps(opened.tools[0])  # bedrock unrolls it
     plain = {"toolSpec": {"name": "q", "inputSchema": {"json": WEATHER}}}
     assert normalize_tools([plain], "bedrock").tools[0] == plain
+
+
+@pytest.mark.parametrize("target", ["bedrock", "bedrock-strict"])
+def test_a_bedrock_tool_sent_non_strict_carries_no_strict_flag(target):
+    """Several Claude models on Converse refuse toolSpec.strict by its presence, false
+    included (BerriAI/litellm #31582, #35688). Before, a strict tool that failed open,
+    and the caller's own false, were sent as `"strict": false`."""
+    recursive = {"type": "object", "properties": {"next": {"$ref": "#"}}}
+    opened = normalize_tool({"toolSpec": {"name": "r", "inputSchema": {"json": recursive}, "strict": True}}, target)
+    asked_not = normalize_tool({"toolSpec": {"name": "q", "inputSchema": {"json": WEATHER}, "strict": False}}, target)
+    for out, said in ((opened, "true"), (asked_not, "false")):
+        assert not out.result.strict and "strict" not in out.tool["toolSpec"]
+        assert f"the tool's strict flag (saying {said}): not sent, as {target} takes it only where strict mode is reached" in [
+            c.detail for c in out.result.changes if c.rule == "tool/shape"]
+    assert normalize_tool({"name": "q", "parameters": WEATHER}, "bedrock-strict", strict=False).tool == {
+        "toolSpec": {"name": "q", "inputSchema": {"json": wireschema.normalize(WEATHER, "bedrock").schema}}}
+
+
+@pytest.mark.parametrize("target", ["bedrock", "bedrock-strict"])
+def test_an_empty_bedrock_tool_description_is_not_sent(target):
+    """Converse refuses `description: ""` ("Member must have length greater than or
+    equal to 1", BerriAI/litellm #19384); before, it was sent as written."""
+    for tool in ({"toolSpec": {"name": "q", "description": "", "inputSchema": {"json": WEATHER}}},
+                 {"type": "function", "function": {"name": "q", "description": "", "parameters": WEATHER}}):
+        out = normalize_tool(tool, target)
+        assert "description" not in out.tool["toolSpec"]
+        assert [c.detail for c in out.result.changes if c.rule == "tool/shape"][-1] == (
+            f"the tool's description is empty: not sent, as {target} takes none shorter than one character")
+    kept = normalize_tool({"toolSpec": {"name": "q", "description": " ", "inputSchema": {"json": WEATHER}}}, target)
+    assert kept.tool["toolSpec"]["description"] == " "
 
 
 @pytest.mark.parametrize("target", ["bedrock", "bedrock-strict"])
