@@ -367,7 +367,7 @@ def test_a_name_whose_letters_the_wire_refuses_is_said_in_the_description(target
     alone = normalize_tool(tools[1], target)
     assert said(alone.tool) == "(tool name: 搜索)" and alone.result.changes[0].detail.endswith("says the name")
     # a name cut for length loses its end, where an MCP gateway's prefixed names differ
-    long = "mcp__github_enterprise__create_pull_request_review_comment_reply_thread"
+    long = "mcp__github_enterprise__create_pull_request_review_comment_reply_thread" * 2  # past 128 too
     cut = normalize_tool({"name": long, "description": "Reply.", "parameters": WEATHER}, target)
     assert said(cut.tool) == f"Reply. (tool name: {long})"
 
