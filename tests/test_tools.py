@@ -217,6 +217,23 @@ def test_vertex_limit_of_function_declarations_is_a_clear_error():
         normalize_request(body, "vertex")
 
 
+def test_vertex_jsonschema_sends_gemini_jsonschemas_dialect_within_vertexs_limits():
+    """Vertex takes parametersJsonSchema too (vercel/ai #20757); before, only
+    gemini-jsonschema spoke it, with the Gemini API's fields and no declaration limit."""
+    dated = {"type": "object", "properties": {"d": {"type": "string", "format": "date"}}}
+    body = {"tools": [{"functionDeclarations": [{"name": "ns:f", "parametersJsonSchema": dated, "behavior": "BLOCKING"}]}],
+            "generationConfig": {"responseSchema": {"type": "object", "properties": {"a": {"type": "null"}}}}}
+    out = normalize_request(body, "vertex-jsonschema")
+    assert out.body["tools"][0]["functionDeclarations"] == [{"name": "ns_f", "parametersJsonSchema": dated}]
+    # the Schema dialect's output field is read as Vertex's Schema, whose Type enum has no NULL
+    assert out.body["generationConfig"]["responseSchema"] == normalize_output(
+        body["generationConfig"]["responseSchema"], "vertex").schema
+    many = {"tools": [{"functionDeclarations": [{"name": f"f{i}", "parametersJsonSchema": dated} for i in range(129)]}]}
+    with pytest.raises(RequestLimitError, match="129 tools"):
+        normalize_request(many, "vertex-jsonschema")
+    assert len(normalize_request(many, "gemini-jsonschema").body["tools"][0]["functionDeclarations"]) == 129
+
+
 def test_a_tool_list_over_the_limit_is_refused_before_its_tools_are_named(monkeypatch):
     import wireschema.tools as tools_module
 
