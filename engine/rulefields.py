@@ -168,6 +168,7 @@ NAME_FIELDS: dict[str, Sub] = {
     "allowed": Sub(str, "regex", "One allowed character; any other becomes its base letter (NFKD) where the wire takes that, else is replaced; a name whose letters are replaced is said in its tool's description."),
     "first": Sub(str, "regex", "An allowed first character; a name whose first character it refuses gets the replacement (or `x`) in front."),
     "replacement": Sub(str, "string", "What stands for each refused character (default `_`); refused characters are dropped where the wire refuses the replacement too."),
+    "rename": Sub(bool, "bool", "`false`: the wire only advises the rule (MCP's SHOULD), so a name it refuses is sent as it is, reported (`tool/name`, `kept`). Default `true`."),
 }
 
 LIMIT_FIELDS: dict[str, Sub] = {

@@ -811,7 +811,19 @@ def _need_shape(t: Any) -> None:
 
 
 def _name_rule(target: Any) -> NameRule:
-    return NameRule.from_target(target) if target.names else _FREE_NAMES
+    return NameRule.from_target(target) if target.names and target.names.get("rename", True) else _FREE_NAMES
+
+
+def _advised(target: Any, name: str) -> Change | None:
+    """A name sent as it is though the rule a wire only advises (`names.rename: false`)
+    refuses it: said, never renamed."""
+    if not target.names or target.names.get("rename", True):
+        return None
+    rule = NameRule.from_target(target)
+    if rule.valid(name):
+        return None
+    chars = f" of {rule.allowed}" if rule.allowed else ""
+    return Change("tool/name", "", "kept", f"tool name {name!r} sent as it is, though {target.name} advises 1 to {rule.max_bytes} bytes{chars}")
 
 
 def _rename_change(original: str, wire: str, plain: str, said: bool) -> Change:
@@ -835,6 +847,10 @@ def _wire_names(originals: Mapping[int, str], order: Sequence[int], target: Any,
             if said:
                 unsaid.add(i)
             changes[i] = _rename_change(originals[i], out[i], wire_name(originals[i], rule), said)
+        else:
+            advised = _advised(target, originals[i])
+            if advised is not None:
+                changes[i] = advised
     return out, changes, unsaid
 
 

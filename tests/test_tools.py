@@ -271,6 +271,17 @@ def test_tools_asking_strict_on_a_non_strict_target_spend_the_strict_targets_bud
     assert "request/strict-budget" in [c.rule for c in out.results[-1].changes]
 
 
+def test_an_mcp_tool_name_the_spec_advises_against_is_reported_not_renamed():
+    """MCP 2025-11-25: names SHOULD be 1-128 characters of [A-Za-z0-9_.-]. Before, any
+    name passed unsaid; a SHOULD renames nothing, so each other one is reported."""
+    names = ["get weather", "n" * 129, "ns.tool-1_v2", "n" * 128]
+    out = normalize_tools([{"name": n, "inputSchema": {"type": "object"}} for n in names], "mcp")
+    assert out.wire_names == tuple(names) and [t["name"] for t in out.tools] == names
+    said = [[(c.rule, c.action, c.detail) for c in r.changes] for r in out.results]
+    assert said == [[("tool/name", "kept", f"tool name {n!r} sent as it is, though mcp advises 1 to 128 bytes of [A-Za-z0-9_.-]")]
+                    for n in names[:2]] + [[], []]
+
+
 def test_mcp_tool_ingestion_requires_an_object():
     ok = normalize_mcp_tool({"name": "q", "inputSchema": {"properties": {"q": {"type": "string"}}}})
     assert ok.tool["inputSchema"]["type"] == "object" and not ok.result.used_fallback
