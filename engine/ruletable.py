@@ -1064,13 +1064,12 @@ _NO_CHANGE = frozenset({"target", "description", "extends", "abstract", "mcp_ing
 
 
 def _relations_stated(spec: dict[str, Any], path: Path, registry: Registry, name: str) -> dict[str, str]:
-    """The relations this file inherits whose target lacks the changes this file, or a
-    file between it and the one that named the relation, makes, by field: a tool run
-    strict, an output, would run without them, and nothing would say so. Where the
-    named target extends those files itself (anthropic-strict's output variant,
-    anthropic-output, extends it), it carries them. `strict_variant` and
-    `output.variant` are derived: the target named, with those files laid over it
-    (`Registry.derive`). An inherited `fail_open` or `non_strict`, or a derivation
+    """Derived targets, by field, for the variants this file inherits whose target
+    lacks changes this file (or a file between it and the one naming the target)
+    makes: sent there, a strict tool or an output would go without them, unsaid. A
+    target extending those files carries them (anthropic-output extends
+    anthropic-strict). `strict_variant` and `output.variant` are derived
+    (`Registry.derive`); an inherited `fail_open` or `non_strict`, or a derivation
     that does not compile, is refused at `extends`."""
     spath = str(path)
     stated = [(f, spec[f]) for f in _RELATIONS if f in spec]
