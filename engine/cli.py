@@ -255,16 +255,22 @@ def _starting_file(name: str, base: Any) -> str:
         f"description: {json.dumps(f'{base.name}, adjusted for the {name} wire.')}",
         f"extends: {base.name}",
     ]
-    relations = [(f, getattr(base, f)) for f in ("fail_open", "non_strict", "strict_variant") if getattr(base, f)]
-    if relations or base.output.get("variant"):
+    relations = [(f, getattr(base, f)) for f in ("fail_open", "non_strict") if getattr(base, f)]
+    if relations:
         # stated from the start: a file that changes what it extends must say where these go
         lines += [
-            "# where this wire's schemas go in its other modes: each runs that target's own rules, not",
+            "# where what this wire's strict mode cannot take goes: that target's own rules run, not",
             "# this file's (name a target of yours that makes the same changes, or null for none)",
             *(f"{f}: {value}" for f, value in relations),
         ]
-        if base.output.get("variant"):
-            lines.append(f"output: {{variant: {base.output['variant']}}}")
+    derived = [f"strict_variant: {base.strict_variant}"] if base.strict_variant else []
+    derived += [f"output: {{variant: {base.output['variant']}}}"] if base.output.get("variant") else []
+    if derived:
+        lines += [
+            "# a strict tool and an output run as these targets with this file's changes laid over them;",
+            "# state one to send them elsewhere (a target of yours, or null for none):",
+            *(f"# {d}" for d in derived),
+        ]
     lines += ["# an inherited field is changed key by key, or unset with null:"]
     if not base.strict_variant:
         lines.append("# strict_variant: null")

@@ -112,6 +112,12 @@ _INHERITED = (
     " them) makes; a file changing more states it, or is refused at its `extends`: a schema sent there would"
     " otherwise go without those changes, unsaid."
 )
+# how a file inherits its strict and output variants (`ruletable.Registry.derive`)
+_DERIVED = (
+    " Where the target it names lacks changes the file (or a file between them) makes, the file's is derived:"
+    " that target with those files' own fields and rules laid over it, named `TARGET+FILE`. A file states"
+    " its own to choose another; one whose changes do not compile there is refused at its `extends`."
+)
 
 TOP_FIELDS: dict[str, Field] = {
     "target": Field("name", "never", "The target's name: the file name without `.yaml` (a different name is refused, since targets are found by file name). Letters, digits, `_ . -`; a name starting with `_` is never a target."),
@@ -121,7 +127,7 @@ TOP_FIELDS: dict[str, Field] = {
     "strict": Field("bool", "whole", "The output is meant for a strict wire (OpenAI Structured Outputs, Anthropic strict tool use): `Result.strict` says whether it was reached. Default `false`."),
     "fail_open": Field("target name", "whole", "For a `strict: true` file: the non-strict target that normalizes the input again when the strict pipeline finds it unrepresentable." + _INHERITED),
     "non_strict": Field("target name", "whole", "For a `strict: true` file: the target used when the caller asks `strict=False` (or sets `WIRESCHEMA_NO_STRICT=1`); `fail_open` if unset." + _INHERITED),
-    "strict_variant": Field("target name", "whole", "For a non-strict file: the target used when the caller asks `strict=True`. A file extending one that has a strict variant says `strict_variant: null` when its wire has none." + _INHERITED),
+    "strict_variant": Field("target name", "whole", "For a non-strict file: the target used when the caller asks `strict=True`. A file extending one that has a strict variant says `strict_variant: null` when its wire has none." + _DERIVED),
     "mcp_ingest": Field("bool", "never", "`true`: this is the target `normalize_mcp_tool` normalizes MCP tools to (`tools/list` ingestion). One shipped file says so."),
     "tool": Field("mapping", "keys", "Where a tool of this wire keeps its name, description, schema and strict flag, and which entries of a tool list are no tools of the caller's (fields below). `normalize_tool` reads a tool in the shape of any target and writes this one; without `tool` a target normalizes schemas only."),
     "locate": Field("mapping", "keys", "Where, in a whole request body, `normalize_request` finds the tool lists (`tools`) and the output schemas (`outputs`): one JSONPath or a list of them each, every SDK spelling listed (fields below)."),
@@ -142,6 +148,8 @@ TOOL_FIELDS: dict[str, Sub] = {
     "description": Sub(str, "path or list of paths", "Where its description sits (MCP lists `$.title` second: a title stands in for a missing description)."),
     "schema": Sub(str, "path or list of paths", "Required (an abstract file may leave it to the files extending it). Where its parameter schema sits (`$.input_schema`, `$.toolSpec.inputSchema.json`)."),
     "strict": Sub(str, "path", "Where its strict flag sits; the flag written is the strictness reached."),
+    "strict_only_true": Sub(bool, "bool", "The strict flag is written only where strict mode was reached: a wire refusing the field by its presence gets none for a tool sent non-strict, and the caller's `false` is left out, reported (`tool/shape`)."),
+    "no_empty_description": Sub(bool, "bool", "An empty description is not sent, reported (`tool/shape`): the wire refuses one shorter than one character."),
     "fixed": Sub(dict, "mapping", "Constant keys of every tool of this wire (`{type: function}`); a tool that says otherwise is not of this shape."),
     "kinds": Sub(dict, "mapping of key to list", "The values of a key (like `type`) that mark a function tool; an entry with another value (a server tool) passes through a tool list untouched."),
     "passthrough": Sub(list, "list of keys", "Keys that mark an entry of a tool list as no tool of the caller's (`cachePoint`, `custom`): it passes through untouched."),
@@ -166,6 +174,7 @@ NAME_FIELDS: dict[str, Sub] = {
     "allowed": Sub(str, "regex", "One allowed character; any other becomes its base letter (NFKD) where the wire takes that, else is replaced; a name whose letters are replaced is said in its tool's description."),
     "first": Sub(str, "regex", "An allowed first character; a name whose first character it refuses gets the replacement (or `x`) in front."),
     "replacement": Sub(str, "string", "What stands for each refused character (default `_`); refused characters are dropped where the wire refuses the replacement too."),
+    "rename": Sub(bool, "bool", "`false`: the wire only advises the rule (MCP's SHOULD), so a name it refuses is sent as it is, reported (`tool/name`, `kept`). Default `true`."),
 }
 
 LIMIT_FIELDS: dict[str, Sub] = {
@@ -180,7 +189,7 @@ OUTPUT_FIELDS: dict[str, Sub] = {
     "wrap_non_object": Sub(bool, "bool", "A root that is no object is wrapped as `{\"response\": ...}` (`Result.unwrap` undoes it), reported as the first change (`output/wrap`); `false` for wires whose output schema takes any root."),
     "wrap_maps": Sub(bool, "bool", "With `wrap_non_object`, a root that is a map (an object naming no properties, each member taking one schema) is wrapped too, so that a `map-to-pairs` rule, which leaves the root an object, sends it as pairs; read from the target the outputs run as (`variant`)."),
     "disable": Sub(list, "list of ids", "Rules and checks left out of output schemas (those that hold for tool parameters only); each must name a rule or check of the target."),
-    "variant": Sub(str, "target name", "The target whose rules normalize this target's output schemas, where the wire reads them otherwise than tool parameters (Anthropic's `output_config.format`, which always enforces strict mode, so an output cannot fail open to a non-strict form as a tool can); its own `output.disable` applies. One hop: the variant's own `output.variant` is not followed. A file extending one that names a variant inherits it, so its outputs are that target's, not its own rules': a file changing such a target's rules names a variant of its own, or `null`." + _INHERITED),
+    "variant": Sub(str, "target name", "The target whose rules normalize this target's output schemas, where the wire reads them otherwise than tool parameters (Anthropic's `output_config.format`, which always enforces strict mode, so an output cannot fail open to a non-strict form as a tool can); its own `output.disable` applies. One hop: the variant's own `output.variant` is not followed. A file extending one that names a variant inherits it." + _DERIVED),
 }
 
 SPILL_FIELDS: dict[str, Sub] = {
@@ -580,7 +589,7 @@ def check_tool(value: Any, *, partial: bool = False) -> dict:
             if not isinstance(v, dict) or not all(isinstance(x, list) and all(isinstance(s, str) for s in x) for x in v.values()):
                 entry.err("tool.kinds must map a key (like type) to the list of its values a function tool has")
             out[k] = freeze_json(v)
-        elif k in ("schema_required", "returns"):
+        elif k in ("schema_required", "returns", "strict_only_true", "no_empty_description"):
             if not isinstance(v, bool):
                 entry.err(f"tool.{k} must be true or false")
             out[k] = v

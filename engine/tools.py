@@ -403,8 +403,16 @@ def build_tool(
             changes.append(Change("tool/text", "", "rewritten", mended))
         if mended is not None or say_name or not same:
             _set(out, at.get("description", shape["description"]), text)
+    if shape.get("no_empty_description") and _get(out, at.get("description", shape["description"])) == "":
+        _unset(out, at.get("description", shape["description"]))
+        changes.append(Change("tool/shape", "", "dropped", f"the tool's description is empty: not sent, as {target.name} takes none shorter than one character"))
     _set(out, at.get("schema", shape["schema"]), schema)
-    if "strict" in shape:
+    if "strict" in shape and not strict and shape.get("strict_only_true"):
+        if _get(out, at.get("strict", shape["strict"])) is not _MISSING:
+            _unset(out, at.get("strict", shape["strict"]))
+            said = "" if parsed.strict is None else f" (saying {str(parsed.strict).lower()})"
+            changes.append(Change("tool/shape", "", "dropped", f"the tool's strict flag{said}: not sent, as {target.name} takes it only where strict mode is reached"))
+    elif "strict" in shape:
         _set(out, at.get("strict", shape["strict"]), strict)
     elif same and parsed.strict is not None and parsed.strict != strict and "strict" in at:
         # the caller's flag, on a wire whose tool has no place for one, says otherwise
@@ -803,7 +811,19 @@ def _need_shape(t: Any) -> None:
 
 
 def _name_rule(target: Any) -> NameRule:
-    return NameRule.from_target(target) if target.names else _FREE_NAMES
+    return NameRule.from_target(target) if target.names and target.names.get("rename", True) else _FREE_NAMES
+
+
+def _advised(target: Any, name: str) -> Change | None:
+    """A name sent as it is though the rule a wire only advises (`names.rename: false`)
+    refuses it: said, never renamed."""
+    if not target.names or target.names.get("rename", True):
+        return None
+    rule = NameRule.from_target(target)
+    if rule.valid(name):
+        return None
+    chars = f" of {rule.allowed}" if rule.allowed else ""
+    return Change("tool/name", "", "kept", f"tool name {name!r} sent as it is, though {target.name} advises 1 to {rule.max_bytes} bytes{chars}")
 
 
 def _rename_change(original: str, wire: str, plain: str, said: bool) -> Change:
@@ -827,6 +847,10 @@ def _wire_names(originals: Mapping[int, str], order: Sequence[int], target: Any,
             if said:
                 unsaid.add(i)
             changes[i] = _rename_change(originals[i], out[i], wire_name(originals[i], rule), said)
+        else:
+            advised = _advised(target, originals[i])
+            if advised is not None:
+                changes[i] = advised
     return out, changes, unsaid
 
 

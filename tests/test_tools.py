@@ -216,6 +216,23 @@ def test_vertex_limit_of_function_declarations_is_a_clear_error():
         normalize_request(body, "vertex")
 
 
+def test_vertex_jsonschema_sends_gemini_jsonschemas_dialect_within_vertexs_limits():
+    """Vertex takes parametersJsonSchema too (vercel/ai #20757); before, only
+    gemini-jsonschema spoke it, with the Gemini API's fields and no declaration limit."""
+    dated = {"type": "object", "properties": {"d": {"type": "string", "format": "date"}}}
+    body = {"tools": [{"functionDeclarations": [{"name": "ns:f", "parametersJsonSchema": dated, "behavior": "BLOCKING"}]}],
+            "generationConfig": {"responseSchema": {"type": "object", "properties": {"a": {"type": "null"}}}}}
+    out = normalize_request(body, "vertex-jsonschema")
+    assert out.body["tools"][0]["functionDeclarations"] == [{"name": "ns_f", "parametersJsonSchema": dated}]
+    # the Schema dialect's output field is read as Vertex's Schema, whose Type enum has no NULL
+    assert out.body["generationConfig"]["responseSchema"] == normalize_output(
+        body["generationConfig"]["responseSchema"], "vertex").schema
+    many = {"tools": [{"functionDeclarations": [{"name": f"f{i}", "parametersJsonSchema": dated} for i in range(129)]}]}
+    with pytest.raises(RequestLimitError, match="129 tools"):
+        normalize_request(many, "vertex-jsonschema")
+    assert len(normalize_request(many, "gemini-jsonschema").body["tools"][0]["functionDeclarations"]) == 129
+
+
 def test_a_tool_list_over_the_limit_is_refused_before_its_tools_are_named(monkeypatch):
     import wireschema.tools as tools_module
 
@@ -248,8 +265,20 @@ def test_tools_asking_strict_on_a_non_strict_target_spend_the_strict_targets_bud
     out = normalize_tools([tool(i, schema) for i in range(22)], target)
     assert [r.strict for r in out.results] == [True] * 20 + [False] * 2
     last = out.tools[-1].get("toolSpec", out.tools[-1])
-    assert last["strict"] is False and out.results[-1].target == f"{target}-strict"
-    assert out.results[-1].changes[0].rule == "request/strict-budget"
+    # Converse takes toolSpec.strict only where it is true (bedrock-strict's strict_only_true)
+    assert last.get("strict", False) is False and out.results[-1].target == f"{target}-strict"
+    assert "request/strict-budget" in [c.rule for c in out.results[-1].changes]
+
+
+def test_an_mcp_tool_name_the_spec_advises_against_is_reported_not_renamed():
+    """MCP 2025-11-25: names SHOULD be 1-128 characters of [A-Za-z0-9_.-]. Before, any
+    name passed unsaid; a SHOULD renames nothing, so each other one is reported."""
+    names = ["get weather", "n" * 129, "ns.tool-1_v2", "n" * 128]
+    out = normalize_tools([{"name": n, "inputSchema": {"type": "object"}} for n in names], "mcp")
+    assert out.wire_names == tuple(names) and [t["name"] for t in out.tools] == names
+    said = [[(c.rule, c.action, c.detail) for c in r.changes] for r in out.results]
+    assert said == [[("tool/name", "kept", f"tool name {n!r} sent as it is, though mcp advises 1 to 128 bytes of [A-Za-z0-9_.-]")]
+                    for n in names[:2]] + [[], []]
 
 
 def test_mcp_tool_ingestion_requires_an_object():
@@ -365,7 +394,7 @@ def test_a_name_whose_letters_the_wire_refuses_is_said_in_the_description(target
     alone = normalize_tool(tools[1], target)
     assert said(alone.tool) == "(tool name: 搜索)" and alone.result.changes[0].detail.endswith("says the name")
     # a name cut for length loses its end, where an MCP gateway's prefixed names differ
-    long = "mcp__github_enterprise__create_pull_request_review_comment_reply_thread"
+    long = "mcp__github_enterprise__create_pull_request_review_comment_reply_thread" * 2  # past 128 too
     cut = normalize_tool({"name": long, "description": "Reply.", "parameters": WEATHER}, target)
     assert said(cut.tool) == f"Reply. (tool name: {long})"
 
@@ -514,7 +543,9 @@ def test_wire_names_are_unique_and_lead_back_to_their_own_tool(names, target):
     out = normalize_tools(tools, target)
     wires = out.wire_names
     assert len(set(wires)) == len(wires) == len(tools)
-    rule = wireschema.NameRule.from_target(target) if wireschema._target(target).names else None
+    names_of = wireschema._target(target).names
+    # mcp only advises its rule (names.rename: false): a name it refuses is sent as it is
+    rule = wireschema.NameRule.from_target(target) if names_of and names_of.get("rename", True) else None
     for i, (wire, n) in enumerate(zip(wires, names)):
         assert rule is None or rule.valid(wire)
         result = out.result_for(wire)
@@ -1017,9 +1048,11 @@ def test_a_kept_bedrock_tool_sends_only_what_botocore_takes(strict):
     with bounded():
         out = normalize_tool(tool, "bedrock")
     assert out.result.target == ("bedrock-strict" if strict else "bedrock")
-    assert out.tool == {"toolSpec": {"name": "f", "inputSchema": {"json": out.result.schema}, "strict": strict}}
+    flag = {"strict": True} if strict else {}
+    assert out.tool == {"toolSpec": {"name": "f", "inputSchema": {"json": out.result.schema}, **flag}}
     said = [c.detail for c in out.result.changes if c.rule.startswith("tool/")]
-    assert said == [f"the tool's toolSpec.inputSchema.x, toolSpec.y, z have no place in {out.result.target}'s tool: not sent"]
+    unflagged = [] if strict else ["the tool's strict flag (saying false): not sent, as bedrock takes it only where strict mode is reached"]
+    assert said == ["the tool's toolSpec.inputSchema.x, toolSpec.y, z have no place in bedrock's tool: not sent", *unflagged]
     botocore = pytest.importorskip("botocore.session")
     from botocore.validate import ParamValidator
 
@@ -1179,10 +1212,40 @@ def test_a_bedrock_tool_that_says_strict_is_sent_in_bedrock_strict_form():
     recursive = {"type": "object", "$defs": {"N": {"type": "object", "properties": {"n": {"$ref": "#/$defs/N"}}}},
                  "properties": {"root": {"$ref": "#/$defs/N"}}}
     opened = normalize_tools([{"toolSpec": {"name": "r", "inputSchema": {"json": recursive}, "strict": True}}], "bedrock")
-    assert opened.tools[0]["toolSpec"]["strict"] is False and opened.results[0].strict_reason.startswith("prepare/resolve-refs")
+    assert "strict" not in opened.tools[0]["toolSpec"] and opened.results[0].strict_reason.startswith("prepare/resolve-refs")
     assert "$ref" not in json.dumps(opened.tools[0])  # bedrock unrolls it
     plain = {"toolSpec": {"name": "q", "inputSchema": {"json": WEATHER}}}
     assert normalize_tools([plain], "bedrock").tools[0] == plain
+
+
+@pytest.mark.parametrize("target", ["bedrock", "bedrock-strict"])
+def test_a_bedrock_tool_sent_non_strict_carries_no_strict_flag(target):
+    """Several Claude models on Converse refuse toolSpec.strict by its presence, false
+    included (BerriAI/litellm #31582, #35688). Before, a strict tool that failed open,
+    and the caller's own false, were sent as `"strict": false`."""
+    recursive = {"type": "object", "properties": {"next": {"$ref": "#"}}}
+    opened = normalize_tool({"toolSpec": {"name": "r", "inputSchema": {"json": recursive}, "strict": True}}, target)
+    asked_not = normalize_tool({"toolSpec": {"name": "q", "inputSchema": {"json": WEATHER}, "strict": False}}, target)
+    for out, said in ((opened, "true"), (asked_not, "false")):
+        assert not out.result.strict and "strict" not in out.tool["toolSpec"]
+        assert f"the tool's strict flag (saying {said}): not sent, as {target} takes it only where strict mode is reached" in [
+            c.detail for c in out.result.changes if c.rule == "tool/shape"]
+    assert normalize_tool({"name": "q", "parameters": WEATHER}, "bedrock-strict", strict=False).tool == {
+        "toolSpec": {"name": "q", "inputSchema": {"json": wireschema.normalize(WEATHER, "bedrock").schema}}}
+
+
+@pytest.mark.parametrize("target", ["bedrock", "bedrock-strict"])
+def test_an_empty_bedrock_tool_description_is_not_sent(target):
+    """Converse refuses `description: ""` ("Member must have length greater than or
+    equal to 1", BerriAI/litellm #19384); before, it was sent as written."""
+    for tool in ({"toolSpec": {"name": "q", "description": "", "inputSchema": {"json": WEATHER}}},
+                 {"type": "function", "function": {"name": "q", "description": "", "parameters": WEATHER}}):
+        out = normalize_tool(tool, target)
+        assert "description" not in out.tool["toolSpec"]
+        assert [c.detail for c in out.result.changes if c.rule == "tool/shape"][-1] == (
+            f"the tool's description is empty: not sent, as {target} takes none shorter than one character")
+    kept = normalize_tool({"toolSpec": {"name": "q", "description": " ", "inputSchema": {"json": WEATHER}}}, target)
+    assert kept.tool["toolSpec"]["description"] == " "
 
 
 @pytest.mark.parametrize("target", ["bedrock", "bedrock-strict"])
