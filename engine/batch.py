@@ -31,6 +31,7 @@ from wireschema.console import (
 from wireschema.errors import ToolShapeError, WireschemaError
 from wireschema.jsonsource import Document, JSONSourceError, Lines, positions, read
 from wireschema.positions import escape, pointer, unescape
+from wireschema.reading import read_at_most
 from wireschema.run import first_few
 
 
@@ -46,13 +47,13 @@ def _read_text(path: str) -> str:
     try:
         if path != "-":
             with open(path, "rb") as f:
-                data = f.read(MAX_INPUT_BYTES + 1)
+                data = read_at_most(f, MAX_INPUT_BYTES)
         elif sys.stdin is None:
             raise UsageError("cannot read <stdin>: standard input is closed")
         elif hasattr(sys.stdin, "buffer"):
-            data = sys.stdin.buffer.read(MAX_INPUT_BYTES + 1)
+            data = read_at_most(sys.stdin.buffer, MAX_INPUT_BYTES)
         else:  # a text stream put in place of stdin (an embedding program, a test)
-            data = sys.stdin.read(MAX_INPUT_BYTES + 1).encode("utf-8", "surrogatepass")
+            data = read_at_most(sys.stdin, MAX_INPUT_BYTES).encode("utf-8", "surrogatepass")
     except OSError as exc:
         raise UsageError(f"cannot read {_display_name(path)}: {exc.strerror or exc}") from None
     if len(data) > MAX_INPUT_BYTES:

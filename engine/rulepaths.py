@@ -13,6 +13,7 @@ import stat
 from pathlib import Path
 
 from .errors import RuleFileError
+from .reading import read_at_most
 
 MAX_BYTES = 16 * 1024 * 1024
 """The largest rule file read (the shipped ones are under 100 KB)."""
@@ -75,7 +76,7 @@ def read_bytes(path: Path) -> bytes:
         why = _kind(os.fstat(fd).st_mode)
         if why is None:
             with open(fd, "rb", closefd=False) as f:
-                data = f.read(MAX_BYTES + 1)
+                data = read_at_most(f, MAX_BYTES)
     finally:
         os.close(fd)
     if why is not None:
