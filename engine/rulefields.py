@@ -180,8 +180,8 @@ NAME_FIELDS: dict[str, Sub] = {
 
 LIMIT_FIELDS: dict[str, Sub] = {
     "max_tools": Sub(int, "int", "Tools in one request; more is a `RequestLimitError`."),
-    "max_strict_tools": Sub(int, "int", "Strict tools in one request, in request order: a strict tool past it is sent non-strict (reported as `request/strict-budget`)."),
-    "max_optional_params": Sub(int, "int", "Optional parameters over the strict tools of one request (nested objects counted); a strict tool that would pass it is sent non-strict."),
+    "max_strict_tools": Sub(int, "int", "Strict tools in one request: past it, the tools holding the most optional parameters are sent non-strict first, then the last ones (reported as `request/strict-budget`)."),
+    "max_optional_params": Sub(int, "int", "Optional parameters over the strict tools of one request (nested objects counted); past it, the tools holding the most are sent non-strict first."),
     "max_union_params": Sub(int, "int", "Parameters using a union (`anyOf`, a type list) over the strict tools of one request; as above."),
     "max_total_properties": Sub(int, "int", "Properties over the strict tools of one request; as above."),
 }
