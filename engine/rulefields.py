@@ -135,6 +135,7 @@ TOP_FIELDS: dict[str, Field] = {
     "request_limits": Field("mapping", "keys", "Limits of one request, applied by `normalize_tools` and `normalize_request` (fields below)."),
     "output": Field("mapping", "keys", "How `normalize_output` treats a structured-output schema (fields below)."),
     "spill": Field("mapping", "keys", "How a spilled keyword reads in `description` (fields below). `Options(spill=False)` drops instead of spilling."),
+    "risks": Field("mapping", "keys", "Where a schema the wire takes by its documents may still be refused (an undocumented depth, grammar or state limit): `wireschema check` reports a `risk` finding past each threshold; normalizing changes nothing (fields below)."),
     "probe": Field("mapping", "keys", "Where `wireschema probe` sends its battery of small schemas, with which key and request shape (fields below). A file for another wire states its own, or `probe: null`."),
     "reader": Field("mapping", "keys", "Spellings the wire's own reader takes beside the ones wireschema writes (the proto3 JSON reader of Google's Schema takes `max_items` and `OBJECT`): `check` reads a schema so before judging it, as the wire would (fields below). Normalizing writes the wire's spelling all the same."),
     "fallback": Field("JSON Schema (mapping or boolean)", "whole", "What the tool gets when its schema is unrepresentable. Default `{\"type\": \"object\", \"properties\": {}}`."),
@@ -203,6 +204,12 @@ READER_FIELDS: dict[str, Sub] = {
     "types": Sub(dict, "mapping of name to type", "A `type` value's other name -> the JSON Schema type (`OBJECT: object`), alone or in a type list."),
 }
 
+RISK_FIELDS: dict[str, Sub] = {
+    "max_depth": Sub(int, "int", "Nesting of JSON objects and arrays in one sent schema, the root at 1, past which `check` reports `risk/depth`."),
+    "max_items": Sub(int, "int", "A `maxItems` or `minItems` above which `check` reports `risk/items` (a grammar unrolls each item)."),
+    "grammar": Sub(int, "int", "Grammar units (see the `check` guide) over the strict schemas of one request, past which `check` reports `risk/grammar`; the real ceiling depends on the model."),
+}
+
 PROBE_FIELDS: dict[str, Sub] = {
     "base": Sub(str, "URL", "Required. The API's base URL, as its SDK's `base_url` (`https://api.openai.com/v1`); `--base-url` replaces it."),
     "path": Sub(str, "string", "Required. The endpoint below `base`; `{model}` stands for the model."),
@@ -222,6 +229,7 @@ SUB_FIELDS: dict[str, dict[str, Sub]] = {
     "output": OUTPUT_FIELDS,
     "spill": SPILL_FIELDS,
     "reader": READER_FIELDS,
+    "risks": RISK_FIELDS,
     "probe": PROBE_FIELDS,
 }
 
