@@ -309,7 +309,7 @@ def _loss(result: Result) -> str | None:
 
 
 def _tool_losses(changes: tuple[Change, ...]) -> tuple[Any, Any]:
-    """A tool's spent strict budget (`tools._strict_budget`) and dropped fields
+    """A tool's spent strict budget (`budgets.strict_budget`) and dropped fields
     (`tools.build_tool`), each None where absent. A tool list puts its own changes (these
     and a rename) before the schema's, so a first change of the schema's own says none."""
     if not changes or not changes[0].rule.startswith(_TOOLS_OWN):

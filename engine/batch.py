@@ -589,8 +589,8 @@ def _request_report(done: Any) -> dict[str, Any]:
 
 # -- check -------------------------------------------------------------------------
 
-_KINDS = ("fallback", "strict", "dropped", "spilled")
-_DEFAULT_FAIL_ON = ("fallback", "strict", "dropped")
+_KINDS = ("fallback", "strict", "dropped", "risk", "spilled")
+_DEFAULT_FAIL_ON = ("fallback", "strict", "dropped", "risk")
 
 # dropping these loses no constraint: identifiers, bookkeeping and pure annotations
 _HARMLESS = frozenset(
@@ -649,6 +649,22 @@ def _findings(target: Any, o: _Outcome, strict: bool | None) -> list[_Finding]:
     return out
 
 
+def _risks(target: Any, doc: list[_Outcome]) -> list[_Finding]:
+    """What the wire may refuse in one document's wire schemas (`risks.py`); the grammar
+    over its strict ones together, by the strict form's `risks`."""
+    from wireschema.risks import findings
+
+    strict_form = target.strict_form()
+    risks = {**target.risks, **(strict_form.risks if strict_form is not None else {})}
+    # a request's tools and outputs are named after its label; a lone schema by its item
+    sent = [(o, label[len(o.item.label):].strip() if o.request is not None else "", r) for o in doc for label, r in o.results()]
+    if not risks or not sent:
+        return []
+    found = findings(risks, [r.schema for _, _, r in sent], [r.strict for _, _, r in sent])
+    return [_Finding(sent[i][2].target, sent[i][0].item, "risk", at, _keyword(at), rule, _join(sent[i][1], what))
+            for i, at, rule, what in found]
+
+
 def _kinds(text: str) -> tuple[str, ...]:
     kinds = tuple(dict.fromkeys(k.strip() for k in text.split(",") if k.strip()))
     unknown = [k for k in kinds if k not in _KINDS]
@@ -686,8 +702,10 @@ def _run_check(args: argparse.Namespace) -> int:
     data = _load(args.file)
     per_target = []
     for n, t in enumerate(targets):
-        outcomes = [o for doc in _process(data, t, None, False, first=n == 0, named=True) for o in doc]
-        found = [f for o in outcomes for f in _findings(t, o, None) if f.kind in fail_on and f.keyword not in ignore]
+        docs = _process(data, t, None, False, first=n == 0, named=True)
+        outcomes = [o for doc in docs for o in doc]
+        found = [f for o in outcomes for f in _findings(t, o, None)] + [f for doc in docs for f in _risks(t, doc)]
+        found = [f for f in found if f.kind in fail_on and f.keyword not in ignore]
         per_target.append((t.name, outcomes, found))
     failed = any(found for _, _, found in per_target) or any(o.error for _, outs, _ in per_target for o in outs)
     if args.format == "json":

@@ -7,6 +7,7 @@
     wireschema rules lint [PATH]
     wireschema rules new NAME --extends T [--dir DIR]
     wireschema rules explain TARGET [--options]
+    wireschema probe TARGET [--model M] [--base-url URL] [--only IDS] [--record DIR | --replay DIR]
 
 Every command takes `--rules PATH` (a user's rule file or directory, whose targets then
 sit beside the shipped ones). FILE holds one JSON value (a schema, a tool, a list of
@@ -15,8 +16,9 @@ other (JSON Lines); JSON Lines in gives JSON Lines out.
 
 Standard output carries only the result (JSON for normalize); reports, warnings and
 errors go to standard error. Exit status: 0 ok; 1 findings (check found losses, lint
-found a broken rule file, or some documents of a batch failed, each named on stderr);
-2 usage or input error, reported in one `wireschema: error: ...` line, never a
+found a broken rule file, probe found the rules sending what the server refused, or some
+documents of a batch failed, each named on stderr); 2 usage or input error (for probe:
+no key, no probe section), reported in one `wireschema: error: ...` line, never a
 traceback.
 """
 
@@ -355,11 +357,18 @@ def _over_file(name: str) -> Callable[[Any], None]:
     return setup
 
 
+def _setup_probe(sub: Any) -> None:
+    from wireschema import probe  # the battery and urllib: nothing another command needs
+
+    probe.setup(sub)
+
+
 _COMMANDS: dict[str, Callable[[Any], None]] = {
     "normalize": _over_file("normalize"),
     "check": _over_file("check"),
     "diff": _over_file("diff"),
     "targets": _setup_targets,
     "rules": _setup_rules,
+    "probe": _setup_probe,
 }
 

@@ -135,6 +135,8 @@ TOP_FIELDS: dict[str, Field] = {
     "request_limits": Field("mapping", "keys", "Limits of one request, applied by `normalize_tools` and `normalize_request` (fields below)."),
     "output": Field("mapping", "keys", "How `normalize_output` treats a structured-output schema (fields below)."),
     "spill": Field("mapping", "keys", "How a spilled keyword reads in `description` (fields below). `Options(spill=False)` drops instead of spilling."),
+    "risks": Field("mapping", "keys", "Where a schema the wire takes by its documents may still be refused (an undocumented depth, grammar or state limit): `wireschema check` reports a `risk` finding past each threshold; normalizing changes nothing (fields below)."),
+    "probe": Field("mapping", "keys", "Where `wireschema probe` sends its battery of small schemas, with which key and request shape (fields below). A file for another wire states its own, or `probe: null`."),
     "reader": Field("mapping", "keys", "Spellings the wire's own reader takes beside the ones wireschema writes (the proto3 JSON reader of Google's Schema takes `max_items` and `OBJECT`): `check` reads a schema so before judging it, as the wire would (fields below). Normalizing writes the wire's spelling all the same."),
     "fallback": Field("JSON Schema (mapping or boolean)", "whole", "What the tool gets when its schema is unrepresentable. Default `{\"type\": \"object\", \"properties\": {}}`."),
     "lists": Field("mapping of name to list", "lists", "Named lists a rule option refers to as `list:NAME` (a `keys`, `strlist` or `typemap` option): a list of strings, or a mapping of a type to a list of strings. Declared once, a list is shared by a rule and its check (an allow-list and the check that holds the output to it), and a file that extends it states only what changes."),
@@ -179,8 +181,8 @@ NAME_FIELDS: dict[str, Sub] = {
 
 LIMIT_FIELDS: dict[str, Sub] = {
     "max_tools": Sub(int, "int", "Tools in one request; more is a `RequestLimitError`."),
-    "max_strict_tools": Sub(int, "int", "Strict tools in one request, in request order: a strict tool past it is sent non-strict (reported as `request/strict-budget`)."),
-    "max_optional_params": Sub(int, "int", "Optional parameters over the strict tools of one request (nested objects counted); a strict tool that would pass it is sent non-strict."),
+    "max_strict_tools": Sub(int, "int", "Strict tools in one request: past it, the tools holding the most optional parameters are sent non-strict first, then the last ones (reported as `request/strict-budget`)."),
+    "max_optional_params": Sub(int, "int", "Optional parameters over the strict tools of one request (nested objects counted); past it, the tools holding the most are sent non-strict first."),
     "max_union_params": Sub(int, "int", "Parameters using a union (`anyOf`, a type list) over the strict tools of one request; as above."),
     "max_total_properties": Sub(int, "int", "Properties over the strict tools of one request; as above."),
 }
@@ -202,6 +204,23 @@ READER_FIELDS: dict[str, Sub] = {
     "types": Sub(dict, "mapping of name to type", "A `type` value's other name -> the JSON Schema type (`OBJECT: object`), alone or in a type list."),
 }
 
+RISK_FIELDS: dict[str, Sub] = {
+    "max_depth": Sub(int, "int", "Nesting of JSON objects and arrays in one sent schema, the root at 1, past which `check` reports `risk/depth`."),
+    "max_items": Sub(int, "int", "A `maxItems` or `minItems` above which `check` reports `risk/items` (a grammar unrolls each item)."),
+    "grammar": Sub(int, "int", "Grammar units (see the `check` guide) over the strict schemas of one request, past which `check` reports `risk/grammar`; the real ceiling depends on the model."),
+}
+
+PROBE_FIELDS: dict[str, Sub] = {
+    "base": Sub(str, "URL", "Required. The API's base URL, as its SDK's `base_url` (`https://api.openai.com/v1`); `--base-url` replaces it."),
+    "path": Sub(str, "string", "Required. The endpoint below `base`; `{model}` stands for the model."),
+    "key_env": Sub(list, "list of names", "Required. Environment variables that may hold the caller's key, the first one set used."),
+    "headers": Sub(dict, "mapping", "Headers of every request; `{key}` stands for the key. A header holding the key is never recorded."),
+    "model": Sub(str, "string", "The model probed unless `--model` names another."),
+    "body": Sub(dict, "mapping", "Required. The request body: the string `{tools}` stands for the tool list, `{prompt}` and `{model}` inside strings for the prompt and model."),
+    "calls": Sub(list, "JSONPath or list", "Required. Where a response holds the arguments of a tool call (an object, or JSON text)."),
+    "error": Sub(list, "JSONPath or list", "Required. Where a refusal holds the server's error message."),
+}
+
 SUB_FIELDS: dict[str, dict[str, Sub]] = {
     "tool": TOOL_FIELDS,
     "locate": LOCATE_FIELDS,
@@ -210,6 +229,8 @@ SUB_FIELDS: dict[str, dict[str, Sub]] = {
     "output": OUTPUT_FIELDS,
     "spill": SPILL_FIELDS,
     "reader": READER_FIELDS,
+    "risks": RISK_FIELDS,
+    "probe": PROBE_FIELDS,
 }
 
 DEFAULT_SPILL = {"template": " ({key}: {value})", "skip_if": "({key}:"}

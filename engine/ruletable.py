@@ -22,6 +22,7 @@ from .errors import RuleFileError
 from .facts import ENGINE_FACTS, FACTS
 from .listing import VOCABULARY
 from .positions import is_schema_path
+from .probespec import check_probe
 from .rulefields import (
     DEFAULT_SPILL,
     RULE_FIELDS,
@@ -182,6 +183,8 @@ class Target:
     request_limits: MappingProxyType
     output: MappingProxyType
     reader: MappingProxyType  # see rulefields' `reader`: what `check` reads as the wire does
+    risks: MappingProxyType  # see rulefields' `risks`: what `check` reports, never enforced
+    probe: MappingProxyType | None  # see probespec: where `wireschema probe` sends its battery
     rules: tuple[Rule, ...]
     checks: tuple[Rule, ...]
     stages: tuple[Stage, ...]
@@ -978,6 +981,8 @@ _TOP_CHECKS: dict[str, Any] = {
     "request_limits": lambda v: check_fields(v, "request_limits"),
     "output": check_output,
     "reader": check_reader,
+    "risks": lambda v: check_fields(v, "risks"),
+    "probe": check_probe,
 }
 
 
@@ -1060,6 +1065,8 @@ def _compile(spec: dict[str, Any], path: Path, registry: Registry, *, variant: b
         request_limits=MappingProxyType(top("request_limits", {})),
         output=MappingProxyType(output),
         reader=MappingProxyType(top("reader", {})),
+        risks=MappingProxyType(top("risks", {})),
+        probe=top("probe"),
         names=MappingProxyType(top("names", {})),
         rules=rules,
         checks=checks,
@@ -1076,8 +1083,8 @@ _RELATIONS = ("fail_open", "non_strict", "strict_variant")  # the targets a targ
 # the relations a file inherits derived (`Registry.derive`) where their target lacks its changes
 _DERIVED = ("strict_variant", "output.variant")
 # what a file may state and still do what the file it extends does: its name and words,
-# and the targets it hands schemas to
-_NO_CHANGE = frozenset({"target", "description", "extends", "abstract", "mcp_ingest", *_RELATIONS})
+# the targets it hands schemas to, what `check` reports as risks, and where `wireschema probe` sends its battery
+_NO_CHANGE = frozenset({"target", "description", "extends", "abstract", "mcp_ingest", "risks", "probe", *_RELATIONS})
 
 
 def _relations_stated(spec: dict[str, Any], path: Path, registry: Registry, name: str) -> dict[str, str]:

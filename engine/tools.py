@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Mapping, Se
 import attrs
 
 from .blobs import freeze_entry
+from .budgets import strict_budget
 from .cache import collector_paused
 from .errors import RequestLimitError, SchemaInputError, ToolShapeError, UnknownToolNameError
 from .model import Change, Options, Result, options_key, options_of
@@ -1023,7 +1024,7 @@ def _normalize_tools(
         except SchemaInputError as exc:
             results[i] = _fallback_result(t, "input/not-json", str(exc))
     order = [i for i in sorted(results) if i in parsed]
-    relaxed = _strict_budget(t, [parsed[i] for i in order], [results[i] for i in order], options)
+    relaxed = strict_budget(t, [parsed[i].schema for i in order], [results[i] for i in order], options)
     results.update(zip(order, relaxed))
     built: list[dict[str, Any]] = []
     aligned: list[Result | None] = []
@@ -1047,59 +1048,6 @@ def _normalize_tools(
         paths.append(mine if mine is not None and _get(built[-1], mine) is result.schema else t.tool["schema"])
     pairs = tuple((wires[i], originals[i]) for i in sorted(originals))
     return ToolsResult(tuple(built), tuple(aligned), NameMap(pairs), tuple(wire_list), tuple(paths))
-
-
-_BUDGETS = (
-    ("max_strict_tools", "strict tools"),
-    ("max_optional_params", "optional parameters"),
-    ("max_union_params", "parameters with a union type"),
-    ("max_total_properties", "properties"),
-)
-
-
-def _strict_budget(target: Any, parsed: list[_Parsed], results: list[Result], options: Any) -> list[Result]:
-    """Keep strict tools within the request's strict budget, in request order.
-
-    A strict tool that would take the request over a budget is sent non-strict
-    (normalized again with strict=False); a later, smaller tool may still fit.
-    """
-    from . import _normalize
-
-    # a tool that asked for strict mode on a non-strict target ran as its strict variant,
-    # whose wire's limits it spends
-    ruled = target.strict_form() or target
-    limits = {k: ruled.request_limits[k] for k, _ in _BUDGETS if k in ruled.request_limits}
-    if not limits:
-        return results
-    used = dict.fromkeys(limits, 0)
-    out = []
-    for p, result in zip(parsed, results):
-        if not result.strict:
-            out.append(result)
-            continue
-        cost = _strict_cost(result.schema)
-        over = [k for k in limits if used[k] + cost[k] > limits[k]]
-        if not over:
-            for k in limits:
-                used[k] += cost[k]
-            out.append(result)
-            continue
-        relaxed = _normalize(p.schema, target, strict=False, options=options)
-        what = ", ".join(f"{dict(_BUDGETS)[k]} over {limits[k]}" for k in over)
-        change = Change("request/strict-budget", "", "rewritten", f"sent non-strict: the request's strict budget ({what}) is spent")
-        # named, as a strict tool that failed open is, by the strict target it asked for:
-        # its tool is built in that target's shape, whose strict flag says false
-        out.append(attrs.evolve(relaxed, target=result.target, changes=(change, *relaxed.changes)))
-    return out
-
-
-def _strict_cost(schema: Any) -> dict[str, int]:
-    """What one strict schema spends of each budget: itself, its optional and union
-    parameters, its properties (counted over every object, nested ones included)."""
-    from .passes.counts import count_properties
-
-    optional, unions, props = count_properties(schema)
-    return {"max_strict_tools": 1, "max_optional_params": optional, "max_union_params": unions, "max_total_properties": props}
 
 
 def normalize_tool(tool: Any, target: TargetLike, *, strict: bool | None = None, options: Options | None = None) -> ToolResult:

@@ -596,12 +596,12 @@ def test_a_body_holding_no_tool_list_at_its_top_is_normalized_as_a_body(run):
     assert "type" not in json.loads(ran.stdout)
 
 
-def test_check_default_fails_on_fallback_strict_and_dropped_only(run):
+def test_check_default_fails_on_fallback_strict_dropped_and_risk_only(run):
     spills_only = {"type": "object", "properties": {"u": {"type": "string", "format": "uri"}}}
     result = wireschema.normalize(spills_only, "gemini")
     assert {c.action for c in result.changes} == {"spilled"}
     code, report = _check_json(run, "-", "--targets", "gemini", stdin=json.dumps(spills_only))
-    assert code == 0 and report["fail_on"] == ["fallback", "strict", "dropped"] and _found(report) == set()
+    assert code == 0 and report["fail_on"] == ["fallback", "strict", "dropped", "risk"] and _found(report) == set()
 
 
 def test_check_a_dropped_constraint_fails_a_dropped_annotation_does_not(run):

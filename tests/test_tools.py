@@ -253,6 +253,29 @@ def test_anthropic_strict_budget_sends_later_tools_non_strict():
     assert out.results[1].changes[0].rule == "request/strict-budget"
 
 
+def _optional(n):
+    return {"type": "object", "properties": {f"o{i}": {"type": "string"} for i in range(n)}}
+
+
+def test_past_the_strict_tool_count_the_tool_with_most_optional_parameters_goes_non_strict_first():
+    """alphaXiv/agents#51: one tool held 18 of 26 optional parameters. Before, the last
+    tools of the request went non-strict, whatever they held; now the fattest goes first."""
+    tools = [{"name": "fat", "input_schema": _optional(18), "strict": True}]
+    tools += [{"name": f"t{i}", "input_schema": _optional(0), "strict": True} for i in range(20)]
+    out = normalize_tools(tools, "anthropic-strict")
+    assert [r.strict for r in out.results] == [False] + [True] * 20
+    assert out.results[0].changes[0].rule == "request/strict-budget"
+
+
+def test_past_the_optional_parameter_budget_the_fattest_tool_goes_non_strict_and_the_rest_fit():
+    """18 + 5 + 5 + 5 optional parameters, 24 allowed: before, the third and fourth went
+    non-strict in request order (two tools); now only the one holding 18 goes."""
+    tools = [{"name": f"t{n}", "input_schema": _optional(n), "strict": True} for n in (18, 5, 6, 7)]
+    out = normalize_tools(tools, "anthropic-strict")
+    assert [r.strict for r in out.results] == [False, True, True, True]
+    assert "optional parameters over 24" in out.results[0].changes[0].detail
+
+
 @pytest.mark.parametrize("target,tool", [
     ("anthropic", lambda i, s: {"name": f"t{i}", "input_schema": s, "strict": True}),
     ("bedrock", lambda i, s: {"toolSpec": {"name": f"t{i}", "inputSchema": {"json": s}, "strict": True}}),
