@@ -127,6 +127,7 @@ TOP_FIELDS: dict[str, Field] = {
     "locate": Field("mapping", "keys", "Where, in a whole request body, `normalize_request` finds the tool lists (`tools`) and the output schemas (`outputs`): one JSONPath or a list of them each, every SDK spelling listed (fields below)."),
     "names": Field("mapping", "keys", "The wire's tool-name rule, applied by `normalize_tool(s)` (a rename is reported): fields below."),
     "request_limits": Field("mapping", "keys", "Limits of one request, applied by `normalize_tools` and `normalize_request` (fields below)."),
+    "request": Field("mapping", "keys", "How the wire spells the tool-related parts of a request body beside its tools: `normalize_request` reads a body written for another wire by that wire's spelling and writes it in this one's (fields below)."),
     "output": Field("mapping", "keys", "How `normalize_output` treats a structured-output schema (fields below)."),
     "spill": Field("mapping", "keys", "How a spilled keyword reads in `description` (fields below). `Options(spill=False)` drops instead of spilling."),
     "reader": Field("mapping", "keys", "Spellings the wire's own reader takes beside the ones wireschema writes (the proto3 JSON reader of Google's Schema takes `max_items` and `OBJECT`): `check` reads a schema so before judging it, as the wire would (fields below). Normalizing writes the wire's spelling all the same."),
@@ -149,6 +150,7 @@ TOOL_FIELDS: dict[str, Sub] = {
     "outputs": Sub(str, "path or list of paths", "Where a tool of this wire carries schemas of its own output (a Gemini declaration's `response`): each one present is normalized as this target's structured output is (`normalize_output`), but never wrapped (no one unwraps what a tool returns), where the tool keeps its shape, its changes reported as `tool/output` changes of the tool's result. A tool rebuilt from another wire's shape carries the first output schema it holds there (a `responseJsonSchema`, an MCP `outputSchema`) to this field's first path, normalized so and reported, unless it would be sent as the target's fallback; on a wire with no such field it is left behind (`tool/shape`)."),
     "returns": Sub(bool, "bool", "A Python function made a tool sends its return annotation's JSON Schema at the first of `outputs`, normalized as a tool's own output schema is (python-genai's `FunctionDeclaration.from_callable` sends it so); a function annotated to return `None`, or not annotated, sends none, and one whose return type pydantic cannot describe says so (`tool/shape`)."),
     "takes": Sub(str, "path or list of paths", "Every field this wire's tool takes (its message's, each spelling its reader takes): where a tool keeps its shape, a field of the caller's at no such path (nor on the way to one) is not sent, named in one `tool/shape` change. For a wire whose own reader refuses a field it does not know (Google's protos, botocore's Bedrock model); it must take the shape's own name, description, schema, strict and output paths. Left out, every field travels along."),
+    "provided": Sub(dict, "mapping of key to regex", "Entries of a tool list that are the wire's own tools beside the caller's functions (Anthropic's dated server tools, OpenAI's hosted tools), by the value of a key; with `passthrough`'s, the only entries other than function tools this wire's tool lists take: another wire's own tool is a `ToolShapeError`, or dropped and reported on request."),
     "groups": Sub(list, "list of keys", "Keys under which one entry holds a list of this wire's tools (a Gemini `Tool`'s `functionDeclarations`): `normalize_tools` takes such an entry alone as its list of tools, and one inside a list as the tools it holds, where it stands (python-genai's `config.tools`)."),
 }
 
@@ -193,11 +195,19 @@ READER_FIELDS: dict[str, Sub] = {
     "types": Sub(dict, "mapping of name to type", "A `type` value's other name -> the JSON Schema type (`OBJECT: object`), alone or in a type list."),
 }
 
+REQUEST_FIELDS: dict[str, Sub] = {
+    "tools": Sub(str, "path", "Where the body's tool list sits (`$.tools`, `$.toolConfig.tools`); on a wire whose tools come in groups (`tool.groups`) each entry is a group."),
+    "tool_choice": Sub(dict, "mapping", "Where the tool choice sits (`at`), the value of each mode the wire has (`auto`, `none`, `required`: a mode left out is one the wire has no form for), and a forced tool (`tool`: its constant keys `fixed`, and where its `name` sits, or the list of `names` allowed)."),
+    "output": Sub(dict, "mapping", "The structured-output field: its holder (`at`), the holder's constant keys (`fixed`), where the holder keeps `schema`, `name`, `description` and `strict`; `text: true` where the schema is JSON text, `enforced: true` where the wire always enforces it, `shared: true` where the holder keeps other settings too (Gemini's `generationConfig`), `none`: the holder's values that ask for no structured output."),
+    "messages": Sub(dict, "mapping", "The turns of earlier conversation (`at`), each turn's `role` (`roles` maps system, user, assistant and, where results are turns of their own, tool to the wire's values) and `content` (`text_content: true` where a string stands for one text part), the system text held apart (`system`: `at` and where its `parts` sit), the spelling of a `text` part, a tool `call` (`id`, `name`, `input`; `input_text: true` where the arguments are JSON text; `calls`: where a turn holds its calls apart from its parts) and a tool `result` (`id`, `name`, `output`, `error` with `error_value`), how a result's `result_output` is spelled (`text`, `object` or `parts`), and the rule call ids follow (`ids`, as `names`)."),
+}
+
 SUB_FIELDS: dict[str, dict[str, Sub]] = {
     "tool": TOOL_FIELDS,
     "locate": LOCATE_FIELDS,
     "names": NAME_FIELDS,
     "request_limits": LIMIT_FIELDS,
+    "request": REQUEST_FIELDS,
     "output": OUTPUT_FIELDS,
     "spill": SPILL_FIELDS,
     "reader": READER_FIELDS,
@@ -573,6 +583,12 @@ def check_tool(value: Any, *, partial: bool = False) -> dict:
         elif k == "kinds":
             if not isinstance(v, dict) or not all(isinstance(x, list) and all(isinstance(s, str) for s in x) for x in v.values()):
                 entry.err("tool.kinds must map a key (like type) to the list of its values a function tool has")
+            out[k] = freeze_json(v)
+        elif k == "provided":
+            if not isinstance(v, dict) or not all(isinstance(x, str) for x in v.values()):
+                entry.err("tool.provided must map a key (like type) to a regex of the values the wire's own tools have")
+            for key in v:
+                regex(v[key], Entry(entry.path, v, key))
             out[k] = freeze_json(v)
         elif k in ("schema_required", "returns"):
             if not isinstance(v, bool):
