@@ -599,6 +599,7 @@ class _Finding:
     keyword: str
     rule: str
     detail: str
+    label: str  # the item's, or a request body's tool or output
 
 
 def _keyword(pointer: str) -> str:
@@ -606,12 +607,16 @@ def _keyword(pointer: str) -> str:
 
 
 def _findings(target: Any, o: _Outcome, strict: bool | None) -> list[_Finding]:
-    r = o.result
-    if r is None:
-        return []
+    """The findings of every schema the outcome normalized: the item's, or each tool's and
+    output's of a request body, judged as `normalize` made them."""
+    if o.request is None:
+        return [] if o.result is None else _result_findings(target, o, o.item.label, o.result, strict)
+    return [f for label, r in o.results() for f in _result_findings(target, o, label, r, strict)]
 
+
+def _result_findings(target: Any, o: _Outcome, label: str, r: Any, strict: bool | None) -> list[_Finding]:
     def finding(kind: str, pointer: str, rule: str, detail: str) -> _Finding:
-        return _Finding(r.target, o.item, kind, pointer, _keyword(pointer), rule, detail)
+        return _Finding(r.target, o.item, kind, pointer, _keyword(pointer), rule, detail, label)
 
     out = []
     gave_up = [c for c in r.changes if c.action == "fallback"]
@@ -668,7 +673,8 @@ def _run_check(args: argparse.Namespace) -> int:
     fail_on = _kinds(args.fail_on)
     ignore = sorted({k.strip() for arg in args.ignore for k in arg.split(",") if k.strip()})
     targets = _named_targets(args, args.targets)
-    data = _load(args.file)
+    # a request body is judged as `normalize` sends it: whole, for each target
+    data = _load(args.file, requests=None)
     per_target = []
     for n, t in enumerate(targets):
         outcomes = [o for doc in _process(data, t, None, False, first=n == 0, named=True) for o in doc]
@@ -687,17 +693,17 @@ def _run_check(args: argparse.Namespace) -> int:
 
 
 def _text_line(f: _Finding) -> str:
-    where = _join(f.item.label, f.pointer or "/")
+    where = _join(f.label, f.pointer or "/")
     return f"{f.target}: {where} {f.kind}: {f.detail}" + (f" [{f.rule}]" if f.rule else "")
 
 
 def _summary(name: str, outcomes: list[_Outcome], found: list[_Finding]) -> str:
-    checked = sum(o.result is not None for o in outcomes)
+    checked = sum(len(o.results()) for o in outcomes)
     errors = sum(o.error is not None for o in outcomes)
     tail = f"; {errors} could not be read" if errors else ""
     if not found:
         return f"{name}: ok ({checked} checked{tail})"
-    items = len({id(f.item) for f in found})
+    items = len({(id(f.item), f.label) for f in found})
     counts = ", ".join(f"{n} {k}" for k in _KINDS if (n := sum(f.kind == k for f in found)))
     return f"{name}: {counts} in {items} of {checked} checked{tail}"
 
@@ -710,10 +716,10 @@ def _check_json(per_target: list[tuple[str, list[_Outcome], list[_Finding]]], fa
         "targets": [
             {
                 "target": name,
-                "checked": sum(o.result is not None for o in outcomes),
+                "checked": sum(len(o.results()) for o in outcomes),
                 "errors": [{"item": o.item.label, "error": o.error} for o in outcomes if o.error is not None],
                 "findings": [
-                    {"item": f.item.label, "name": f.item.name, "kind": f.kind, "pointer": f.pointer,
+                    {"item": f.label, "name": f.item.name, "kind": f.kind, "pointer": f.pointer,
                      "keyword": f.keyword, "rule": f.rule, "detail": f.detail}
                     for f in found
                 ],
@@ -750,7 +756,7 @@ def _github_line(f: _Finding, where: _Locator) -> str:
     props = [f"line={line}", f"col={column}", f"title={_gh_prop(f'wireschema {f.target}: {f.kind}')}"]
     if where.data.name != "<stdin>":
         props.insert(0, f"file={_gh_prop(where.data.name)}")
-    message = f"{_join(f.item.label, f.pointer or '/')}: {f.detail}" + (f" [{f.rule}]" if f.rule else "")
+    message = f"{_join(f.label, f.pointer or '/')}: {f.detail}" + (f" [{f.rule}]" if f.rule else "")
     return f"::error {','.join(props)}::{_gh_data(message)}"
 
 

@@ -26,6 +26,7 @@ class Call:
     id: str | None
     name: str
     input: Any
+    at: str = attrs.field(default="", eq=False)  # where the body held it
 
 
 @attrs.frozen
@@ -34,6 +35,7 @@ class Result:
     name: str | None
     texts: tuple[str, ...]
     error: bool = False
+    at: str = attrs.field(default="", eq=False)  # where the body held it
 
 
 @attrs.frozen
@@ -67,16 +69,19 @@ def _texts(value: Any, spec: Mapping[str, Any], lost: Lost, where: str, text_alo
     if not isinstance(value, list):
         lost.add(where, "content that is neither text nor a list of parts")
         return ()
-    out = []
-    for j, part in enumerate(value):
-        read = _read_spelled(part, spec["text"], ("text",))
-        if read is None or not isinstance(read[0].get("text"), str):
-            lost.add(f"{where}/{j}", f"{_kind(part)}, which only text may stand in here")
-            continue
-        out.append(read[0]["text"])
-        for extra in read[1]:
-            lost.add(f"{where}/{j}", f"the text part's {extra}")
-    return tuple(out)
+    found = (_text_part(part, spec, lost, f"{where}/{j}") for j, part in enumerate(value))
+    return tuple(text for text in found if text is not None)
+
+
+def _text_part(part: Any, spec: Mapping[str, Any], lost: Lost, where: str) -> str | None:
+    """A text part's text (what it holds beside lost), or None, the part lost."""
+    read = _read_spelled(part, spec["text"], ("text",))
+    if read is None or not isinstance(read[0].get("text"), str):
+        lost.add(where, f"{_kind(part)}, which no text part of the target's stands for")
+        return None
+    for extra in read[1]:
+        lost.add(where, f"the text part's {extra}")
+    return read[0]["text"]
 
 
 def _kind(part: Any) -> str:
@@ -117,7 +122,8 @@ def _read_parts_output(value: Any, spec: Mapping[str, Any], lost: Lost, where: s
         if isinstance(part, dict) and part.keys() == {"json"}:
             texts.append(stable_dump(part["json"]))
         else:
-            texts.extend(_texts([part], spec, lost, f"{where}/{j}", False))
+            text = _text_part(part, spec, lost, f"{where}/{j}")
+            texts.extend(() if text is None else (text,))
     return tuple(texts), False
 
 
@@ -144,7 +150,7 @@ def _call(part: Any, spec: Mapping[str, Any], lost: Lost, where: str) -> Call | 
     for extra in extras:
         lost.add(where, f"the call's {extra}")
     ident = got.get("id")
-    return Call(ident if isinstance(ident, str) else None, got["name"], args)
+    return Call(ident if isinstance(ident, str) else None, got["name"], args, where)
 
 
 def _result(part: Any, spec: Mapping[str, Any], lost: Lost, where: str, turn_fields: Sequence[str] = ()) -> Result | None:
@@ -159,7 +165,7 @@ def _result(part: Any, spec: Mapping[str, Any], lost: Lost, where: str, turn_fie
         if extra not in turn_fields:
             lost.add(where, f"the result's {extra}")
     ident, name = got.get("id"), got.get("name")
-    return Result(ident if isinstance(ident, str) else None, name if isinstance(name, str) else None, texts, error)
+    return Result(ident if isinstance(ident, str) else None, name if isinstance(name, str) else None, texts, error, where)
 
 
 def _turn(value: Any, spec: Mapping[str, Any], lost: Lost, where: str) -> Turn | None:
@@ -186,8 +192,8 @@ def _turn(value: Any, spec: Mapping[str, Any], lost: Lost, where: str) -> Turn |
             for j, part in enumerate(content):
                 found = _call(part, spec, lost, f"{at}/{j}") or _result(part, spec, lost, f"{at}/{j}")
                 if found is None:
-                    texts = _texts([part], spec, lost, f"{at}/{j}", False)
-                    found = Text(texts[0]) if texts else None
+                    text = _text_part(part, spec, lost, f"{at}/{j}")
+                    found = None if text is None else Text(text)
                 if found is not None:
                     parts.append(found)
         else:
@@ -354,7 +360,7 @@ def _written(turn: Turn, spec: Mapping[str, Any], ids: Mapping[str, str | None],
             made = _spelled(spec["call"], {"id": ids.get(part.id or ""), "name": part.name, "input": args})
             (calls if spec.get("calls") else parts).append(made)
         else:
-            made = _result_spelled(part, spec, ids, lost, where)
+            made = _result_spelled(part, spec, ids, lost, part.at or where)
             if made is not None and "tool" in spec["roles"]:
                 out.append({**_nested(spec["role"][0], spec["roles"]["tool"][0]), **made})
             elif made is not None:
@@ -366,7 +372,7 @@ def _written(turn: Turn, spec: Mapping[str, Any], ids: Mapping[str, str | None],
         return out
     made = _nested(spec["role"][0], role)
     texts = [p.text for p in turn.parts if isinstance(p, Text)]
-    alone = spec.get("text_content") and len(parts) == 1 and len(texts) == 1 and not calls
+    alone = spec.get("text_content") and len(parts) == 1 and len(texts) == 1
     if parts:
         put(made, spec["content"][0], texts[0] if alone else parts)
     if calls:

@@ -444,9 +444,9 @@ def write_output(body: dict[str, Any], output: Output, spec: Mapping[str, Any] |
     return changes
 
 
-def _read_tools(body: dict[str, Any], wire: Wire, registry: Any, *, remove: bool = True) -> tuple[list[Any], str] | None:
-    """The body's tool list in the wire's spelling (groups as the tools they hold, and
-    their other parts, each where the group stood), removed; None where it has none."""
+def _read_tools(body: dict[str, Any], wire: Wire, registry: Any) -> list[tuple[Any, str]] | None:
+    """The body's tool list in the wire's spelling, each entry with where it stood (a
+    group as its other parts, then the tools it holds), removed; None where it has none."""
     from .tools import _reading
 
     path = wire.request.get("tools")
@@ -454,19 +454,19 @@ def _read_tools(body: dict[str, Any], wire: Wire, registry: Any, *, remove: bool
     if not isinstance(entries, list):
         return None
     reading = _reading(registry)
-    out: list[Any] = []
-    for entry in entries:
+    out: list[tuple[Any, str]] = []
+    for i, entry in enumerate(entries):
+        where = pointer((*path, i))
         key = reading.group_of(entry)
         if key is None:
-            out.append(entry)
+            out.append((entry, where))
             continue
         rest = {k: v for k, v in entry.items() if k != key and v is not None}
         if rest:
-            out.append(rest)
-        out.extend(entry[key] if isinstance(entry[key], list) else [])
-    if remove:
-        pop(body, path)
-    return out, pointer(path)
+            out.append((rest, where))
+        out.extend((tool, f"{where}{pointer((key, j))}") for j, tool in enumerate(entry[key] if isinstance(entry[key], list) else []))
+    pop(body, path)
+    return out
 
 
 def _read_all(body: dict[str, Any], wire: Wire, registry: Any, lost: Lost, read_turns: Any) -> tuple[Any, ...]:
@@ -496,14 +496,13 @@ def translated(body: dict[str, Any], target: Any, drop: bool) -> list[Change]:
     spec = target.request
     changes = [Change("request/translate", "", "rewritten", f"the body is written for {wire.name}'s requests: its tool-related parts are sent in {target.name}'s")]
     if tools is not None:
-        entries, where = tools
         reading = _reading(registry)
         kept = []
-        for i, entry in enumerate(entries):
+        for entry, where in tools:
             if reading.is_function_tool(entry) or owns(target.tool, entry):
                 kept.append(entry)
             else:
-                lost.add(f"{where}/{i}", f"{_kind_of(entry)}, {', '.join(_owners(entry, registry)) or 'no wire'}'s own tool")
+                lost.add(where, f"{_kind_of(entry)}, {', '.join(_owners(entry, registry)) or 'no wire'}'s own tool")
         functions = [e for e in kept if reading.is_function_tool(e)]
         groups = target.tool.get("groups", ())
         if groups:
@@ -522,7 +521,7 @@ def _kind_of(entry: Any) -> str:
     if isinstance(entry, dict) and isinstance(entry.get("type"), str):
         return f"a tool of type {entry['type']!r}"
     keys = sorted(entry)[:3] if isinstance(entry, dict) else []
-    return f"a tool of {', '.join(keys) or 'no key'}"
+    return f"a tool holding {', '.join(keys) or 'no key'}"
 
 
 def _owners(entry: Any, registry: Any) -> list[str]:

@@ -159,7 +159,7 @@ LOCATE_FIELDS: dict[str, Sub] = {
     "outputs": Sub(str, "JSONPath or list", "The structured-output schemas of a request body; a `strict` flag beside one asks for strict mode and is rewritten to what was reached."),
     "strict_outputs": Sub(str, "JSONPath or list", "Output schemas the wire always enforces (Anthropic's `output_config.format`): read as `outputs` are, each asking for strict mode (the strict variant's form on a non-strict target)."),
     "tool_names": Sub(str, "JSONPath or list", "Strings of a request body that name one of its tools (a forced tool choice, the tool calls of earlier turns): a name the wire renamed its tool from is rewritten to the tool's wire name, reported (`request/tool-name`); any other is left as it is."),
-    "gathered": Sub(str, "field path or list", "Tool lists of an SDK's request object (python-genai's `GenerateContentConfig.tools`), each a field of the body (`$.tools`), that take the caller's own tools beside the wire's groups: a Python function (or a class, as `normalize_tools` takes one), or an SDK's tool object whose dump holds no group (`tool.groups`) and none of the wire's own tools (`tool.passthrough`), such as an MCP `Tool`. Where such a list holds one, it is sent as the SDK sends it: every such tool, and every tool the list's groups hold, in list order, in one group at the list's end (under the first of `tool.groups`), each group's other parts left where they stand; reported (`request/tools`). A list holding none of them is left as it is."),
+    "gathered": Sub(str, "field path or list", "Tool lists of an SDK's request object (python-genai's `GenerateContentConfig.tools`), each a path of plain fields (`$.tools`; `$.config.tools`, through a dict or an SDK's object), that take the caller's own tools beside the wire's groups: a Python function (or a class, as `normalize_tools` takes one), or an SDK's tool object whose dump holds no group (`tool.groups`) and none of the wire's own tools (`tool.passthrough`), such as an MCP `Tool`. Where such a list holds one, it is sent as the SDK sends it: every such tool, and every tool the list's groups hold, in list order, in one group at the list's end (under the first of `tool.groups`), each group's other parts left where they stand; reported (`request/tools`). A list holding none of them is left as it is."),
     "outputs_of": Sub(str, "target name or list", "Targets whose output fields the same request may hold beside this target's own, in their dialect (Gemini's `responseJsonSchema` beside `responseSchema`): each one found where that target's `locate` says (`outputs`, `strict_outputs`; not its own `outputs_of`) is normalized as that target's output, where it stands."),
 }
 
@@ -525,10 +525,7 @@ def check_locate(value: Any) -> dict[str, tuple[str, ...]]:
                 entry.err("locate.outputs_of must name targets (a name or a list of names)")
             out[place] = tuple(names)
         elif place == "gathered":
-            fields = _field_paths(entry, "locate.gathered must be fields of the body ($.tools)")
-            if any(len(keys) > 1 for keys in fields):
-                entry.err("locate.gathered must be fields of the body itself ($.tools): an SDK's object is read field by field")
-            out[place] = tuple(keys[0] for keys in fields)
+            out[place] = _field_paths(entry, "locate.gathered must be paths of plain fields ($.tools, $.config.tools)")
         elif isinstance(paths, list):
             for j, p in enumerate(paths):
                 parse_jsonpath(p, Entry(entry.path, paths, j), f"locate.{place}", lazy=True)

@@ -1341,26 +1341,46 @@ def _as_sent(body: Any, target: Any) -> tuple[Any, tuple[Change, ...], frozenset
     caller's body, a dict or an object, is not changed."""
     from .native import plain
 
-    lists = {}
+    given = body
     changes = []
     kept: set[int] = set()
-    for field in target.locate.get("gathered", ()):
-        held = body.get(field) if isinstance(body, dict) else getattr(body, field, None) if hasattr(body, "model_copy") else None
+    for path in target.locate.get("gathered", ()):
+        held = _field_of(body, path)
         gathered = _gathered(held, target) if isinstance(held, list) else None
         if gathered is not None:
-            lists[field], callers = gathered
+            made, callers = gathered
+            # the rest of an SDK's object dumped as the SDK sends it, the list in its place
+            given = _replaced(given, path, made)
             kept.update(map(id, callers))
             changes.append(Change(
-                "request/tools", pointer((field,)), "rewritten",
+                "request/tools", pointer(path), "rewritten",
                 f"{len(callers)} of the caller's own tools (a Python function, an SDK's tool object) sent as the SDK "
                 "sends them: each as a declaration, with those of the list's groups, in one group at the list's end",
             ))
-    if not lists:
+    if not changes:
         return plain(body), (), frozenset()
-    # the rest of an SDK's object dumped as the SDK sends it, each list in its place
-    given = dict(body) if isinstance(body, dict) else plain(body.model_copy(update=dict.fromkeys(lists, [])))
-    given.update(lists)
     return given, tuple(changes), frozenset(kept)
+
+
+def _field_of(obj: Any, path: Sequence[str]) -> Any:
+    """The value at `path`, through dicts and SDK objects (`model_copy`), or None."""
+    for key in path:
+        obj = obj.get(key) if isinstance(obj, dict) else getattr(obj, key, None) if hasattr(obj, "model_copy") else None
+    return obj
+
+
+def _replaced(obj: Any, path: Sequence[str], value: Any) -> dict[str, Any]:
+    """A dict of `obj` (an SDK object dumped as its SDK sends it) with `value` at `path`;
+    `obj` itself is not changed."""
+    from .native import plain
+
+    key = path[0]
+    if isinstance(obj, dict):
+        out = dict(obj)
+    else:
+        out = plain(obj.model_copy(update={key: None}))
+    out[key] = value if len(path) == 1 else _replaced(_field_of(obj, (key,)), path[1:], value)
+    return out
 
 
 def _gathered(held: list[Any], target: Any) -> tuple[list[Any], list[Any]] | None:

@@ -572,7 +572,8 @@ def test_the_engine_names_no_provider():
         words.update(shape.get("groups", ()))
     for info in wireschema.targets():
         for paths in registry.get(info.name).locate.values():
-            words.update(w for p in paths for w in re.findall(r"[A-Za-z_]+", p))
+            # (locate.gathered holds paths as key tuples)
+            words.update(w for p in paths for w in re.findall(r"[A-Za-z_]+", p if isinstance(p, str) else ".".join(p)))
     # JSON Schema's own words, Python API and rule-language names and plain English (a
     # diff's "input" column, a writer's "parts"), which are nobody's provider knowledge
     words -= {"name", "description", "type", "schema", "strict", "tools", "title", "format", "json", "json_schema", "text", "request",
