@@ -16,7 +16,7 @@ from typing import Any, Iterator, Mapping, Sequence
 
 import attrs
 
-from .errors import UntranslatableError
+from .errors import ToolShapeError, UntranslatableError
 from .model import Change
 from .positions import pointer
 
@@ -260,7 +260,6 @@ def _evidence(body: dict[str, Any], wire: Wire, registry: Any) -> int | None:
 def _tools_fit(entries: list[Any], wire: Wire, registry: Any) -> bool:
     """Every entry is a tool of the wire's: a function tool in one of its shapes (within a
     group, where its tools come in groups), or one of its own tools."""
-    from .errors import ToolShapeError
     from .tools import _layout, _reading, parse_tool
 
     reading = _reading(registry)
@@ -541,3 +540,43 @@ def untaken(entries: Sequence[Any], target: Any, registry: Any) -> list[tuple[in
         for i, e in enumerate(entries)
         if not reading.is_function_tool(e) and reading.group_of(e) is None and not owns(target.tool, e)
     ]
+
+
+def dropping(on_untranslatable: str) -> bool:
+    """`on_untranslatable` read: True for "drop", False for "error"; any other is a ValueError."""
+    if on_untranslatable not in ("error", "drop"):
+        raise ValueError(f'on_untranslatable must be "error" or "drop", got {on_untranslatable!r}')
+    return on_untranslatable == "drop"
+
+
+def untaken_dropped(
+    given: list[Any], told: Mapping[int, tuple[Change, ...]], target: Any, registry: Any, drop: bool,
+) -> tuple[list[Any], Mapping[int, tuple[Change, ...]], tuple[Change, ...]]:
+    """The list without the entries that are another wire's own tools (see
+    `requests.untaken`): a ToolShapeError naming each, or (`drop`) each dropped, reported."""
+    found = untaken(given, target, registry)
+    if not found:
+        return given, told, ()
+    if not drop:
+        said = "; ".join(f"tool {i}: {what}" for i, what in found[:5])
+        raise ToolShapeError(f"{said} (on_untranslatable=\"drop\" drops it, reported)")
+    gone = {i for i, _ in found}
+    kept = [i for i in range(len(given)) if i not in gone]
+    moved = {n: told[i] for n, i in enumerate(kept) if i in told}
+    changes = tuple(Change("request/untranslatable", f"/{i}", "dropped", f"tool {i}: {what}: not sent") for i, what in found)
+    return [given[i] for i in kept], moved, changes
+
+
+def strict_flag_beside(target: Any, path: str) -> str | None:
+    """The key of the strict flag the target's structured output keeps beside the schema
+    that `path` locates (`request.output`: OpenAI's `json_schema.strict`), or None."""
+    spec = target.request.get("output")
+    if spec is None or not spec.get("strict"):
+        return None
+    flag = spec["strict"][0]
+    located = tuple(path.split(".")[1:])
+    for at in spec["at"]:
+        for schema in spec["schema"]:
+            if (*at, *schema) == located and flag[:-1] == schema[:-1]:
+                return flag[-1]
+    return None

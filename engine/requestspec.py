@@ -10,13 +10,10 @@ a list of paths is read at any of them and written at the first.
 
 from __future__ import annotations
 
-import re
 from types import MappingProxyType
 from typing import Any
 
-from .rulefields import REQUEST_FIELDS, Entry, Keyed, freeze_json, unknown
-
-_PATH = re.compile(r"^\$(\.[A-Za-z_][A-Za-z0-9_]*)*$")
+from .rulefields import REQUEST_FIELDS, Entry, Keyed, field_paths, freeze_json, unknown
 
 
 _CHOICE = ("at", "auto", "none", "required", "tool")
@@ -45,15 +42,7 @@ def check_request(value: Any) -> dict[str, Any]:
 
 
 def _paths(entry: Entry, what: str) -> tuple[tuple[str, ...], ...]:
-    v = entry.value
-    paths = v if isinstance(v, list) and v else [v]
-    for j, p in enumerate(paths):
-        if not isinstance(p, str) or not _PATH.match(p):
-            message = f"{what} must be a path of plain fields like $.tool_choice ($ for the value itself), got {p!r}"
-            if paths is v:
-                entry.err_in(j, message)
-            entry.err(message)
-    return tuple(tuple(p.split(".")[1:]) for p in paths)
+    return field_paths(entry, f"{what} must be a path of plain fields like $.tool_choice ($ for the value itself)", itself=True)
 
 
 def _fields(entry: Entry, known: tuple[str, ...], what: str) -> dict[str, Entry]:

@@ -525,7 +525,7 @@ def check_locate(value: Any) -> dict[str, tuple[str, ...]]:
                 entry.err("locate.outputs_of must name targets (a name or a list of names)")
             out[place] = tuple(names)
         elif place == "gathered":
-            out[place] = _field_paths(entry, "locate.gathered must be paths of plain fields ($.tools, $.config.tools)")
+            out[place] = field_paths(entry, "locate.gathered must be paths of plain fields ($.tools, $.config.tools)")
         elif isinstance(paths, list):
             for j, p in enumerate(paths):
                 parse_jsonpath(p, Entry(entry.path, paths, j), f"locate.{place}", lazy=True)
@@ -536,13 +536,14 @@ def check_locate(value: Any) -> dict[str, tuple[str, ...]]:
     return out
 
 
-def _field_paths(entry: Any, must: str) -> tuple[tuple[str, ...], ...]:
-    """A path of plain fields (`$.function.name`), or a list of them, as key tuples; a
-    path of any other form is refused at its place (`must`, and what it got)."""
+def field_paths(entry: Any, must: str, *, itself: bool = False) -> tuple[tuple[str, ...], ...]:
+    """A path of plain fields (`$.function.name`; with `itself`, `$` too: the value
+    itself), or a list of them, as key tuples; a path of any other form is refused at its
+    place (`must`, and what it got)."""
     v = entry.value
     paths = v if isinstance(v, list) and v else [v]
     for j, p in enumerate(paths):
-        if not isinstance(p, str) or not _FIELD_PATH.match(p):
+        if not isinstance(p, str) or not (_FIELD_PATH.match(p) or (itself and p == "$")):
             message = f"{must}, got {p!r}"
             if paths is v:
                 entry.err_in(j, message)
@@ -571,12 +572,12 @@ def check_tool(value: Any, *, partial: bool = False) -> dict:
                 entry.err("tool.fixed must be a mapping of constant keys")
             out[k] = freeze_json(v)
         elif k in ("name", "description", "schema", "strict"):
-            paths = _field_paths(entry, f"tool.{k} must be a path of plain fields like $.function.name")
+            paths = field_paths(entry, f"tool.{k} must be a path of plain fields like $.function.name")
             out[k] = paths[0]
             if len(paths) > 1:
                 aliases[k] = paths[1:]
         elif k in ("outputs", "takes"):
-            out[k] = _field_paths(entry, f"tool.{k} must be paths of plain fields like $.response")
+            out[k] = field_paths(entry, f"tool.{k} must be paths of plain fields like $.response")
         elif k == "kinds":
             if not isinstance(v, dict) or not all(isinstance(x, list) and all(isinstance(s, str) for s in x) for x in v.values()):
                 entry.err("tool.kinds must map a key (like type) to the list of its values a function tool has")

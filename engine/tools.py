@@ -28,7 +28,7 @@ from .model import Change, Options, Result, options_key, options_of
 from .names import NameMap, NameRule, assign_wire_names, says_name, wire_name
 from .native import dump as _dump
 from .native import has_dump as _has_dump
-from .native import is_python_tool, python_tool
+from .native import field_of, is_python_tool, python_tool, replaced
 from .positions import pointer
 from .prepare import json_copy, mended_text, mended_tree, nested_past
 
@@ -929,8 +929,9 @@ def _normalize_tools_quiet(
     reserved: frozenset[str] = frozenset(), on_untranslatable: str = "error",
 ) -> ToolsResult:
     from . import _target, _the_memo, _uncached
+    from .requests import dropping
 
-    drop = _dropping(on_untranslatable)
+    drop = dropping(on_untranslatable)
     t = _target(target)
     _need_shape(t)
     registry = _registry_of(t)
@@ -983,10 +984,11 @@ def _normalize_tools(
     told: Mapping[int, tuple[Change, ...]] = MappingProxyType({}), drop: bool = False,
 ) -> ToolsResult:
     from . import _normalize
+    from .requests import untaken_dropped
 
     reading = _reading(registry)
     given, told = _ungrouped(given, told, reading)
-    given, told, dropped = _untaken_dropped(given, told, t, registry, drop)
+    given, told, dropped = untaken_dropped(given, told, t, registry, drop)
     # entries that are not function tools stay where they are, untouched
     parsed: dict[int, _Parsed] = {}
     unreadable: dict[int, str] = {}
@@ -1043,32 +1045,6 @@ def _normalize_tools(
         paths.append(mine if mine is not None and _get(built[-1], mine) is result.schema else t.tool["schema"])
     pairs = tuple((wires[i], originals[i]) for i in sorted(originals))
     return ToolsResult(tuple(built), tuple(aligned), NameMap(pairs), tuple(wire_list), tuple(paths), dropped)
-
-
-def _dropping(on_untranslatable: str) -> bool:
-    if on_untranslatable not in ("error", "drop"):
-        raise ValueError(f'on_untranslatable must be "error" or "drop", got {on_untranslatable!r}')
-    return on_untranslatable == "drop"
-
-
-def _untaken_dropped(
-    given: list[Any], told: Mapping[int, tuple[Change, ...]], target: Any, registry: Any, drop: bool,
-) -> tuple[list[Any], Mapping[int, tuple[Change, ...]], tuple[Change, ...]]:
-    """The list without the entries that are another wire's own tools (see
-    `requests.untaken`): a ToolShapeError naming each, or (`drop`) each dropped, reported."""
-    from .requests import untaken
-
-    found = untaken(given, target, registry)
-    if not found:
-        return given, told, ()
-    if not drop:
-        said = "; ".join(f"tool {i}: {what}" for i, what in found[:5])
-        raise ToolShapeError(f"{said} (on_untranslatable=\"drop\" drops it, reported)")
-    gone = {i for i, _ in found}
-    kept = [i for i in range(len(given)) if i not in gone]
-    moved = {n: told[i] for n, i in enumerate(kept) if i in told}
-    changes = tuple(Change("request/untranslatable", f"/{i}", "dropped", f"tool {i}: {what}: not sent") for i, what in found)
-    return [given[i] for i in kept], moved, changes
 
 
 _BUDGETS = (
@@ -1240,10 +1216,10 @@ def normalize_request(
     from .outputs import _normalize_output_quiet
     from .pipeline import stable_dump
     from .prepare import is_json_text, read_json_text
-    from .requests import translated
-    from .ruletable import jsonpath
+    from .requests import dropping, strict_flag_beside, translated
+    from .ruletable import jsonpath, path_tokens
 
-    drop = _dropping(on_untranslatable)
+    drop = dropping(on_untranslatable)
     t = _target(target)
     # the targets that read the body's outputs, compiled before any work: a broken one
     # fails the request at its start, never half-way through it
@@ -1295,10 +1271,10 @@ def normalize_request(
             parent[key] = stable_dump(result.schema) if isinstance(datum.value, (str, bytes)) else result.schema
             if "strict" in parent:
                 parent["strict"] = result.strict
-            elif result.strict and _strict_flag_beside(by, path) is not None:
+            elif result.strict and strict_flag_beside(by, path) is not None:
                 # a strict schema sent without its wire's flag would be read non-strict
-                parent[_strict_flag_beside(by, path)] = True
-                gathered = (*gathered, Change("request/strict", pointer((*_tokens(datum), "strict")), "added",
+                parent[strict_flag_beside(by, path)] = True
+                gathered = (*gathered, Change("request/strict", pointer((*path_tokens(datum)[:-1], "strict")), "added",
                                               "the output is sent strict: its wire's strict flag says so"))
             outputs.append(result)
     if not groups and not outputs:
@@ -1310,27 +1286,6 @@ def normalize_request(
     for result in outputs:
         _log_result(result, "the output schema")
     return RequestResult(out, tuple(groups), tuple(outputs), changes)
-
-
-def _tokens(datum: Any) -> list[Any]:
-    from .ruletable import path_tokens
-
-    return list(path_tokens(datum))[:-1]
-
-
-def _strict_flag_beside(target: Any, path: str) -> str | None:
-    """The key of the strict flag the target's structured output keeps beside the schema
-    that `path` locates (`request.output`: OpenAI's `json_schema.strict`), or None."""
-    spec = target.request.get("output")
-    if spec is None or not spec.get("strict"):
-        return None
-    flag = spec["strict"][0]
-    located = tuple(path.split(".")[1:])
-    for at in spec["at"]:
-        for schema in spec["schema"]:
-            if (*at, *schema) == located and flag[:-1] == schema[:-1]:
-                return flag[-1]
-    return None
 
 
 def _as_sent(body: Any, target: Any) -> tuple[Any, tuple[Change, ...], frozenset[int]]:
@@ -1345,12 +1300,12 @@ def _as_sent(body: Any, target: Any) -> tuple[Any, tuple[Change, ...], frozenset
     changes = []
     kept: set[int] = set()
     for path in target.locate.get("gathered", ()):
-        held = _field_of(body, path)
+        held = field_of(body, path)
         gathered = _gathered(held, target) if isinstance(held, list) else None
         if gathered is not None:
             made, callers = gathered
             # the rest of an SDK's object dumped as the SDK sends it, the list in its place
-            given = _replaced(given, path, made)
+            given = replaced(given, path, made)
             kept.update(map(id, callers))
             changes.append(Change(
                 "request/tools", pointer(path), "rewritten",
@@ -1360,27 +1315,6 @@ def _as_sent(body: Any, target: Any) -> tuple[Any, tuple[Change, ...], frozenset
     if not changes:
         return plain(body), (), frozenset()
     return given, tuple(changes), frozenset(kept)
-
-
-def _field_of(obj: Any, path: Sequence[str]) -> Any:
-    """The value at `path`, through dicts and SDK objects (`model_copy`), or None."""
-    for key in path:
-        obj = obj.get(key) if isinstance(obj, dict) else getattr(obj, key, None) if hasattr(obj, "model_copy") else None
-    return obj
-
-
-def _replaced(obj: Any, path: Sequence[str], value: Any) -> dict[str, Any]:
-    """A dict of `obj` (an SDK object dumped as its SDK sends it) with `value` at `path`;
-    `obj` itself is not changed."""
-    from .native import plain
-
-    key = path[0]
-    if isinstance(obj, dict):
-        out = dict(obj)
-    else:
-        out = plain(obj.model_copy(update={key: None}))
-    out[key] = value if len(path) == 1 else _replaced(_field_of(obj, (key,)), path[1:], value)
-    return out
 
 
 def _gathered(held: list[Any], target: Any) -> tuple[list[Any], list[Any]] | None:
