@@ -201,6 +201,7 @@ def wire_of(body: dict[str, Any], target: Any, registry: Any) -> Wire | None:
     spelling reads most of the places the body holds and none otherwise. None where the
     target's own spelling reads it, or no wire reads anything of it. Two wires that read
     it alike are one; two that read it otherwise are an `UntranslatableError`."""
+    from .prepare import json_copy
     from .requestmessages import read_turns
 
     scored = []
@@ -218,11 +219,11 @@ def wire_of(body: dict[str, Any], target: Any, registry: Any) -> Wire | None:
         readings = []
         for wire in top:
             lost = Lost(target.name)
-            readings.append((_read_all(json.loads(json.dumps(body)), wire, registry, lost, read_turns), lost.parts))
+            readings.append((_read_all(json_copy(body), wire, registry, lost, read_turns), lost.parts))
         if any(r != readings[0] for r in readings[1:]):
             raise UntranslatableError(
-                f"the request body reads as a body of {top[0].name}'s requests and of {top[1].name}'s, differently: "
-                f"normalize it for the wire it is written for first"
+                f"the request body reads as a body of {top[0].name}'s requests and of {top[1].name}'s alike, "
+                "and says otherwise in each: nothing is translated from a body whose wire is unclear"
             )
     return top[0]
 
@@ -399,14 +400,16 @@ def read_output(body: dict[str, Any], spec: Mapping[str, Any], lost: Lost, *, re
         if path is not None:
             parts[field] = value
             read.add(path)
-    strict = True if spec.get("enforced") else parts.get("strict") if isinstance(parts.get("strict"), bool) else None
+    said = parts.get("strict")
+    strict = True if spec.get("enforced") else said if isinstance(said, bool) else None
     out = Output(schema, parts.get("name") if isinstance(parts.get("name"), str) else None,
                  parts.get("description") if isinstance(parts.get("description"), str) else None, strict)
     if not remove:
         return out
     if spec.get("shared"):
         for path in (*read, *_fixed_paths(fixed)):
-            pop(holder, path) if get(holder, path) is not MISSING else None
+            if get(holder, path) is not MISSING:
+                pop(holder, path)
         if not holder:
             pop(body, at)
     else:
