@@ -26,6 +26,7 @@ from .errors import (
     ToolShapeError,
     UnknownTargetError,
     UnknownToolNameError,
+    UntranslatableError,
     WireschemaError,
 )
 
@@ -78,6 +79,7 @@ __all__ = [
     "UnknownTargetError",
     "ToolShapeError",
     "RequestLimitError",
+    "UntranslatableError",
     "ToolNameError",
     "UnknownToolNameError",
 ]

@@ -614,6 +614,7 @@ class _Finding:
     keyword: str
     rule: str
     detail: str
+    label: str  # the item's, or a request body's tool or output
 
 
 def _keyword(pointer: str) -> str:
@@ -621,12 +622,16 @@ def _keyword(pointer: str) -> str:
 
 
 def _findings(target: Any, o: _Outcome, strict: bool | None) -> list[_Finding]:
-    r = o.result
-    if r is None:
-        return []
+    """The findings of every schema the outcome normalized: the item's, or each tool's and
+    output's of a request body, judged as `normalize` made them."""
+    if o.request is None:
+        return [] if o.result is None else _result_findings(target, o, o.item.label, o.result, strict)
+    return [f for label, r in o.results() for f in _result_findings(target, o, label, r, strict)]
 
+
+def _result_findings(target: Any, o: _Outcome, label: str, r: Any, strict: bool | None) -> list[_Finding]:
     def finding(kind: str, pointer: str, rule: str, detail: str) -> _Finding:
-        return _Finding(r.target, o.item, kind, pointer, _keyword(pointer), rule, detail)
+        return _Finding(r.target, o.item, kind, pointer, _keyword(pointer), rule, detail, label)
 
     out = []
     gave_up = [c for c in r.changes if c.action == "fallback"]
@@ -656,13 +661,13 @@ def _risks(target: Any, doc: list[_Outcome]) -> list[_Finding]:
 
     strict_form = target.strict_form()
     risks = {**target.risks, **(strict_form.risks if strict_form is not None else {})}
-    # a request's tools and outputs are named after its label; a lone schema by its item
-    sent = [(o, label[len(o.item.label):].strip() if o.request is not None else "", r) for o in doc for label, r in o.results()]
+    # each finding is labelled as the others are: the item's, or a request body's tool or output
+    sent = [(o, label, r) for o in doc for label, r in o.results()]
     if not risks or not sent:
         return []
     found = findings(risks, [r.schema for _, _, r in sent], [r.strict for _, _, r in sent])
-    return [_Finding(sent[i][2].target, sent[i][0].item, "risk", at, _keyword(at), rule, _join(sent[i][1], what))
-            for i, at, rule, what in found]
+    return [_Finding(r.target, o.item, "risk", at, _keyword(at), rule, what, label)
+            for i, at, rule, what in found for o, label, r in (sent[i],)]
 
 
 def _kinds(text: str) -> tuple[str, ...]:
@@ -699,7 +704,8 @@ def _run_check(args: argparse.Namespace) -> int:
     fail_on = _kinds(args.fail_on)
     ignore = sorted({k.strip() for arg in args.ignore for k in arg.split(",") if k.strip()})
     targets = _named_targets(args, args.targets)
-    data = _load(args.file)
+    # a request body is judged as `normalize` sends it: whole, for each target
+    data = _load(args.file, requests=None)
     per_target = []
     for n, t in enumerate(targets):
         docs = _process(data, t, None, False, first=n == 0, named=True)
@@ -720,17 +726,17 @@ def _run_check(args: argparse.Namespace) -> int:
 
 
 def _text_line(f: _Finding) -> str:
-    where = _join(f.item.label, f.pointer or "/")
+    where = _join(f.label, f.pointer or "/")
     return f"{f.target}: {where} {f.kind}: {f.detail}" + (f" [{f.rule}]" if f.rule else "")
 
 
 def _summary(name: str, outcomes: list[_Outcome], found: list[_Finding]) -> str:
-    checked = sum(o.result is not None for o in outcomes)
+    checked = sum(len(o.results()) for o in outcomes)
     errors = sum(o.error is not None for o in outcomes)
     tail = f"; {errors} could not be read" if errors else ""
     if not found:
         return f"{name}: ok ({checked} checked{tail})"
-    items = len({id(f.item) for f in found})
+    items = len({(id(f.item), f.label) for f in found})
     counts = ", ".join(f"{n} {k}" for k in _KINDS if (n := sum(f.kind == k for f in found)))
     return f"{name}: {counts} in {items} of {checked} checked{tail}"
 
@@ -743,10 +749,10 @@ def _check_json(per_target: list[tuple[str, list[_Outcome], list[_Finding]]], fa
         "targets": [
             {
                 "target": name,
-                "checked": sum(o.result is not None for o in outcomes),
+                "checked": sum(len(o.results()) for o in outcomes),
                 "errors": [{"item": o.item.label, "error": o.error} for o in outcomes if o.error is not None],
                 "findings": [
-                    {"item": f.item.label, "name": f.item.name, "kind": f.kind, "pointer": f.pointer,
+                    {"item": f.label, "name": f.item.name, "kind": f.kind, "pointer": f.pointer,
                      "keyword": f.keyword, "rule": f.rule, "detail": f.detail}
                     for f in found
                 ],
@@ -784,7 +790,7 @@ def _github_line(f: _Finding, where: _Locator) -> str:
     props = [f"line={line}", f"col={column}", f"title={_gh_prop(f'wireschema {f.target}: {f.kind}')}"]
     if where.data.name != "<stdin>":
         props.insert(0, f"file={_gh_prop(where.data.name)}")
-    message = f"{_join(f.item.label, f.pointer or '/')}: {f.detail}" + (f" [{f.rule}]" if f.rule else "")
+    message = f"{_join(f.label, f.pointer or '/')}: {f.detail}" + (f" [{f.rule}]" if f.rule else "")
     return f"::error {','.join(props)}::{_gh_data(message)}"
 
 

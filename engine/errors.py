@@ -49,6 +49,12 @@ class RequestLimitError(WireschemaError, ValueError):
     """A request breaks a hard limit of the wire (too many tools), which no rewrite fixes."""
 
 
+class UntranslatableError(WireschemaError, ValueError):
+    """A part of a request body written for another wire (a message part, a tool choice,
+    a provider's own tool) that the target's requests have no form for; the message names
+    each and where. `on_untranslatable="drop"` drops them instead, reported."""
+
+
 class ToolNameError(WireschemaError, ValueError):
     """A tool-name rule or name map that cannot work (e.g. `max_bytes` too small)."""
 

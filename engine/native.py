@@ -502,3 +502,22 @@ def _describe(value: Any) -> str:
     origin = _origin(value)
     named = getattr(origin, "__qualname__", None) or type(origin).__name__
     return f"a partial of {named}" if origin is not value else named
+
+
+def field_of(obj: Any, path: Sequence[str]) -> Any:
+    """The value at `path`, through dicts and SDK objects (`model_copy`), or None."""
+    for key in path:
+        obj = obj.get(key) if isinstance(obj, dict) else getattr(obj, key, None) if hasattr(obj, "model_copy") else None
+    return obj
+
+
+def replaced(obj: Any, path: Sequence[str], value: Any) -> dict[str, Any]:
+    """A dict of `obj` (an SDK object dumped as its SDK sends it) with `value` at `path`;
+    `obj` itself is not changed."""
+    key = path[0]
+    if isinstance(obj, dict):
+        out = dict(obj)
+    else:
+        out = plain(obj.model_copy(update={key: None}))
+    out[key] = value if len(path) == 1 else replaced(field_of(obj, (key,)), path[1:], value)
+    return out

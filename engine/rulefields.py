@@ -133,6 +133,7 @@ TOP_FIELDS: dict[str, Field] = {
     "locate": Field("mapping", "keys", "Where, in a whole request body, `normalize_request` finds the tool lists (`tools`) and the output schemas (`outputs`): one JSONPath or a list of them each, every SDK spelling listed (fields below)."),
     "names": Field("mapping", "keys", "The wire's tool-name rule, applied by `normalize_tool(s)` (a rename is reported): fields below."),
     "request_limits": Field("mapping", "keys", "Limits of one request, applied by `normalize_tools` and `normalize_request` (fields below)."),
+    "request": Field("mapping", "keys", "How the wire spells the tool-related parts of a request body beside its tools: `normalize_request` reads a body written for another wire by that wire's spelling and writes it in this one's (fields below)."),
     "output": Field("mapping", "keys", "How `normalize_output` treats a structured-output schema (fields below)."),
     "spill": Field("mapping", "keys", "How a spilled keyword reads in `description` (fields below). `Options(spill=False)` drops instead of spilling."),
     "risks": Field("mapping", "keys", "Where a schema the wire takes by its documents may still be refused (an undocumented depth, grammar or state limit): `wireschema check` reports a `risk` finding past each threshold; normalizing changes nothing (fields below)."),
@@ -159,6 +160,7 @@ TOOL_FIELDS: dict[str, Sub] = {
     "outputs": Sub(str, "path or list of paths", "Where a tool of this wire carries schemas of its own output (a Gemini declaration's `response`): each one present is normalized as this target's structured output is (`normalize_output`), but never wrapped (no one unwraps what a tool returns), where the tool keeps its shape, its changes reported as `tool/output` changes of the tool's result. A tool rebuilt from another wire's shape carries the first output schema it holds there (a `responseJsonSchema`, an MCP `outputSchema`) to this field's first path, normalized so and reported, unless it would be sent as the target's fallback; on a wire with no such field it is left behind (`tool/shape`)."),
     "returns": Sub(bool, "bool", "A Python function made a tool sends its return annotation's JSON Schema at the first of `outputs`, normalized as a tool's own output schema is (python-genai's `FunctionDeclaration.from_callable` sends it so); a function annotated to return `None`, or not annotated, sends none, and one whose return type pydantic cannot describe says so (`tool/shape`)."),
     "takes": Sub(str, "path or list of paths", "Every field this wire's tool takes (its message's, each spelling its reader takes): where a tool keeps its shape, a field of the caller's at no such path (nor on the way to one) is not sent, named in one `tool/shape` change. For a wire whose own reader refuses a field it does not know (Google's protos, botocore's Bedrock model); it must take the shape's own name, description, schema, strict and output paths. Left out, every field travels along."),
+    "provided": Sub(dict, "mapping of key to regex", "Entries of a tool list that are the wire's own tools beside the caller's functions (Anthropic's dated server tools, OpenAI's hosted tools), by the value of a key; with `passthrough`'s, the only entries other than function tools this wire's tool lists take: another wire's own tool is a `ToolShapeError`, or dropped and reported on request."),
     "groups": Sub(list, "list of keys", "Keys under which one entry holds a list of this wire's tools (a Gemini `Tool`'s `functionDeclarations`): `normalize_tools` takes such an entry alone as its list of tools, and one inside a list as the tools it holds, where it stands (python-genai's `config.tools`)."),
 }
 
@@ -167,7 +169,7 @@ LOCATE_FIELDS: dict[str, Sub] = {
     "outputs": Sub(str, "JSONPath or list", "The structured-output schemas of a request body; a `strict` flag beside one asks for strict mode and is rewritten to what was reached."),
     "strict_outputs": Sub(str, "JSONPath or list", "Output schemas the wire always enforces (Anthropic's `output_config.format`): read as `outputs` are, each asking for strict mode (the strict variant's form on a non-strict target)."),
     "tool_names": Sub(str, "JSONPath or list", "Strings of a request body that name one of its tools (a forced tool choice, the tool calls of earlier turns): a name the wire renamed its tool from is rewritten to the tool's wire name, reported (`request/tool-name`); any other is left as it is."),
-    "gathered": Sub(str, "field path or list", "Tool lists of an SDK's request object (python-genai's `GenerateContentConfig.tools`), each a field of the body (`$.tools`), that take the caller's own tools beside the wire's groups: a Python function (or a class, as `normalize_tools` takes one), or an SDK's tool object whose dump holds no group (`tool.groups`) and none of the wire's own tools (`tool.passthrough`), such as an MCP `Tool`. Where such a list holds one, it is sent as the SDK sends it: every such tool, and every tool the list's groups hold, in list order, in one group at the list's end (under the first of `tool.groups`), each group's other parts left where they stand; reported (`request/tools`). A list holding none of them is left as it is."),
+    "gathered": Sub(str, "field path or list", "Tool lists of an SDK's request object (python-genai's `GenerateContentConfig.tools`), each a path of plain fields (`$.tools`; `$.config.tools`, through a dict or an SDK's object), that take the caller's own tools beside the wire's groups: a Python function (or a class, as `normalize_tools` takes one), or an SDK's tool object whose dump holds no group (`tool.groups`) and none of the wire's own tools (`tool.passthrough`), such as an MCP `Tool`. Where such a list holds one, it is sent as the SDK sends it: every such tool, and every tool the list's groups hold, in list order, in one group at the list's end (under the first of `tool.groups`), each group's other parts left where they stand; reported (`request/tools`). A list holding none of them is left as it is."),
     "outputs_of": Sub(str, "target name or list", "Targets whose output fields the same request may hold beside this target's own, in their dialect (Gemini's `responseJsonSchema` beside `responseSchema`): each one found where that target's `locate` says (`outputs`, `strict_outputs`; not its own `outputs_of`) is normalized as that target's output, where it stands."),
 }
 
@@ -221,11 +223,19 @@ PROBE_FIELDS: dict[str, Sub] = {
     "error": Sub(list, "JSONPath or list", "Required. Where a refusal holds the server's error message."),
 }
 
+REQUEST_FIELDS: dict[str, Sub] = {
+    "tools": Sub(str, "path", "Where the body's tool list sits (`$.tools`, `$.toolConfig.tools`); on a wire whose tools come in groups (`tool.groups`) each entry is a group."),
+    "tool_choice": Sub(dict, "mapping", "Where the tool choice sits (`at`), the value of each mode the wire has (`auto`, `none`, `required`: a mode left out is one the wire has no form for), and a forced tool (`tool`: its constant keys `fixed`, and where its `name` sits, or the list of `names` allowed)."),
+    "output": Sub(dict, "mapping", "The structured-output field: its holder (`at`), the holder's constant keys (`fixed`), where the holder keeps `schema`, `name`, `description` and `strict`; `text: true` where the schema is JSON text, `enforced: true` where the wire always enforces it, `shared: true` where the holder keeps other settings too (Gemini's `generationConfig`), `none`: the holder's values that ask for no structured output."),
+    "messages": Sub(dict, "mapping", "The turns of earlier conversation (`at`), each turn's `role` (`roles` maps system, user, assistant and, where results are turns of their own, tool to the wire's values) and `content` (`text_content: true` where a string stands for one text part), the system text held apart (`system`: `at` and where its `parts` sit), the spelling of a `text` part, a tool `call` (`id`, `name`, `input`; `input_text: true` where the arguments are JSON text; `calls`: where a turn holds its calls apart from its parts) and a tool `result` (`id`, `name`, `output`, `error` with `error_value`), how a result's `result_output` is spelled (`text`, `object` or `parts`), and the rule call ids follow (`ids`, as `names`)."),
+}
+
 SUB_FIELDS: dict[str, dict[str, Sub]] = {
     "tool": TOOL_FIELDS,
     "locate": LOCATE_FIELDS,
     "names": NAME_FIELDS,
     "request_limits": LIMIT_FIELDS,
+    "request": REQUEST_FIELDS,
     "output": OUTPUT_FIELDS,
     "spill": SPILL_FIELDS,
     "reader": READER_FIELDS,
@@ -551,10 +561,7 @@ def check_locate(value: Any) -> dict[str, tuple[str, ...]]:
                 entry.err("locate.outputs_of must name targets (a name or a list of names)")
             out[place] = tuple(names)
         elif place == "gathered":
-            fields = _field_paths(entry, "locate.gathered must be fields of the body ($.tools)")
-            if any(len(keys) > 1 for keys in fields):
-                entry.err("locate.gathered must be fields of the body itself ($.tools): an SDK's object is read field by field")
-            out[place] = tuple(keys[0] for keys in fields)
+            out[place] = field_paths(entry, "locate.gathered must be paths of plain fields ($.tools, $.config.tools)")
         elif isinstance(paths, list):
             for j, p in enumerate(paths):
                 parse_jsonpath(p, Entry(entry.path, paths, j), f"locate.{place}", lazy=True)
@@ -565,13 +572,14 @@ def check_locate(value: Any) -> dict[str, tuple[str, ...]]:
     return out
 
 
-def _field_paths(entry: Any, must: str) -> tuple[tuple[str, ...], ...]:
-    """A path of plain fields (`$.function.name`), or a list of them, as key tuples; a
-    path of any other form is refused at its place (`must`, and what it got)."""
+def field_paths(entry: Any, must: str, *, itself: bool = False) -> tuple[tuple[str, ...], ...]:
+    """A path of plain fields (`$.function.name`; with `itself`, `$` too: the value
+    itself), or a list of them, as key tuples; a path of any other form is refused at its
+    place (`must`, and what it got)."""
     v = entry.value
     paths = v if isinstance(v, list) and v else [v]
     for j, p in enumerate(paths):
-        if not isinstance(p, str) or not _FIELD_PATH.match(p):
+        if not isinstance(p, str) or not (_FIELD_PATH.match(p) or (itself and p == "$")):
             message = f"{must}, got {p!r}"
             if paths is v:
                 entry.err_in(j, message)
@@ -600,15 +608,21 @@ def check_tool(value: Any, *, partial: bool = False) -> dict:
                 entry.err("tool.fixed must be a mapping of constant keys")
             out[k] = freeze_json(v)
         elif k in ("name", "description", "schema", "strict"):
-            paths = _field_paths(entry, f"tool.{k} must be a path of plain fields like $.function.name")
+            paths = field_paths(entry, f"tool.{k} must be a path of plain fields like $.function.name")
             out[k] = paths[0]
             if len(paths) > 1:
                 aliases[k] = paths[1:]
         elif k in ("outputs", "takes"):
-            out[k] = _field_paths(entry, f"tool.{k} must be paths of plain fields like $.response")
+            out[k] = field_paths(entry, f"tool.{k} must be paths of plain fields like $.response")
         elif k == "kinds":
             if not isinstance(v, dict) or not all(isinstance(x, list) and all(isinstance(s, str) for s in x) for x in v.values()):
                 entry.err("tool.kinds must map a key (like type) to the list of its values a function tool has")
+            out[k] = freeze_json(v)
+        elif k == "provided":
+            if not isinstance(v, dict) or not all(isinstance(x, str) for x in v.values()):
+                entry.err("tool.provided must map a key (like type) to a regex of the values the wire's own tools have")
+            for key in v:
+                regex(v[key], Entry(entry.path, v, key))
             out[k] = freeze_json(v)
         elif k in ("schema_required", "returns", "strict_only_true", "no_empty_description"):
             if not isinstance(v, bool):

@@ -23,6 +23,7 @@ from .facts import ENGINE_FACTS, FACTS
 from .listing import VOCABULARY
 from .positions import is_schema_path
 from .probespec import check_probe
+from .requestspec import check_request
 from .rulefields import (
     DEFAULT_SPILL,
     RULE_FIELDS,
@@ -181,6 +182,7 @@ class Target:
     names: MappingProxyType
     tool: MappingProxyType
     request_limits: MappingProxyType
+    request: MappingProxyType  # see requestspec: how the wire spells a request's tool-related parts
     output: MappingProxyType
     reader: MappingProxyType  # see rulefields' `reader`: what `check` reads as the wire does
     risks: MappingProxyType  # see rulefields' `risks`: what `check` reports, never enforced
@@ -420,9 +422,10 @@ class Registry:
             # the fields only: the rules of the chain are merged (and checked) when it compiles
             spec = _merge_chain(path, self, (), rules=False)
             abstract = bool(_top(spec, self, "abstract")) or path.stem.startswith("_")
-            out = {f: _top(spec, self, f, abstract=abstract) for f in ("description", "strict", "tool", "mcp_ingest", "locate")}
+            out = {f: _top(spec, self, f, abstract=abstract) for f in ("description", "strict", "tool", "mcp_ingest", "locate", "request")}
             out["abstract"] = abstract
             out["path"] = str(path)
+            out["files"] = tuple(spec["files"])
             self._fields[name] = out
             return out
 
@@ -979,6 +982,7 @@ _TOP_CHECKS: dict[str, Any] = {
     "names": check_names,
     "locate": check_locate,
     "request_limits": lambda v: check_fields(v, "request_limits"),
+    "request": check_request,
     "output": check_output,
     "reader": check_reader,
     "risks": lambda v: check_fields(v, "risks"),
@@ -1063,6 +1067,7 @@ def _compile(spec: dict[str, Any], path: Path, registry: Registry, *, variant: b
         locate=MappingProxyType(locate),
         tool=MappingProxyType(_top(spec, registry, "tool", {}, abstract=abstract)),
         request_limits=MappingProxyType(top("request_limits", {})),
+        request=MappingProxyType(top("request", {})),
         output=MappingProxyType(output),
         reader=MappingProxyType(top("reader", {})),
         risks=MappingProxyType(top("risks", {})),

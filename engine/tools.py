@@ -29,7 +29,7 @@ from .model import Change, Options, Result, options_key, options_of
 from .names import NameMap, NameRule, assign_wire_names, says_name, wire_name
 from .native import dump as _dump
 from .native import has_dump as _has_dump
-from .native import is_python_tool, python_tool
+from .native import field_of, is_python_tool, python_tool, replaced
 from .positions import pointer
 from .prepare import json_copy, mended_text, mended_tree, nested_past
 
@@ -108,6 +108,9 @@ class ToolsResult:
     wire_names: tuple[str | None, ...] = ()
     # where each tool holds its schema (the caller's spelling, where the shape was kept)
     _schema_paths: tuple[Any, ...] = attrs.field(default=(), repr=False, eq=False)
+    changes: tuple[Change, ...] = ()
+    """What was done to the list beside its tools: another wire's own tool the target's
+    lists do not take, dropped where the caller asked (`request/untranslatable`)."""
 
     @property
     def results(self) -> tuple[Result | None, ...]:
@@ -134,7 +137,8 @@ class ToolsResult:
         return tuple(i for i, result in enumerate(made) if result is not None and _lost(result))
 
     def __repr__(self) -> str:
-        return f"ToolsResult(tools={self.tools!r}, results={self.results!r}, names={self.names!r}, wire_names={self.wire_names!r})"
+        return (f"ToolsResult(tools={self.tools!r}, results={self.results!r}, names={self.names!r}, "
+                f"wire_names={self.wire_names!r}, changes={self.changes!r})")
 
     def __iter__(self) -> Iterator[dict[str, Any]]:
         return iter(self.tools)
@@ -726,7 +730,7 @@ def _tool_list(tools: Any, registry: Any) -> list[Any]:
             return list(inner["tools"])  # a tools/list result (or its JSON-RPC response)
         key = _reading(registry).group_of(tools)
         if key is not None:
-            return _group_tools(tools, key)
+            return _split_group(tools, key)
         raise ToolShapeError(
             "normalize_tools takes a list of tools or a tools/list result ({'tools': [...]}), "
             f"got a dict with keys {sorted(map(str, tools))[:8]}; use normalize_tool for one tool"
@@ -749,6 +753,16 @@ def _group_tools(entry: dict[str, Any], key: str) -> list[Any]:
             f"{key!r} to normalize_tools, or the whole request to normalize_request"
         )
     return list(held)
+
+
+def _split_group(entry: dict[str, Any], key: str) -> list[Any]:
+    """A group's other parts (a Gemini Tool's `googleSearch`), as one entry where the group
+    stands, then the tools it holds: what python-genai sends the group as, read apart."""
+    held = entry[key]
+    if not isinstance(held, list):
+        raise ToolShapeError(f"{key} must be a list of tools, got {_what(held)}")
+    rest = {k: v for k, v in entry.items() if k != key and v is not None}
+    return [rest, *held] if rest else list(held)
 
 
 def _uncollected(items: list[Any]) -> tuple[list[Any], list[str]]:
@@ -790,7 +804,7 @@ def _ungrouped(
             flat.append(tool)
             continue
         try:
-            flat.extend(_group_tools(tool, key))
+            flat.extend(_split_group(tool, key))
         except ToolShapeError as exc:
             raise ToolShapeError(f"tool {i}: {exc}") from None
     return flat, moved
@@ -900,6 +914,7 @@ def normalize_tools(
     *,
     strict: bool | None = None,
     options: Options | None = None,
+    on_untranslatable: str = "error",
 ) -> ToolsResult:
     """Normalize a list of tools for one target; one bad tool falls back alone.
 
@@ -911,7 +926,10 @@ def normalize_tools(
     whose description is no text or strict flag no boolean, falls back alone, reported
     (`tool/unreadable`), under a placeholder name (`tool_<index>`) no real tool of the
     list has. Entries that are not function tools (server tools, cache points) pass
-    through untouched.
+    through untouched where the target's lists take them (`tool.passthrough`,
+    `tool.provided`); another wire's own tool (Google's `googleSearch` on OpenAI, an
+    Anthropic server tool on Gemini) is a `ToolShapeError` naming it, or with
+    `on_untranslatable="drop"` dropped, reported in `changes`.
 
     Each tool's own `strict` flag, where its shape has one, asks for strict mode unless
     `strict` overrides it; the rebuilt tool says the strictness actually reached.
@@ -922,7 +940,7 @@ def normalize_tools(
     from . import _log_tools
 
     def logged() -> ToolsResult:
-        out = _normalize_tools_quiet(tools, target, strict=strict, options=options)
+        out = _normalize_tools_quiet(tools, target, strict=strict, options=options, on_untranslatable=on_untranslatable)
         _log_tools(out)
         return out
 
@@ -933,10 +951,12 @@ def normalize_tools(
 
 def _normalize_tools_quiet(
     tools: Any, target: TargetLike, *, strict: bool | None = None, options: Options | None = None,
-    reserved: frozenset[str] = frozenset(),
+    reserved: frozenset[str] = frozenset(), on_untranslatable: str = "error",
 ) -> ToolsResult:
     from . import _target, _the_memo, _uncached
+    from .requests import dropping
 
+    drop = dropping(on_untranslatable)
     t = _target(target)
     _need_shape(t)
     registry = _registry_of(t)
@@ -951,18 +971,18 @@ def _normalize_tools_quiet(
         given = [tool for tool, _left in read]
         told = {i: left for i, (_tool, left) in enumerate(read) if left}
     if _uncached():
-        return _normalize_tools(given, t, registry, strict, options, reserved, told)
+        return _normalize_tools(given, t, registry, strict, options, reserved, told, drop)
     opts = options_of(options)
     # a repeated request is one entry: its tools, results and names come back at once
     # (what reading its objects left out, which the tools read do not show, too)
     key = (
-        "tools", t.digest, t.name, t.path, registry.shapes_key(), strict, options_key(opts), tuple(sorted(reserved)),
+        "tools", t.digest, t.name, t.path, registry.shapes_key(), strict, options_key(opts), tuple(sorted(reserved)), drop,
         tuple((i, c.detail) for i, left in told.items() for c in left),
     )
     out: ToolsResult = _the_memo().memoize(
         key,
         given,
-        lambda: _normalize_tools(given, t, registry, strict, options, reserved, told),
+        lambda: _normalize_tools(given, t, registry, strict, options, reserved, told, drop),
         _freeze_tools,
         _thaw_tools,
     )
@@ -974,24 +994,26 @@ def _freeze_tools(out: ToolsResult) -> tuple[ToolsResult, Any, int]:
     if frozen is None:
         return out, None, 0
     bare = tuple(r if r is None else r.with_schema(None) for r in out.results)
-    return out, (frozen, bare, out.names, out.wire_names, out._schema_paths, out._losing()), len(frozen)
+    return out, (frozen, bare, out.names, out.wire_names, out._schema_paths, out._losing(), out.changes), len(frozen)
 
 
 def _thaw_tools(stored: Any) -> ToolsResult:
-    frozen, bare, names, wires, paths, losing = stored
+    frozen, bare, names, wires, paths, losing, changes = stored
     tools = tuple(frozen.thaw())
     # each result will hold its tool's schema, as on the first call
-    return ToolsResult(tools, _Unmade(bare, tools, paths, losing), names, wires, paths)
+    return ToolsResult(tools, _Unmade(bare, tools, paths, losing), names, wires, paths, changes)
 
 
 def _normalize_tools(
     given: list[Any], t: Any, registry: Any, strict: bool | None, options: Options | None, reserved: frozenset[str],
-    told: Mapping[int, tuple[Change, ...]] = MappingProxyType({}),
+    told: Mapping[int, tuple[Change, ...]] = MappingProxyType({}), drop: bool = False,
 ) -> ToolsResult:
     from . import _normalize
+    from .requests import untaken_dropped
 
     reading = _reading(registry)
     given, told = _ungrouped(given, told, reading)
+    given, told, dropped = untaken_dropped(given, told, t, registry, drop)
     # entries that are not function tools stay where they are, untouched
     parsed: dict[int, _Parsed] = {}
     unreadable: dict[int, str] = {}
@@ -1047,7 +1069,7 @@ def _normalize_tools(
         mine = p.at.get("schema")
         paths.append(mine if mine is not None and _get(built[-1], mine) is result.schema else t.tool["schema"])
     pairs = tuple((wires[i], originals[i]) for i in sorted(originals))
-    return ToolsResult(tuple(built), tuple(aligned), NameMap(pairs), tuple(wire_list), tuple(paths))
+    return ToolsResult(tuple(built), tuple(aligned), NameMap(pairs), tuple(wire_list), tuple(paths), dropped)
 
 
 def normalize_tool(tool: Any, target: TargetLike, *, strict: bool | None = None, options: Options | None = None) -> ToolResult:
@@ -1131,8 +1153,16 @@ class RequestResult:
         raise UnknownToolNameError(wire_name, "wire", self.names)
 
 
-def normalize_request(body: Any, target: TargetLike, *, options: Options | None = None) -> RequestResult:
+def normalize_request(
+    body: Any, target: TargetLike, *, options: Options | None = None, on_untranslatable: str = "error",
+) -> RequestResult:
     """Normalize every schema of a provider request body, found by the rule file's `locate`.
+
+    A body written for another wire (found from its shape, see `requests`) is first made
+    one of the target's: its tools, tool choice, structured output and earlier turns read
+    by that wire's `request:` spelling and written in the target's (`request/translate`).
+    What the target has no form for is an `UntranslatableError` naming each part, or
+    with `on_untranslatable="drop"` dropped (`request/untranslatable`); never half.
 
     `locate.tools` finds tool lists (normalized as `normalize_tools`, names made unique
     across the request), `locate.outputs` output schemas (normalized as
@@ -1158,8 +1188,10 @@ def normalize_request(body: Any, target: TargetLike, *, options: Options | None 
     from .outputs import _normalize_output_quiet
     from .pipeline import stable_dump
     from .prepare import is_json_text, read_json_text
-    from .ruletable import jsonpath
+    from .requests import dropping, strict_flag_beside, translated
+    from .ruletable import jsonpath, path_tokens
 
+    drop = dropping(on_untranslatable)
     t = _target(target)
     # the targets that read the body's outputs, compiled before any work: a broken one
     # fails the request at its start, never half-way through it
@@ -1179,13 +1211,15 @@ def normalize_request(body: Any, target: TargetLike, *, options: Options | None 
     # [types.Tool(...)]}`), each dumped as its SDK sends it; the caller's own tools an SDK
     # gathered kept, for the tool list's normalizing to read as normalize_tools reads them
     out = json_copy(given, objects=lambda v: v if id(v) in kept else plain(v))
+    gathered = (*gathered, *translated(out, t, drop))
     groups = []
     taken: set[str] = set()
     for path in t.locate.get("tools", ()):
         for datum in jsonpath(path).find(out):
             if isinstance(datum.value, list):
                 _refuse_groups(datum, t)
-                group = _normalize_tools_quiet(datum.value, t, options=options, reserved=frozenset(taken))
+                group = _normalize_tools_quiet(datum.value, t, options=options, reserved=frozenset(taken),
+                                               on_untranslatable=on_untranslatable)
                 datum.value[:] = list(group.tools)
                 taken.update(w for w in group.wire_names if w is not None)
                 groups.append(group)
@@ -1209,10 +1243,16 @@ def normalize_request(body: Any, target: TargetLike, *, options: Options | None 
             parent[key] = stable_dump(result.schema) if isinstance(datum.value, (str, bytes)) else result.schema
             if "strict" in parent:
                 parent["strict"] = result.strict
+            elif result.strict and strict_flag_beside(by, path) is not None:
+                # a strict schema sent without its wire's flag would be read non-strict
+                parent[strict_flag_beside(by, path)] = True
+                gathered = (*gathered, Change("request/strict", pointer((*path_tokens(datum)[:-1], "strict")), "added",
+                                              "the output is sent strict: its wire's strict flag says so"))
             outputs.append(result)
     if not groups and not outputs:
         _say_held_elsewhere(out, t)
-    changes = (*gathered, *_tool_names_rewritten(out, t, groups), *_judged_body(out, t, groups, outputs, options))
+    changes = (*gathered, *(c for g in groups for c in g.changes), *_tool_names_rewritten(out, t, groups),
+               *_judged_body(out, t, groups, outputs, options))
     for group in groups:
         _log_tools(group)
     for result in outputs:
@@ -1228,25 +1268,24 @@ def _as_sent(body: Any, target: Any) -> tuple[Any, tuple[Change, ...], frozenset
     caller's body, a dict or an object, is not changed."""
     from .native import plain
 
-    lists = {}
+    given = body
     changes = []
     kept: set[int] = set()
-    for field in target.locate.get("gathered", ()):
-        held = body.get(field) if isinstance(body, dict) else getattr(body, field, None) if hasattr(body, "model_copy") else None
+    for path in target.locate.get("gathered", ()):
+        held = field_of(body, path)
         gathered = _gathered(held, target) if isinstance(held, list) else None
         if gathered is not None:
-            lists[field], callers = gathered
+            made, callers = gathered
+            # the rest of an SDK's object dumped as the SDK sends it, the list in its place
+            given = replaced(given, path, made)
             kept.update(map(id, callers))
             changes.append(Change(
-                "request/tools", pointer((field,)), "rewritten",
+                "request/tools", pointer(path), "rewritten",
                 f"{len(callers)} of the caller's own tools (a Python function, an SDK's tool object) sent as the SDK "
                 "sends them: each as a declaration, with those of the list's groups, in one group at the list's end",
             ))
-    if not lists:
+    if not changes:
         return plain(body), (), frozenset()
-    # the rest of an SDK's object dumped as the SDK sends it, each list in its place
-    given = dict(body) if isinstance(body, dict) else plain(body.model_copy(update=dict.fromkeys(lists, [])))
-    given.update(lists)
     return given, tuple(changes), frozenset(kept)
 
 
@@ -1380,4 +1419,4 @@ def _judged_body(out: Any, target: Any, groups: list[ToolsResult], outputs: list
 def _check_tool_count(target: Any, count: int) -> None:
     limit = target.request_limits.get("max_tools")
     if limit is not None and count > limit:
-        raise RequestLimitError(f"{count} tools in one request; {target.name} takes at most {limit}")
+        raise RequestLimitError(f"{count} tools in one request; {target.name} takes at most {limit} (request_limits.max_tools)")

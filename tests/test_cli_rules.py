@@ -119,7 +119,7 @@ def test_explain_prints_the_merged_rules_and_where_each_came_from(monkeypatch):
     target = wireschema._target("openai-strict-compat")
     lines = out.splitlines()
     assert code == 0 and lines[0].startswith("openai-strict-compat: OpenAI strict mode")
-    assert lines[1] == "  files: _base.yaml -> _openai-probe.yaml -> openai-strict.yaml -> openai-strict-compat.yaml (each over the ones before it)"
+    assert lines[1] == "  files: _base.yaml -> _chat-request.yaml -> _openai-probe.yaml -> openai-strict.yaml -> openai-strict-compat.yaml (each over the ones before it)"
     assert "  list keys: declared in openai-strict.yaml:" in out and ", edited in openai-strict-compat.yaml:" in out
     numbered = [line for line in lines if line.lstrip()[:1].isdigit()]
     assert len(numbered) == len(target.rules) + len(target.checks)

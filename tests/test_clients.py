@@ -140,12 +140,25 @@ def test_a_list_of_gemini_tools_is_the_list_of_their_declarations():
     types.Tool(function_declarations=list(gemini.tools))  # one Tool takes them all
     with pytest.raises(wireschema.ToolShapeError, match="^this entry holds a list of tools under 'functionDeclarations'"):
         wireschema.normalize_tool(first, "openai-chat")
-    # a group holding another tool of Google's beside its declarations has no one place in the list
-    both = types.Tool(function_declarations=[types.FunctionDeclaration(name="f")], google_search=types.GoogleSearch())
-    with pytest.raises(wireschema.ToolShapeError, match=r"^tool 1: this entry holds tools under 'functionDeclarations' and \['googleSearch'\] beside them"):
-        wireschema.normalize_tools([second, both], "gemini")
-    with pytest.raises(wireschema.ToolShapeError, match=r"and \['googleSearch'\] beside them"):
-        wireschema.normalize_tools(both, "gemini")
+
+
+
+def test_a_gemini_tool_holding_declarations_and_googles_own_tool_is_read_on_gemini():
+    """`types.Tool(function_declarations=[fd], google_search=...)`, as python-genai takes it:
+    Google's tool where the group stood, then its declarations. Before, a ToolShapeError on
+    every target, gemini included; on another wire Google's tool is refused (no such tool)."""
+    types = _genai()
+    second = {"functionDeclarations": [{"name": "h", "parameters": WEATHER}]}
+    both = types.Tool(function_declarations=[types.FunctionDeclaration(name="f", parameters_json_schema=WEATHER)],
+                      google_search=types.GoogleSearch())
+    for given, want in (([second, both], ["h", {"googleSearch": {}}, "f"]), (both, [{"googleSearch": {}}, "f"])):
+        out = wireschema.normalize_tools(given, "gemini")
+        assert [t.get("name", t) for t in out.tools] == want
+        assert [r is None for r in out.results] == [isinstance(w, dict) for w in want]
+    with pytest.raises(wireschema.ToolShapeError, match=r"googleSearch.*gemini.*own tool, which openai-strict's tool lists do not take"):
+        wireschema.normalize_tools([both], "openai-strict")
+    dropped = wireschema.normalize_tools([both], "openai-strict", on_untranslatable="drop")
+    assert [t["function"]["name"] for t in dropped.tools] == ["f"] and dropped.changes[0].rule == "request/untranslatable"
 
 
 def test_googles_own_tools_pass_through_a_tool_list_untouched():

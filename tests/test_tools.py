@@ -493,21 +493,24 @@ GEMINI_BODY = {"contents": [], "tools": [{"functionDeclarations": [{"name": "f",
 
 
 def test_a_body_grouping_its_tools_as_another_wire_does_is_refused_naming_where():
-    """The message named normalize_request as the remedy, to a caller of normalize_request."""
+    """The message named normalize_request as the remedy, to a caller of normalize_request.
+    (A target whose requests no `request:` spelling writes: a body of another wire is not
+    translated to it.)"""
     with pytest.raises(ToolShapeError) as caught:
-        normalize_request(GEMINI_BODY, "openai-strict")
+        normalize_request(GEMINI_BODY, "openai-responses")
     said = str(caught.value)
     assert said.startswith("the request body's tool at /tools/0 holds a list of tools under 'functionDeclarations'")
-    assert "openai-strict's requests hold each tool alone" in said and "normalize_request" not in said
+    assert "openai-responses's requests hold each tool alone" in said and "normalize_request" not in said
 
 
 @pytest.mark.parametrize("body, target", [
-    (GEMINI_BODY, "bedrock"),
-    ({"model": "m", "messages": [], "tools": [{"type": "function", "function": {"name": "f", "parameters": WEATHER}}]}, "gemini"),
+    ({"model": "m", "messages": [], "tools": [{"type": "function", "function": {"name": "f", "parameters": WEATHER}}]}, "cca-claude"),
     ({"model": "m", "messages": [], "response_format": {"type": "json_schema", "json_schema": {"name": "o", "schema": WEATHER}}},
-     "anthropic"),
+     "openai-responses"),
 ])
 def test_a_body_written_for_another_wire_is_returned_as_it_is_with_a_warning(body, target, caplog):
+    """Where the target has no `request:` spelling to write the body in (see test_requests
+    for the wires that have one)."""
     with caplog.at_level(logging.WARNING, logger="wireschema"):
         out = normalize_request(body, target)
     assert out.body == body and not out.tools and not out.outputs
@@ -622,11 +625,14 @@ def test_the_engine_names_no_provider():
         words.update(shape.get("groups", ()))
     for info in wireschema.targets():
         for paths in registry.get(info.name).locate.values():
-            words.update(w for p in paths for w in re.findall(r"[A-Za-z_]+", p))
+            # (locate.gathered holds paths as key tuples)
+            words.update(w for p in paths for w in re.findall(r"[A-Za-z_]+", p if isinstance(p, str) else ".".join(p)))
     # JSON Schema's own words, Python API and rule-language names and plain English (a
     # diff's "input" column, a writer's "parts"), which are nobody's provider knowledge
     words -= {"name", "description", "type", "schema", "strict", "tools", "title", "format", "json", "json_schema", "text", "request",
-              "tool", "input", "parts"}
+              "tool", "input", "parts",
+              # the `request:` field's own names (rulefields.REQUEST_FIELDS, requestspec), the rule language's
+              "tool_choice", "messages", "content"}
     engine = Path(wireschema.__file__).parent
     found = []
     for path in sorted(engine.rglob("*.py")):
@@ -678,7 +684,7 @@ def test_many_server_tools_cost_time_in_proportion():
     """400, 4,000, 40,000 entries that are not function tools beside one that is."""
     per_entry = []
     for n in (400, 4_000, 40_000):
-        tools = [{"type": f"web_search_{i}", "name": "w"} for i in range(n)] + [{"name": "f", "input_schema": WEATHER}]
+        tools = [{"type": f"web_search_{20250000 + i}", "name": "w"} for i in range(n)] + [{"name": "f", "input_schema": WEATHER}]
         out, calls = calls_of(lambda: normalize_tools(tools, "anthropic"))
         per_entry.append(calls / n)
         assert out.results[-1] is not None and out.tools[:n] == tuple(tools[:n])
@@ -1296,10 +1302,16 @@ def test_an_openai_custom_tool_passes_through_never_a_function_without_arguments
     custom = {"type": "custom", "name": "patch", "description": "Apply a patch",
               "format": {"type": "grammar", "syntax": "lark", "definition": "start: /[a-z]+/"}}
     anthropic_tool = {"type": "custom", "name": "q", "input_schema": WEATHER}
-    for target in ("openai-responses", "openai-chat", "anthropic", "gemini"):
-        out = normalize_tools([custom, {"type": "custom", "name": "text"}, anthropic_tool], target)
-        assert out.tools[:2] == (custom, {"type": "custom", "name": "text"}) and out.results[:2] == (None, None)
-        assert out.results[2] is not None and not out.results[2].used_fallback
+    out = normalize_tools([custom, {"type": "custom", "name": "text"}, anthropic_tool], "openai-responses")
+    assert out.tools[:2] == (custom, {"type": "custom", "name": "text"}) and out.results[:2] == (None, None)
+    assert out.results[2] is not None and not out.results[2].used_fallback
+    for target in ("openai-chat", "anthropic", "gemini"):
+        # no such tool on these wires: refused by default, dropped and reported on request
+        with pytest.raises(ToolShapeError, match=f"tool 0: a tool of type 'custom', openai-responses's own tool, which {target}'s"):
+            normalize_tools([custom, anthropic_tool], target)
+        out = normalize_tools([custom, anthropic_tool], target, on_untranslatable="drop")
+        assert len(out.tools) == 1 and out.results[0] is not None and not out.results[0].used_fallback
+        assert [(c.rule, c.pointer, c.action) for c in out.changes] == [("request/untranslatable", "/0", "dropped")]
     assert normalize_tools([anthropic_tool], "anthropic").tools[0] == anthropic_tool
 
 
