@@ -63,7 +63,7 @@ class ModelInfo:
 @attrs.frozen
 class _Route:
     id: str
-    prefixes: tuple[re.Pattern[str], ...]
+    prefixes: tuple[str, ...]
     place: str
     shape: str | None
     why: str
@@ -82,7 +82,8 @@ class _Layer:
 class _Model:
     id: str
     family: str
-    patterns: tuple[tuple[int, re.Pattern[str]], ...]  # (literal characters, pattern)
+    patterns: tuple[str, ...]
+    compiled: tuple[tuple[int, re.Pattern[str]], ...]  # (literal characters, pattern)
     own: _Layer
     at: dict[str, _Layer]
     where: tuple[str, Any] = attrs.field(eq=False, repr=False)  # (file, entry): for a mistake
@@ -124,6 +125,7 @@ class Catalog:
                     err(path, item["at"], place, f"family {m.family} is served at no place {place!r} "
                         f"(its places: {', '.join(families[m.family])})", of_key=True)
         self._routes = tuple(routes.values())
+        self._prefixes = tuple((r, tuple(_glob(p, "[^/]*") for p in r.prefixes)) for r in self._routes)
         self._families = families
         self._models = tuple(models.values())
         self._derived: dict[tuple[str, Facts], Any] = {}
@@ -133,6 +135,28 @@ class Catalog:
         """Every model entry's id, in catalog order."""
         return [m.id for m in self._models]
 
+    def section(self) -> list[str]:
+        """The catalog as CONSTRAINTS.md's Markdown: its routes, families and models."""
+        def cell(text: str) -> str:
+            return text.replace("|", "\\|")
+
+        def facts(layer: _Layer) -> str:
+            return ", ".join(f"{k}: {str(v).lower() if isinstance(v, bool) else v}" for k, v in layer.facts.items())
+
+        out = ["## Model catalog", "", _SECTION, "", "### Routes", "",
+               "| route | prefixes | place | request shape | why |", "| --- | --- | --- | --- | --- |"]
+        own = "the target's own"
+        out += [f"| `{r.id}` | {', '.join(f'`{p}`' for p in r.prefixes)} | {r.place} | {f'`{r.shape}`' if r.shape else own} "
+                f"| {cell(r.why)} |" for r in self._routes]
+        out += ["", "### Families", "", "| family | place | target | facts | why |", "| --- | --- | --- | --- | --- |"]
+        out += [f"| `{name}` | {place} | `{layer.target}` | {facts(layer) or '—'} | {cell(layer.why)} |"
+                for name, places in self._families.items() for place, layer in places.items()]
+        out += ["", "### Models", "", "| model | family | matches | facts | why |", "| --- | --- | --- | --- | --- |"]
+        for m in self._models:
+            said = [f for f in [facts(m.own)] if f] + [f"at {place}: {facts(layer)} ({cell(layer.why)})" for place, layer in m.at.items()]
+            out.append(f"| `{m.id}` | `{m.family}` | {', '.join(f'`{p}`' for p in m.patterns)} | {'; '.join(said) or '—'} | {cell(m.own.why)} |")
+        return out
+
     def resolve(self, model: str) -> ModelInfo:
         """How `model` is read: its entry, place, target and facts (see `ModelInfo`)."""
         if not isinstance(model, str):
@@ -141,26 +165,26 @@ class Catalog:
         cut = True
         while cut:
             cut = False
-            for r in self._routes:
-                found = next((m for m in (p.match(rest) for p in r.prefixes) if m and m.end() < len(rest)), None)
+            for r, prefixes in self._prefixes:
+                found = next((m for m in (p.match(rest) for p in prefixes) if m and m.end() < len(rest)), None)
                 if found is not None:
                     rest, route, cut = rest[found.end():], route or r, True
                     break
-        matched = [(literal, m) for m in self._models for literal, p in m.patterns if p.fullmatch(rest)]
+        matched = [(literal, m) for m in self._models for literal, p in m.compiled if p.fullmatch(rest)]
         if not matched:
-            close = difflib.get_close_matches(rest, [canonical(i) for i in self.ids()], n=3, cutoff=0.5)
+            ids = {canonical(i): i for i in self.ids()}
+            close = [ids[c] for c in difflib.get_close_matches(rest, list(ids), n=3, cutoff=0.5)]
             said = f" (read as {rest!r} after the {route.id} prefix)" if route is not None else ""
             raise UnknownModelError(
-                f"{unknown('model', model, [], listing=False)}{said}: no entry of the model catalog matches it"
-                f"{suggest(rest, [canonical(i) for i in self.ids()])}; nearest known: {', '.join(close) or 'none'}"
-                f" (a catalog of your own adds it: see load_models)")
+                f"unknown model {model!r}{said}{suggest(rest, self.ids())} (nearest in the model catalog: "
+                f"{', '.join(close) or 'none'}; a catalog of your own adds a model: load_models)")
         best = max(matched, key=lambda lm: lm[0])[1]
         place = route.place if route is not None else "direct"
         places = self._families[best.family]
         if place not in places:
             raise UnknownModelError(
                 f"model {model!r} ({best.id}) is not served at {place} in the model catalog "
-                f"(it is at: {', '.join(places)}); a catalog of your own adds it (see load_models)")
+                f"(it is at: {', '.join(places)}; a catalog of your own adds it: load_models)")
         layers = [places[place], best.own, *([best.at[place]] if place in best.at else [])]
         target = next(layer.target for layer in reversed(layers) if layer.target is not None)
         facts: dict[str, Any] = {}
@@ -311,8 +335,7 @@ def _route(path: str, item: MarkedDict, entry: Any) -> _Route:
     shape = item.get("shape")
     if shape is not None and not isinstance(shape, str):
         err(path, item, "shape", "shape must name a target")
-    prefixes = tuple(_glob(p, "[^/]*") for p in _strings(path, item, "prefixes"))
-    return _Route(item["id"], prefixes, place, shape, item["why"])
+    return _Route(item["id"], tuple(_strings(path, item, "prefixes")), place, shape, item["why"])
 
 
 def _layer(path: str, item: MarkedDict, target_allowed: bool) -> _Layer:
@@ -360,7 +383,20 @@ def _model(path: str, item: MarkedDict, entry: Any) -> _Model:
                 err(path, places, place, f"place {place} must say why")
             at[place] = _layer(path, places[place], False)
     compiled = tuple((len(p.replace("*", "")), _glob(p, ".*")) for p in patterns)
-    return _Model(item["id"], item["family"], compiled, _layer(path, item, False), at, (path, item))
+    return _Model(item["id"], item["family"], tuple(patterns), compiled, _layer(path, item, False), at, (path, item))
+
+
+_SECTION = (
+    "From `rules/_models.yaml`: the target a model id goes to (`target_for`, `model=`, `--model`), with the "
+    "facts of the model, or of where it is served, that its target's rule file cannot know. A route's prefix "
+    "is cut from the id's front, the first one found saying where the model is served and in which request "
+    "shape; the rest is matched against the models' patterns, lower-cased, a dot between digits read as a "
+    "dash, the pattern with the most literal characters winning. A family gives each place's target and "
+    "facts; a model adds its own. `strict`: true, false (no strict mode: a strict ask is sent non-strict, "
+    "said), refused (none, and the strict field is refused by its presence: never sent, reported). A user's "
+    "catalog (`load_models`, or `_models.yaml` in the folder `load_rules` reads) comes first and replaces "
+    "entries of the same id."
+)
 
 
 # ---------------------------------------------------------------------------
