@@ -29,7 +29,7 @@ CATALOG = "_models.yaml"
 STRICT = (True, False, "refused")
 _LIMITS = ("max_name_bytes", "max_tools", "max_strict_tools")
 _FACTS = ("strict", *_LIMITS)
-_PLACES = ("direct", "bedrock", "vertex", "generic")
+DIRECT = "direct"  # where a model id with no route prefix is served: its own vendor's API
 
 
 @attrs.frozen
@@ -67,6 +67,7 @@ class _Route:
     place: str
     shape: str | None
     why: str
+    where: tuple[str, Any] = attrs.field(eq=False, repr=False)  # (file, entry): for a mistake
 
 
 @attrs.frozen
@@ -116,14 +117,17 @@ class Catalog:
                 families.setdefault(item["id"], _family(path, item, entry))
             for item, entry in _items(path, top, "models"):
                 models.setdefault(item["id"], _model(path, item, entry))
+        served = {place for places in families.values() for place in places}
+        for r in routes.values():
+            if r.place not in served:
+                err(*r.where, "place", unknown("place", r.place, sorted(served)))
         for m in models.values():
             path, item = m.where
             if m.family not in families:
                 err(path, item, "family", unknown("family", m.family, families))
             for place in m.at:
                 if place not in families[m.family]:
-                    err(path, item["at"], place, f"family {m.family} is served at no place {place!r} "
-                        f"(its places: {', '.join(families[m.family])})", of_key=True)
+                    err(path, item["at"], place, f"family {m.family}: {unknown('place', place, families[m.family])}", of_key=True)
         self._routes = tuple(routes.values())
         self._prefixes = tuple((r, tuple(_glob(p, "[^/]*") for p in r.prefixes)) for r in self._routes)
         self._families = families
@@ -179,7 +183,7 @@ class Catalog:
                 f"unknown model {model!r}{said}{suggest(rest, self.ids())} (nearest in the model catalog: "
                 f"{', '.join(close) or 'none'}; a catalog of your own adds a model: load_models)")
         best = max(matched, key=lambda lm: lm[0])[1]
-        place = route.place if route is not None else "direct"
+        place = route.place if route is not None else DIRECT
         places = self._families[best.family]
         if place not in places:
             raise UnknownModelError(
@@ -290,12 +294,15 @@ def read_catalog(path: Path) -> tuple[str, Any]:
     return str(path), read_rule_file(path)[0]
 
 
-def _mapping(path: str, container: Any, key: Any, what: str, fields: Iterable[str]) -> MarkedDict:
+def _mapping(path: str, container: Any, key: Any, what: str, fields: Iterable[str] | None) -> MarkedDict:
+    """`container[key]` (or `container`), a mapping of `fields`, or of any names where None."""
     value = container if key is None else container[key]
-    if not isinstance(value, MarkedDict):
-        err(path, container, key, f"{what} must be a mapping of {', '.join(fields)}")
+    if not isinstance(value, MarkedDict) or (fields is None and not value):
+        err(path, container, key, f"{what} must be a mapping of {', '.join(fields) if fields else 'place names'}")
     for field in value:
-        if field not in fields:
+        if fields is None and not (isinstance(field, str) and field):
+            err(path, value, field, f"{what}: a place is a name", of_key=True)
+        if fields is not None and field not in fields:
             err(path, value, field, unknown(f"field of {what}", field, fields), of_key=True)
     return value
 
@@ -330,12 +337,12 @@ def _strings(path: str, item: MarkedDict, key: str) -> list[str]:
 def _route(path: str, item: MarkedDict, entry: Any) -> _Route:
     _mapping(path, *entry, "a route", ("id", "prefixes", "place", "shape", "why"))
     place = item.get("place")
-    if place not in _PLACES:
-        err(path, item, "place" if "place" in item else "id", unknown("place", place, _PLACES))
+    if not isinstance(place, str) or not place:
+        err(path, item, "place" if "place" in item else "id", "a route names the place it serves (direct, bedrock, ...)")
     shape = item.get("shape")
     if shape is not None and not isinstance(shape, str):
         err(path, item, "shape", "shape must name a target")
-    return _Route(item["id"], tuple(_strings(path, item, "prefixes")), place, shape, item["why"])
+    return _Route(item["id"], tuple(_strings(path, item, "prefixes")), place, shape, item["why"], (path, item))
 
 
 def _layer(path: str, item: MarkedDict, target_allowed: bool) -> _Layer:
@@ -357,7 +364,7 @@ def _layer(path: str, item: MarkedDict, target_allowed: bool) -> _Layer:
 
 def _family(path: str, item: MarkedDict, entry: Any) -> dict[str, _Layer]:
     _mapping(path, *entry, "a family", ("id", "places", "why"))
-    places = _mapping(path, item, "places", "a family's places", _PLACES)
+    places = _mapping(path, item, "places", "a family's places", None)
     out = {}
     for place in places:
         _mapping(path, places, place, f"place {place}", ("target", *_FACTS, "why"))
@@ -376,7 +383,7 @@ def _model(path: str, item: MarkedDict, entry: Any) -> _Model:
     patterns = _strings(path, item, "match") if "match" in item else [mid, f"{mid}-*", f"{mid}@*", f"{mid}:*"]
     at = {}
     if "at" in item:
-        places = _mapping(path, item, "at", "a model's places", _PLACES)
+        places = _mapping(path, item, "at", "a model's places", None)
         for place in places:
             _mapping(path, places, place, f"place {place}", (*_FACTS, "why"))
             if not isinstance(places[place].get("why"), str):

@@ -240,7 +240,7 @@ def _reading(registry: Any) -> _Reading:
     found = _READINGS.get(registry)
     if found is None:
         shapes = list(registry.tool_shapes())
-        shapes.sort(key=lambda s: (-len(s["schema"]), -len(s.get("fixed", {})), -len(s)))
+        shapes.sort(key=lambda s: (-len(s["schema"]), -len(s.get("fixed", {})), "strict" not in s, -len(s)))
         kinds: dict[str, dict[str, list[Any]]] = {}
         passthrough: set[str] = set()
         groups: set[str] = set()
