@@ -685,7 +685,7 @@ def setup_check(sub: Any) -> None:
 def _run_check(args: argparse.Namespace) -> int:
     fail_on = _kinds(args.fail_on)
     ignore = sorted({k.strip() for arg in args.ignore for k in arg.split(",") if k.strip()})
-    targets = [chosen_target(args, args.targets)] if args.model else _named_targets(args, args.targets)
+    targets = [chosen_target(args, args.targets, "--targets")] if args.model else _named_targets(args, args.targets)
     data = _load(args.file)
     per_target = []
     for n, t in enumerate(targets):

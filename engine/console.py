@@ -29,11 +29,11 @@ def named_target(args: argparse.Namespace, name: str) -> Any:
     return wireschema._target(name)
 
 
-def chosen_target(args: argparse.Namespace, target: str | None) -> Any:
-    """The target `target` names, or the one `--model` goes to (through the catalog of the
-    `--rules` folder where it has one): exactly one of the two."""
+def chosen_target(args: argparse.Namespace, target: str | None, flag: str = "--target") -> Any:
+    """The target `target` (given as `flag`) names, or the one `--model` goes to (through
+    the catalog of the `--rules` folder where it has one): exactly one of the two."""
     if (target is None) == (args.model is None):
-        raise UsageError("give --model or a target, not both" if args.model else "give a target or --model")
+        raise UsageError(f"give {flag} or --model, not both" if args.model else f"give {flag} or --model")
     if args.model is None:
         return named_target(args, target)
     return (args.rules_set or wireschema).target_for(args.model)

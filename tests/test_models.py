@@ -261,6 +261,8 @@ def test_the_cli_takes_a_model(tmp_path, capsys):
     assert main(["check", str(src), "--model", "gpt-5"]) == 0
     assert capsys.readouterr().out.startswith("openai-chat: ok")
     assert main(["normalize", str(src), "--model", "gpt-5", "--target", "gemini"]) == 2
-    assert "give --model or a target, not both" in capsys.readouterr().err
+    assert "give --target or --model, not both" in capsys.readouterr().err
+    assert main(["check", str(src), "--model", "gpt-5", "--targets", "gemini"]) == 2
+    assert "give --targets or --model, not both" in capsys.readouterr().err
     assert main(["normalize", str(src), "--model", "gpt-9"]) == 2
     assert "unknown model 'gpt-9'" in capsys.readouterr().err
