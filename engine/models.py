@@ -16,7 +16,7 @@ import difflib
 import re
 import threading
 from pathlib import Path
-from typing import Any, Iterable
+from typing import TYPE_CHECKING, Any, Iterable
 
 import attrs
 
@@ -24,6 +24,9 @@ from .digests import sha256
 from .errors import RuleFileError, UnknownModelError, UnknownTargetError
 from .rulefields import err, suggest, unknown
 from .yamlsource import MarkedDict, MarkedList
+
+if TYPE_CHECKING:
+    from .ruletable import Target
 
 CATALOG = "_models.yaml"
 STRICT = (True, False, "refused")
@@ -199,13 +202,14 @@ class Catalog:
         return ModelInfo(model, best.id, best.family, place, route.id if route else None, target,
                          Facts(shape=shape, **facts), tuple(dict.fromkeys(sources)))
 
-    def target_for(self, model: str) -> Any:
+    def target_for(self, model: str) -> "Target":
         """The target `model` goes to, with its facts applied."""
         info = self.resolve(model)
         base = self.registry.get(info.target)
         if base is None or base.abstract:
             raise UnknownTargetError(f"model {model!r}: the catalog names {unknown('target', info.target, self.registry.names())}")
-        return self._registry_for(info.facts).derive(base)
+        derived: Target = self._registry_for(info.facts).derive(base)
+        return derived
 
     def _registry_for(self, facts: Facts) -> "_Derived":
         key = (facts.shape or "", facts)
