@@ -92,15 +92,17 @@ def test_a_model_without_facts_gets_the_target_itself():
 
 def test_derived_targets_are_made_once_per_target_and_facts():
     assert wireschema.target_for("us.anthropic.claude-opus-4-7") is wireschema.target_for("eu.anthropic.claude-opus-4-8")
-    assert wireschema.target_for("claude-opus-4-7").digest != wireschema._target("anthropic").digest
+    assert wireschema.target_for("claude-sonnet-4-20250514").digest != wireschema._target("anthropic").digest
 
 
 def test_the_targets_a_derived_target_hands_schemas_to_carry_its_facts():
-    t = wireschema.target_for("claude-opus-4-7")
+    t = wireschema.target_for("openrouter/anthropic/claude-sonnet-4.5")
     strict = t.strict_form()
-    assert strict.name == "anthropic-strict" and strict.names["max_bytes"] == 128
-    assert t.registry.output_variant(t).names["max_bytes"] == 128
-    assert strict.related(strict.fail_open).names["max_bytes"] == 128
+    # anthropic-strict's rules in the router's request shape: OpenAI's strict tool
+    assert strict.name == "anthropic-strict" and (strict.tool["schema"], strict.tool["strict"]) == (
+        ("function", "parameters"), ("function", "strict"))
+    assert strict.related(strict.fail_open).tool["schema"] == ("function", "parameters")
+    assert t.registry.output_variant(t).locate == wireschema._target("openai-chat").locate
 
 
 SCHEMA = {"type": "object", "properties": {"q": {"type": "string", "minLength": 2}}}
@@ -113,17 +115,17 @@ def test_a_strict_flag_is_never_sent_where_the_model_refuses_it(flag):
     assert "strict" not in out.tool["toolSpec"]
     assert [c.rule for c in out.result.changes] == ["tool/shape"]
     assert f"toolSpec.strict (saying {str(flag).lower()})" in out.result.changes[0].detail
-    # a model that takes it keeps it
+    # a model that takes it keeps it where strict mode is reached
     kept = wireschema.normalize_tool(tool, model="us.anthropic.claude-sonnet-4-5-20250929-v1:0")
-    assert kept.tool["toolSpec"]["strict"] is flag
+    assert kept.tool["toolSpec"].get("strict") is (True if flag else None)
 
 
 def test_a_rule_file_may_say_its_wire_refuses_the_strict_field(tmp_path):
-    (tmp_path / "my-bedrock.yaml").write_text(
-        "extends: bedrock\ntool: {refuses_strict: true}\nstrict_variant: null\noutput: {variant: null}\n", encoding="utf-8")
-    t = wireschema.load_rules(tmp_path)["my-bedrock"]
-    tool = {"toolSpec": {"name": "search", "strict": False, "inputSchema": {"json": SCHEMA}}}
-    assert "strict" not in wireschema.normalize_tool(tool, t).tool["toolSpec"]
+    (tmp_path / "my-wire.yaml").write_text("extends: openai-chat\ntool: {refuses_strict: true}\nstrict_variant: null\n", encoding="utf-8")
+    t = wireschema.load_rules(tmp_path)["my-wire"]
+    tool = {"type": "function", "function": {"name": "search", "strict": False, "parameters": SCHEMA}}
+    assert "strict" not in wireschema.normalize_tool(tool, t).tool["function"]
+    assert wireschema.normalize_tool(tool, "openai-chat").tool["function"]["strict"] is False
 
 
 def test_claude_tool_names_are_128_long_on_anthropics_api_and_64_on_bedrock():
@@ -200,6 +202,7 @@ USER_CATALOG = """\
         family: openai
         match: [team-gpt-prod]
         max_tools: 3
+        max_name_bytes: 20
         why: Our Azure deployment of gpt-4.1, capped by our gateway.
     """
 
@@ -210,7 +213,8 @@ def test_a_users_catalog_extends_the_shipped_one(tmp_path):
     catalog = wireschema.load_models(path)
     # its own entry, and the one it replaces
     t = catalog.target_for("azure/team-gpt-prod")
-    assert (t.name, t.request_limits["max_tools"]) == ("openai-chat", 3)
+    assert (t.name, t.request_limits["max_tools"], t.names["max_bytes"]) == ("openai-chat", 3, 20)
+    assert len(wireschema.normalize_tool({"name": "n" * 30, "input_schema": SCHEMA}, t).tool["function"]["name"]) == 20
     tools = [{"name": f"t{i}", "input_schema": SCHEMA} for i in range(4)]
     with pytest.raises(wireschema.RequestLimitError):
         wireschema.normalize_tools(tools, t)
