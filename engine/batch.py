@@ -22,6 +22,8 @@ from wireschema.console import (
     FINDINGS,
     UsageError,
     add_command,
+    add_model,
+    chosen_target,
     error,
     named_target,
     say,
@@ -488,7 +490,8 @@ def _assemble(data: _Input, outcomes: list[list[_Outcome]], value: Callable[[_Ou
 def setup_normalize(sub: Any) -> None:
     p = add_command(sub, "normalize", "rewrite schemas or tools for one target and print them as JSON")
     p.add_argument("file", metavar="FILE", help="a schema, tool, tool list, request body or JSON Lines; - for standard input")
-    p.add_argument("--target", "-t", required=True, help="target name (see `wireschema targets`)")
+    p.add_argument("--target", "-t", help="target name (see `wireschema targets`)")
+    add_model(p)
     p.add_argument(
         "--strict",
         action=argparse.BooleanOptionalAction,
@@ -512,7 +515,7 @@ def setup_normalize(sub: Any) -> None:
 
 
 def _run_normalize(args: argparse.Namespace) -> int:
-    target = named_target(args, args.target)
+    target = chosen_target(args, args.target)
     _check_strict(target, args.strict)
     data = _load(args.file, requests=True if args.request else None)
     bodies = [doc for doc in data.docs if doc.request]
@@ -682,6 +685,7 @@ def setup_check(sub: Any) -> None:
     p = add_command(sub, "check", "exit 1 if any target would fall back, fail strict, or lose a constraint")
     p.add_argument("file", metavar="FILE", help="a schema, tool, tool list, request body or JSON Lines; - for standard input")
     p.add_argument("--targets", help="comma-separated target names (default: every target)")
+    add_model(p)
     p.add_argument(
         "--fail-on",
         default=",".join(_DEFAULT_FAIL_ON),
@@ -703,7 +707,7 @@ def setup_check(sub: Any) -> None:
 def _run_check(args: argparse.Namespace) -> int:
     fail_on = _kinds(args.fail_on)
     ignore = sorted({k.strip() for arg in args.ignore for k in arg.split(",") if k.strip()})
-    targets = _named_targets(args, args.targets)
+    targets = [chosen_target(args, args.targets, "--targets")] if args.model else _named_targets(args, args.targets)
     # a request body is judged as `normalize` sends it: whole, for each target
     data = _load(args.file, requests=None)
     per_target = []

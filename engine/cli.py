@@ -1,7 +1,7 @@
 """The `wireschema` command.
 
-    wireschema normalize FILE|- --target T [--strict|--no-strict] [--output] [--request] [--explain] [--report json]
-    wireschema check FILE|- [--targets a,b] [--fail-on KINDS] [--ignore KEYWORD] [--format text|json|github]
+    wireschema normalize FILE|- --target T|--model M [--strict|--no-strict] [--output] [--request] [--explain] [--report json]
+    wireschema check FILE|- [--targets a,b|--model M] [--fail-on KINDS] [--ignore KEYWORD] [--format text|json|github]
     wireschema diff FILE|- --targets a,b,c [--width N]
     wireschema targets
     wireschema rules lint [PATH]

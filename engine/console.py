@@ -29,6 +29,20 @@ def named_target(args: argparse.Namespace, name: str) -> Any:
     return wireschema._target(name)
 
 
+def chosen_target(args: argparse.Namespace, target: str | None, flag: str = "--target") -> Any:
+    """The target `target` (given as `flag`) names, or the one `--model` goes to (through
+    the catalog of the `--rules` folder where it has one): exactly one of the two."""
+    if (target is None) == (args.model is None):
+        raise UsageError(f"give {flag} or --model, not both" if args.model else f"give {flag} or --model")
+    if args.model is None:
+        return named_target(args, target)
+    return (args.rules_set or wireschema).target_for(args.model)
+
+
+def add_model(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--model", "-m", help="a model id in place of the target (bedrock/us.anthropic.claude-..., gpt-5: see CONSTRAINTS.md's model catalog)")
+
+
 def add_command(sub: Any, name: str, help_text: str) -> argparse.ArgumentParser:
     p: argparse.ArgumentParser = sub.add_parser(name, help=help_text, description=help_text)
     p.add_argument("--rules", metavar="PATH", help="a rule file or directory of your own")

@@ -28,6 +28,11 @@ class UnknownTargetError(WireschemaError, LookupError):
     """No rule file is loaded under that target name."""
 
 
+class UnknownModelError(UnknownTargetError):
+    """No entry of the model catalog matches a model id, or none serves it where its
+    prefix says (`bedrock/`, `vertex_ai/`); the message names the nearest known ids."""
+
+
 class RuleFileError(WireschemaError):
     """A rule file is malformed. The message names the file, line and column."""
 

@@ -161,6 +161,7 @@ TOOL_FIELDS: dict[str, Sub] = {
     "returns": Sub(bool, "bool", "A Python function made a tool sends its return annotation's JSON Schema at the first of `outputs`, normalized as a tool's own output schema is (python-genai's `FunctionDeclaration.from_callable` sends it so); a function annotated to return `None`, or not annotated, sends none, and one whose return type pydantic cannot describe says so (`tool/shape`)."),
     "takes": Sub(str, "path or list of paths", "Every field this wire's tool takes (its message's, each spelling its reader takes): where a tool keeps its shape, a field of the caller's at no such path (nor on the way to one) is not sent, named in one `tool/shape` change. For a wire whose own reader refuses a field it does not know (Google's protos, botocore's Bedrock model); it must take the shape's own name, description, schema, strict and output paths. Left out, every field travels along."),
     "provided": Sub(dict, "mapping of key to regex", "Entries of a tool list that are the wire's own tools beside the caller's functions (Anthropic's dated server tools, OpenAI's hosted tools), by the value of a key; with `passthrough`'s, the only entries other than function tools this wire's tool lists take: another wire's own tool is a `ToolShapeError`, or dropped and reported on request."),
+    "refuses_strict": Sub(bool, "bool", "The wire refuses a tool's strict field by its presence, whatever it says (Bedrock Converse on several Claude models: `tools.0.custom.strict: Extra inputs are not permitted`, BerriAI/litellm#31582, #35688): a caller's flag is never sent, reported (`tool/shape`). The model catalog sets it where a model does so."),
     "groups": Sub(list, "list of keys", "Keys under which one entry holds a list of this wire's tools (a Gemini `Tool`'s `functionDeclarations`): `normalize_tools` takes such an entry alone as its list of tools, and one inside a list as the tools it holds, where it stands (python-genai's `config.tools`)."),
 }
 
@@ -624,7 +625,7 @@ def check_tool(value: Any, *, partial: bool = False) -> dict:
             for key in v:
                 regex(v[key], Entry(entry.path, v, key))
             out[k] = freeze_json(v)
-        elif k in ("schema_required", "returns", "strict_only_true", "no_empty_description"):
+        elif k in ("schema_required", "returns", "strict_only_true", "no_empty_description", "refuses_strict"):
             if not isinstance(v, bool):
                 entry.err(f"tool.{k} must be true or false")
             out[k] = v

@@ -245,7 +245,7 @@ def _reading(registry: Any) -> _Reading:
     found = _READINGS.get(registry)
     if found is None:
         shapes = list(registry.tool_shapes())
-        shapes.sort(key=lambda s: (-len(s["schema"]), -len(s.get("fixed", {})), -len(s)))
+        shapes.sort(key=lambda s: (-len(s["schema"]), -len(s.get("fixed", {})), "strict" not in s, -len(s)))
         kinds: dict[str, dict[str, list[Any]]] = {}
         passthrough: set[str] = set()
         groups: set[str] = set()
@@ -419,10 +419,10 @@ def build_tool(
             changes.append(Change("tool/shape", "", "dropped", f"the tool's strict flag{said}: not sent, as {target.name} takes it only where strict mode is reached"))
     elif "strict" in shape:
         _set(out, at.get("strict", shape["strict"]), strict)
-    elif same and parsed.strict is not None and parsed.strict != strict and "strict" in at:
-        # the caller's flag, on a wire whose tool has no place for one, says otherwise
-        # than the strictness reached (strict mode asked where there is none): sent, it
-        # would say what the Result denies (and Gemini's proto refuses the field)
+    elif same and parsed.strict is not None and (parsed.strict != strict or shape.get("refuses_strict")) and "strict" in at:
+        # the caller's flag, on a wire whose tool has no place for one, says otherwise than the
+        # strictness reached (strict asked where there is none), or is refused by its presence:
+        # sent, it would say what the Result denies (and Gemini's proto refuses the field)
         _unset(out, at["strict"])
         changes.append(_not_sent("the tool's", [_dotted(at["strict"])], target, f" (saying {str(parsed.strict).lower()})"))
     if same:
@@ -910,11 +910,12 @@ def _fallback_result(target: Any, rule: str, reason: str) -> Result:
 
 def normalize_tools(
     tools: Any,
-    target: TargetLike,
+    target: TargetLike | None = None,
     *,
     strict: bool | None = None,
     options: Options | None = None,
     on_untranslatable: str = "error",
+    model: str | None = None,
 ) -> ToolsResult:
     """Normalize a list of tools for one target; one bad tool falls back alone.
 
@@ -936,11 +937,14 @@ def normalize_tools(
     Names are rewritten to the wire's name rule and made unique (two tools called
     `search` get `search` and `search_<hex>`), each rename reported in its tool's
     `Result.changes`; `names` maps back and `result_for` finds a tool by wire name.
+    `model=` names a model in place of the target (see `target_for`).
     """
-    from . import _log_tools
+    from . import _log_tools, _target
+
+    t = _target(target, model)
 
     def logged() -> ToolsResult:
-        out = _normalize_tools_quiet(tools, target, strict=strict, options=options, on_untranslatable=on_untranslatable)
+        out = _normalize_tools_quiet(tools, t, strict=strict, options=options, on_untranslatable=on_untranslatable)
         _log_tools(out)
         return out
 
@@ -1072,7 +1076,8 @@ def _normalize_tools(
     return ToolsResult(tuple(built), tuple(aligned), NameMap(pairs), tuple(wire_list), tuple(paths), dropped)
 
 
-def normalize_tool(tool: Any, target: TargetLike, *, strict: bool | None = None, options: Options | None = None) -> ToolResult:
+def normalize_tool(tool: Any, target: TargetLike | None = None, *, strict: bool | None = None, options: Options | None = None,
+                   model: str | None = None) -> ToolResult:
     """Normalize one tool into the target's native tool object.
 
     `tool` is a dict in any shipped shape (OpenAI Chat or Responses, Anthropic,
@@ -1086,11 +1091,11 @@ def normalize_tool(tool: Any, target: TargetLike, *, strict: bool | None = None,
     dict no shape reads, raises `ToolShapeError`; so does a server tool or cache
     point, which has no schema to normalize, and a description that is no text or a
     strict flag that is no boolean (named with the tool). A null one is none: a tool
-    kept in its shape leaves it out, reported (`tool/shape`).
+    kept in its shape leaves it out, reported (`tool/shape`). `model=`: see `target_for`.
     """
-    from . import _log_result
+    from . import _log_result, _target
 
-    out = _normalize_tool_quiet(tool, target, strict=strict, options=options)
+    out = _normalize_tool_quiet(tool, _target(target, model), strict=strict, options=options)
     _log_result(out.result, f"tool {out.original_name!r}")
     return out
 
@@ -1154,7 +1159,8 @@ class RequestResult:
 
 
 def normalize_request(
-    body: Any, target: TargetLike, *, options: Options | None = None, on_untranslatable: str = "error",
+    body: Any, target: TargetLike | None = None, *, options: Options | None = None, model: str | None = None,
+    on_untranslatable: str = "error",
 ) -> RequestResult:
     """Normalize every schema of a provider request body, found by the rule file's `locate`.
 
@@ -1181,7 +1187,7 @@ def normalize_request(
     of the body is judged as a tool's other fields are: a value that is no JSON (a set,
     NaN without `allow_nan`, a datetime) or nesting deeper than `Options.max_depth`
     beside the schemas is a `SchemaInputError` naming where; a string no UTF-8 text
-    holds is mended, reported in `changes`.
+    holds is mended, reported in `changes`. `model=`: see `target_for`.
     """
     from . import _log_result, _log_tools, _target
     from .native import plain
@@ -1192,7 +1198,7 @@ def normalize_request(
     from .ruletable import jsonpath, path_tokens
 
     drop = dropping(on_untranslatable)
-    t = _target(target)
+    t = _target(target, model)
     # the targets that read the body's outputs, compiled before any work: a broken one
     # fails the request at its start, never half-way through it
     readers = (t, *map(t.related, t.locate.get("outputs_of", ())))
