@@ -1,0 +1,152 @@
+"""Wires whose validator ships in no registry package: their documented refusals, as a test set.
+
+Each refusal is a plain function that finds, in a schema, what the wire's own validator
+refuses (its error text quoted). Each case's input shows the refusal, which keeps the
+set honest; its output on the target shows none, without falling back.
+
+- moonshot: MoonshotAI/walle (Go, with a prebuilt library in its repository only),
+  documented in docs/mfjs-spec.md and docs/walle.md.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+import wireschema
+
+# -- moonshot: MFJS and walle ------------------------------------------------------------
+
+# mfjs-spec.md's Field Definitions, and its $defs/$ref
+MFJS_KEYS = {"type", "properties", "additionalProperties", "items", "anyOf", "enum", "required", "description", "default", "$ref", "$defs"}
+MFJS_TYPES = {"null", "boolean", "object", "array", "number", "integer", "string"}
+
+
+def _subschemas(schema):
+    """(pointer, node, is the root, under additionalProperties) of every object subschema."""
+    stack = [("", schema, True, False)]
+    while stack:
+        at, node, root, extra = stack.pop()
+        if not isinstance(node, dict):
+            continue
+        yield at, node, root, extra
+        for name, sub in (node.get("properties") or {}).items() if isinstance(node.get("properties"), dict) else ():
+            stack.append((f"{at}/properties/{name}", sub, False, False))
+        for i, sub in enumerate(node.get("anyOf") or []) if isinstance(node.get("anyOf"), list) else ():
+            stack.append((f"{at}/anyOf/{i}", sub, False, False))
+        if root and isinstance(node.get("$defs"), dict):
+            stack.extend((f"/$defs/{n}", sub, False, False) for n, sub in node["$defs"].items())
+        for kw in ("items", "additionalProperties"):
+            stack.append((f"{at}/{kw}", node.get(kw), False, kw == "additionalProperties"))
+
+
+def _enum_kind(value):
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return "number"
+    return None
+
+
+def mfjs_refusals(schema):
+    """What walle refuses in `schema`, one line each ("pointer: its error")."""
+    out = []
+    for at, node, root, extra in _subschemas(schema):
+        t = node.get("type")
+        types = [t] if isinstance(t, str) else t if isinstance(t, list) else []
+        if set(node) - MFJS_KEYS:
+            out.append(f"{at}: unsupported keywords: {', '.join(sorted(set(node) - MFJS_KEYS))}")
+        if "$defs" in node and not root:
+            out.append(f"{at}: keyword $defs must be at root level")
+        if "type" in node and "anyOf" in node:
+            out.append(f"{at}: when using anyOf, type should be defined in anyOf items instead of the parent schema")
+        if "$ref" in node:
+            if set(node) - {"$ref", "description"}:
+                out.append(f"{at}: conflicting keywords found after $ref expansion")
+            if not (node["$ref"] == "#" or str(node["$ref"]).startswith("#/$defs/")):
+                out.append(f"{at}: references must start with #/$defs/")
+        if not types and "anyOf" not in node and "$ref" not in node and not (node == {} and (root or extra)):
+            out.append(f"{at}: type is not defined")
+        if any(x not in MFJS_TYPES for x in types):
+            out.append(f"{at}: invalid type")
+        if len(types) > 1:
+            scalar_enum = "enum" in node and len(types) == 2 and "null" in types and not {"object", "array"} & set(types)
+            beside = set(node) - {"type", "description"} - ({"$defs"} if root else set())
+            if beside and not scalar_enum:
+                out.append(f"{at}: keyword {sorted(beside)[0]} is not allowed in combination with multiple types")
+        if "enum" in node:
+            kinds = {_enum_kind(v) for v in node["enum"]}
+            if None in kinds or len(kinds) != 1:
+                out.append(f"{at}: enum values are float, int or str, of one type")
+            if not types:
+                out.append(f"{at}: type is not defined (beside enum)")
+        if "items" in node and (not isinstance(node["items"], dict) or not node["items"]):
+            out.append(f"{at}: items must be an object, not empty")
+        if any(isinstance(b, bool) for b in node.get("anyOf") or [] if isinstance(node.get("anyOf"), list)):
+            out.append(f"{at}: schema in anyOf must be an object")
+        if any(isinstance(p, bool) for p in (node.get("properties") or {}).values() if isinstance(node.get("properties"), dict)):
+            out.append(f"{at}: property schema must be an object")
+    return out
+
+
+def _props(**props):
+    return {"type": "object", "properties": props}
+
+
+MOONSHOT = [
+    ("title-format-comment", _props(q={"type": "string", "title": "Q", "format": "date", "$comment": "c"})),
+    ("bounds", _props(n={"type": "integer", "minimum": 0, "exclusiveMaximum": 9}, xs={"type": "array", "items": {"type": "string"}, "maxItems": 3})),
+    ("pattern-and-lengths", _props(s={"type": "string", "pattern": "^a", "minLength": 1})),
+    ("tuple", _props(p={"type": "array", "prefixItems": [{"type": "number"}, {"type": "string"}]})),
+    ("type-beside-any-of", _props(a={"type": "string", "anyOf": [{"type": "string", "description": "x"}, {"type": "string"}]})),
+    ("type-list-with-keywords", _props(o={"type": ["object", "null"], "properties": {"a": {"type": "string"}}})),
+    ("untyped-property", _props(a={}, b={"description": "anything"})),
+    ("enum-without-type", _props(e={"enum": ["a", "b"]})),
+    ("mixed-enum", _props(e={"type": ["string", "integer"], "enum": ["a", 1]})),
+    ("boolean-enum", _props(e={"type": "boolean", "enum": [True]})),
+    ("ref-with-siblings", {**_props(a={"$ref": "#/$defs/A", "title": "the a"}), "$defs": {"A": {"type": "string"}}}),
+    ("nested-defs", _props(a={"type": "object", "$defs": {"X": {"type": "string"}}, "properties": {"x": {"$ref": "#/properties/a/$defs/X"}}})),
+    ("ref-to-a-property", _props(a={"type": "string"}, b={"$ref": "#/properties/a"})),
+    ("one-of-all-of-not", _props(o={"oneOf": [{"type": "string"}, {"type": "integer"}]}, n={"type": "string", "not": {"enum": ["x"]}})),
+    ("const", _props(c={"const": "x"})),
+    ("empty-items", _props(xs={"type": "array", "items": {}})),
+    ("boolean-subschemas", _props(xs={"type": "array", "items": False}, u={"anyOf": [True, {"type": "string"}]})),
+]
+
+
+@pytest.mark.parametrize("case,schema", MOONSHOT, ids=[c for c, _ in MOONSHOT])
+def test_moonshot_sends_nothing_walle_refuses(case, schema):
+    assert mfjs_refusals(schema), "the case shows no documented refusal"
+    result = wireschema.normalize(schema, "moonshot")
+    assert not result.used_fallback, result.fallback_reason
+    assert mfjs_refusals(result.schema) == []
+    assert not wireschema.check(result.schema, "moonshot")
+
+
+def test_moonshot_keeps_the_specs_own_examples():
+    search = {"type": "object", "properties": {
+        "qs": {"anyOf": [{"type": "string"}, {"type": "array", "items": {"type": "string"}}], "description": "place your query or queries here"},
+        "lang": {"type": "string", "enum": ["Chinese", "English"]}}, "additionalProperties": False, "required": ["qs"]}
+    linked = {"type": "object", "properties": {"linked_list": {"$ref": "#/$defs/node"}}, "$defs": {"node": {
+        "type": "object", "properties": {"value": {"type": "number"}, "next": {"anyOf": [{"$ref": "#/$defs/node"}, {"type": "null"}]}},
+        "additionalProperties": False, "required": ["next", "value"]}}, "additionalProperties": False, "required": ["linked_list"]}
+    for schema in (search, linked):
+        assert mfjs_refusals(schema) == []
+        result = wireschema.normalize(schema, "moonshot")
+        assert result.schema == schema and not result.changes
+
+
+@pytest.mark.corpus
+def test_moonshot_sends_nothing_walle_refuses_over_the_corpus():
+    from test_wire import _outputs
+
+    refused = [(i, r) for i, _role, schema, _strict in _outputs("moonshot") for r in mfjs_refusals(schema)]
+    assert not refused, refused[:10]
+
+
+def test_moonshot_unrolls_recursion_with_no_way_out():
+    # walle: "detected infinite recursion without termination condition"
+    schema = {**_props(r={"$ref": "#/$defs/N"}), "$defs": {"N": {**_props(c={"$ref": "#/$defs/N"}), "required": ["c"]}}}
+    assert wireschema.check(schema, "moonshot")
+    result = wireschema.normalize(schema, "moonshot")
+    assert "moonshot/required-recursion" in {c.rule for c in result.changes}
+    assert mfjs_refusals(result.schema) == [] and not wireschema.check(result.schema, "moonshot")
