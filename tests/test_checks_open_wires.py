@@ -26,6 +26,7 @@ CASES = [
     ("moonshot", "mixed-enum", _props(a={"type": ["string", "integer"], "enum": ["a", 1]})),
     ("moonshot", "bad-type-name", _props(a={"type": "float"})),
     ("moonshot", "boolean-subschema", _props(a={"type": "array", "items": True})),
+    ("llamacpp", "unanchored-pattern", _props(a={"type": "string", "pattern": "abc"})),
 ]
 
 

@@ -6,6 +6,9 @@ set honest; its output on the target shows none, without falling back.
 
 - moonshot: MoonshotAI/walle (Go, with a prebuilt library in its repository only),
   documented in docs/mfjs-spec.md and docs/walle.md.
+- llamacpp: llama.cpp's JSON-Schema-to-GBNF converter (common/json-schema-to-grammar.cpp)
+  and grammar parser (src/llama-grammar.cpp); llama-cpp-python, which wraps it, builds
+  from source.
 """
 
 from __future__ import annotations
@@ -13,6 +16,7 @@ from __future__ import annotations
 import pytest
 
 import wireschema
+from wireschema.positions import child_slots
 
 # -- moonshot: MFJS and walle ------------------------------------------------------------
 
@@ -150,3 +154,63 @@ def test_moonshot_unrolls_recursion_with_no_way_out():
     result = wireschema.normalize(schema, "moonshot")
     assert "moonshot/required-recursion" in {c.rule for c in result.changes}
     assert mfjs_refusals(result.schema) == [] and not wireschema.check(result.schema, "moonshot")
+
+
+# -- llamacpp: the GBNF converter and grammar parser -------------------------------------
+
+_REPETITIONS = ("minLength", "maxLength", "minItems", "maxItems")
+
+
+def gbnf_refusals(schema):
+    """What llama.cpp refuses in `schema` (every subschema it reads), one line each."""
+    out = []
+    stack = [("", schema)]
+    while stack:
+        at, node = stack.pop()
+        if not isinstance(node, dict):
+            continue
+        p = node.get("pattern")
+        if isinstance(p, str) and not (len(p) > 1 and p[0] == "^" and p[-1] == "$" and not p.endswith("\\$")):
+            out.append(f"{at}: Pattern must start with '^' and end with '$'")
+        if isinstance(p, str) and any(look in p for look in ("(?=", "(?!", "(?<=", "(?<!")):
+            out.append(f"{at}: lookarounds are not supported")
+        for k in _REPETITIONS:
+            if isinstance(node.get(k), int) and node[k] >= 2000:
+                out.append(f"{at}/{k}: number of repetitions exceeds sane defaults")
+        stack.extend((f"{at}/{kw}/{key}", cont[key]) for kw, _slot, cont, key in child_slots(node))
+    return out
+
+
+LLAMACPP = [
+    ("unanchored-pattern", _props(a={"type": "string", "pattern": "[a-z]+"})),
+    ("half-anchored-pattern", _props(a={"type": "string", "pattern": "^v\\d+"}, b={"type": "string", "pattern": "\\.json$"})),
+    ("escaped-dollar", _props(a={"type": "string", "pattern": "^price\\$"})),
+    ("lookahead", _props(a={"type": "string", "pattern": "^(?!admin)[a-z]+$"})),
+    ("long-string", _props(a={"type": "string", "maxLength": 65536})),
+    ("many-items", _props(a={"type": "array", "items": {"type": "string"}, "minItems": 2000, "maxItems": 5000})),
+    ("in-a-definition", {**_props(a={"$ref": "#/$defs/D"}), "$defs": {"D": {"type": "string", "pattern": "x", "minLength": 4096}}}),
+]
+
+
+@pytest.mark.parametrize("case,schema", LLAMACPP, ids=[c for c, _ in LLAMACPP])
+def test_llamacpp_sends_nothing_its_converter_refuses(case, schema):
+    assert gbnf_refusals(schema), "the case shows no documented refusal"
+    result = wireschema.normalize(schema, "llamacpp")
+    assert not result.used_fallback, result.fallback_reason
+    assert gbnf_refusals(result.schema) == []
+    assert not wireschema.check(result.schema, "llamacpp")
+
+
+def test_llamacpp_keeps_anchored_patterns_and_small_bounds():
+    schema = _props(a={"type": "string", "pattern": "^[a-z]+(-[a-z]+)*$", "minLength": 1, "maxLength": 1999},
+                    b={"type": "array", "items": {"type": "integer"}, "maxItems": 1999})
+    assert gbnf_refusals(schema) == []
+    assert wireschema.normalize(schema, "llamacpp").schema == schema
+
+
+@pytest.mark.corpus
+def test_llamacpp_sends_nothing_its_converter_refuses_over_the_corpus():
+    from test_wire import _outputs
+
+    refused = [(i, r) for i, _role, schema, _strict in _outputs("llamacpp") for r in gbnf_refusals(schema)]
+    assert not refused, refused[:10]
