@@ -117,15 +117,6 @@ MOONSHOT = [
 ]
 
 
-@pytest.mark.parametrize("case,schema", MOONSHOT, ids=[c for c, _ in MOONSHOT])
-def test_moonshot_sends_nothing_walle_refuses(case, schema):
-    assert mfjs_refusals(schema), "the case shows no documented refusal"
-    result = wireschema.normalize(schema, "moonshot")
-    assert not result.used_fallback, result.fallback_reason
-    assert mfjs_refusals(result.schema) == []
-    assert not wireschema.check(result.schema, "moonshot")
-
-
 def test_moonshot_keeps_the_specs_own_examples():
     search = {"type": "object", "properties": {
         "qs": {"anyOf": [{"type": "string"}, {"type": "array", "items": {"type": "string"}}], "description": "place your query or queries here"},
@@ -137,14 +128,6 @@ def test_moonshot_keeps_the_specs_own_examples():
         assert mfjs_refusals(schema) == []
         result = wireschema.normalize(schema, "moonshot")
         assert result.schema == schema and not result.changes
-
-
-@pytest.mark.corpus
-def test_moonshot_sends_nothing_walle_refuses_over_the_corpus():
-    from test_wire import _outputs
-
-    refused = [(i, r) for i, _role, schema, _strict in _outputs("moonshot") for r in mfjs_refusals(schema)]
-    assert not refused, refused[:10]
 
 
 def test_moonshot_unrolls_recursion_with_no_way_out():
@@ -192,13 +175,18 @@ LLAMACPP = [
 ]
 
 
-@pytest.mark.parametrize("case,schema", LLAMACPP, ids=[c for c, _ in LLAMACPP])
-def test_llamacpp_sends_nothing_its_converter_refuses(case, schema):
-    assert gbnf_refusals(schema), "the case shows no documented refusal"
-    result = wireschema.normalize(schema, "llamacpp")
+# -- every wire: each case shows its refusal, and the output none ------------------------
+
+CASES = [("moonshot", mfjs_refusals, *c) for c in MOONSHOT] + [("llamacpp", gbnf_refusals, *c) for c in LLAMACPP]
+
+
+@pytest.mark.parametrize("target,refusals,case,schema", CASES, ids=[f"{t}:{c}" for t, _, c, _ in CASES])
+def test_the_output_shows_none_of_the_refusals_its_input_shows(target, refusals, case, schema):
+    assert refusals(schema), "the case shows no documented refusal"
+    result = wireschema.normalize(schema, target)
     assert not result.used_fallback, result.fallback_reason
-    assert gbnf_refusals(result.schema) == []
-    assert not wireschema.check(result.schema, "llamacpp")
+    assert refusals(result.schema) == []
+    assert not wireschema.check(result.schema, target)
 
 
 def test_llamacpp_keeps_anchored_patterns_and_small_bounds():
@@ -209,8 +197,9 @@ def test_llamacpp_keeps_anchored_patterns_and_small_bounds():
 
 
 @pytest.mark.corpus
-def test_llamacpp_sends_nothing_its_converter_refuses_over_the_corpus():
+@pytest.mark.parametrize("target,refusals", [("moonshot", mfjs_refusals), ("llamacpp", gbnf_refusals)], ids=["moonshot", "llamacpp"])
+def test_no_output_of_the_corpus_shows_a_refusal(target, refusals):
     from test_wire import _outputs
 
-    refused = [(i, r) for i, _role, schema, _strict in _outputs("llamacpp") for r in gbnf_refusals(schema)]
+    refused = [(i, r) for i, _role, schema, _strict in _outputs(target) for r in refusals(schema)]
     assert not refused, refused[:10]
