@@ -167,7 +167,8 @@ def unroll_required_recursion(rule, run):
     a cycle of `$ref`s none of which sits (within its definition) under a property left
     out of `required` (array items and union branches do not count, but with
     `union_exits` a branch beside one of a scalar type), each `$ref` is inlined, up to
-    `max_unroll` times per definition, then cut. Every other `$ref` stays. Run it after a `resolve-refs` that keeps root `$defs`; definitions no longer
+    `max_unroll` times per definition, then cut. Every other `$ref` stays. Run it
+    after a `resolve-refs` that keeps root `$defs`; definitions no longer
     used are left for `prune-defs`.
     """
     root = run.root
