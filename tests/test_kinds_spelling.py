@@ -134,6 +134,20 @@ CASES = {
         "$defs": {"A": {"type": "object", "required": ["b"], "properties": {"b": {"$ref": "#/$defs/B"}}},
                   "B": {"type": "object", "required": ["a"], "properties": {"a": {"$ref": "#/$defs/A", "description": "back"}}},
                   "Opt": {"type": "object", "properties": {"more": {"$ref": "#/$defs/Opt"}}}}}),
+    "unroll-required-recursion-union-exits": ("""
+      - id: t/refs
+        kind: resolve-refs
+        mode: keep-defs
+        recursion: keep
+        why: test
+      - id: t/unroll
+        kind: unroll-required-recursion
+        max_unroll: 1
+        union_exits: true
+        why: test
+    """, {"type": "object", "required": ["ends", "loops"], "properties": {"ends": {"$ref": "#/$defs/E"}, "loops": {"$ref": "#/$defs/L"}},
+          "$defs": {"E": {"type": "object", "required": ["next"], "properties": {"next": {"anyOf": [{"$ref": "#/$defs/E"}, {"type": "null"}]}}},
+                    "L": {"type": "object", "required": ["next"], "properties": {"next": {"anyOf": [{"$ref": "#/$defs/L"}, {"type": "object"}]}}}}}),
     "nullable-marker-with-null-type": ("""
       - id: t/nullable
         kind: nullable
@@ -228,6 +242,14 @@ CHECKS = {
         why: test
     """, {"type": "object", "properties": {"ok": {"anyOf": [{"type": "string"}], "title": "T"},
                                            "bad": {"anyOf": [{"type": "string"}], "description": "d"}}}),
+    "recursion-through-optional-union-exits": ("""
+      - id: t/recursion
+        kind: recursion-through-optional
+        union_exits: true
+        why: test
+    """, {"type": "object", "properties": {"a": {"$ref": "#/$defs/A"}, "n": {"$ref": "#/$defs/N"}},
+          "$defs": {"A": {"type": "object", "required": ["next"], "properties": {"next": {"anyOf": [{"$ref": "#/$defs/A"}, {"type": "array"}]}}},
+                    "N": {"type": "object", "required": ["next"], "properties": {"next": {"anyOf": [{"$ref": "#/$defs/N"}, {"type": ["string", "null"]}]}}}}}),
     "recursion-through-optional": ("""
       - id: t/recursion
         kind: recursion-through-optional
