@@ -1,0 +1,66 @@
+"""Stand-ins for the providers the plug-in tests' clients call: an httpx transport that
+keeps every request body and answers from a script, and the answers themselves."""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Callable
+
+
+class Provider:
+    """An `httpx.MockTransport` handler: each request's JSON body is kept in `sent`, and the
+    n-th request gets `answers[n]` (the last one again past the end)."""
+
+    def __init__(self, *answers: dict[str, Any]):
+        self.answers, self.sent, self.urls = answers, [], []
+
+    def __call__(self, request: Any) -> Any:
+        import httpx
+
+        self.sent.append(json.loads(request.content))
+        self.urls.append(str(request.url))
+        return httpx.Response(200, json=self.answers[min(len(self.sent), len(self.answers)) - 1])
+
+    def transport(self, httpx_module: Any = None) -> Any:
+        import httpx
+
+        return (httpx_module or httpx).MockTransport(self)
+
+
+def chat_tool_call(name: str, arguments: str, model: str = "gpt-4.1") -> dict[str, Any]:
+    """An OpenAI Chat Completions answer that calls one tool."""
+    call = {"id": "call_1", "type": "function", "function": {"name": name, "arguments": arguments}}
+    return _chat({"role": "assistant", "content": None, "tool_calls": [call]}, "tool_calls", model)
+
+
+def chat_text(text: str, model: str = "gpt-4.1") -> dict[str, Any]:
+    """An OpenAI Chat Completions answer in text."""
+    return _chat({"role": "assistant", "content": text}, "stop", model)
+
+
+def _chat(message: dict[str, Any], finish: str, model: str) -> dict[str, Any]:
+    return {
+        "id": "chatcmpl-1", "object": "chat.completion", "created": 0, "model": model,
+        "choices": [{"index": 0, "finish_reason": finish, "message": message}],
+        "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2},
+    }
+
+
+def gemini_answer(*parts: dict[str, Any]) -> dict[str, Any]:
+    """A Gemini `generateContent` answer holding `parts`."""
+    return {
+        "candidates": [{"content": {"role": "model", "parts": list(parts)}, "finishReason": "STOP"}],
+        "usageMetadata": {"promptTokenCount": 1, "candidatesTokenCount": 1, "totalTokenCount": 2},
+        "modelVersion": "gemini-2.5-flash",
+    }
+
+
+def recorder() -> tuple[list[dict[str, Any]], Callable[..., str]]:
+    """A list of the calls a tool received, and a tool-body that records its keyword arguments."""
+    received: list[dict[str, Any]] = []
+
+    def record(**kwargs: Any) -> str:
+        received.append(kwargs)
+        return "done"
+
+    return received, record
