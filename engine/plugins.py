@@ -7,6 +7,7 @@ A plug-in imports its client when it is first used, never on `import wireschema`
 from __future__ import annotations
 
 import importlib
+import json
 from types import ModuleType
 from typing import Any
 
@@ -28,6 +29,16 @@ def restored(tools: Any, wire_name: str, arguments: Any) -> tuple[str, Any]:
     that tool's own schema's shape (`Result.restore`). `tools` is a `ToolsResult` or a
     `RequestResult`; a name no tool of it carries raises `UnknownToolNameError`."""
     return tools.names.original(wire_name), tools.result_for(wire_name).restore(arguments)
+
+
+def restored_text(result: Any, text: str) -> str:
+    """A structured output's JSON text in its own schema's shape (`Result.restore`); text
+    that is no JSON as it is, for the client's own validation to judge."""
+    try:
+        value = json.loads(text)
+    except ValueError:
+        return text
+    return json.dumps(result.restore(value), ensure_ascii=False)
 
 
 def target_for(model: str | None, target: Any) -> Any:

@@ -13,10 +13,9 @@ Needs `pip install 'wireschema[pydantic-ai]'`.
 from __future__ import annotations
 
 import dataclasses
-import json
 from typing import TYPE_CHECKING, Any
 
-from .plugins import client
+from .plugins import client, restored_text
 
 _pai = client("pydantic_ai", "pydantic_ai", "pydantic-ai")
 _capabilities = client("pydantic_ai.capabilities", "pydantic_ai", "pydantic-ai")
@@ -100,16 +99,7 @@ class Restore(_capabilities.AbstractCapability[Any]):
         if output is None:
             return response
         result = _output_result(output.json_schema, self.target, output.strict, self.options)
-        parts = [_restored_text(part, result) for part in response.parts]
+        parts = [dataclasses.replace(part, content=restored_text(result, part.content))
+                 if isinstance(part, _messages.TextPart) else part for part in response.parts]
         return dataclasses.replace(response, parts=parts)
 
-
-def _restored_text(part: Any, result: Result) -> Any:
-    """A text part that holds JSON, restored; any other part as it is."""
-    if not isinstance(part, _messages.TextPart):
-        return part
-    try:
-        value = json.loads(part.content)
-    except ValueError:
-        return part  # no JSON: pydantic-ai's own validation says what is wrong with it
-    return dataclasses.replace(part, content=json.dumps(result.restore(value), ensure_ascii=False))
