@@ -4,14 +4,14 @@ keeps every request body and answers from a script, and the answers themselves."
 from __future__ import annotations
 
 import json
-from typing import Any, Callable
+from typing import Any
 
 
 class Provider:
     """An `httpx.MockTransport` handler: each request's JSON body is kept in `sent`, and the
     n-th request gets `answers[n]` (the last one again past the end)."""
 
-    def __init__(self, *answers: dict[str, Any]):
+    def __init__(self, *answers: dict[str, Any] | str):
         self.answers, self.sent, self.urls = answers, [], []
 
     def __call__(self, request: Any) -> Any:
@@ -19,7 +19,10 @@ class Provider:
 
         self.sent.append(json.loads(request.content))
         self.urls.append(str(request.url))
-        return httpx.Response(200, json=self.answers[min(len(self.sent), len(self.answers)) - 1])
+        answer = self.answers[min(len(self.sent), len(self.answers)) - 1]
+        if isinstance(answer, str):  # a stream's server-sent events
+            return httpx.Response(200, text=answer, headers={"content-type": "text/event-stream"})
+        return httpx.Response(200, json=answer)
 
     def transport(self, httpx_module: Any = None) -> Any:
         import httpx
@@ -46,6 +49,21 @@ def _chat(message: dict[str, Any], finish: str, model: str) -> dict[str, Any]:
     }
 
 
+def chat_stream(name: str | None = None, arguments: str = "{}", text: str | None = None) -> str:
+    """An OpenAI Chat Completions stream that calls one tool, or answers in text."""
+    if name is not None:
+        call = {"index": 0, "id": "call_1", "type": "function", "function": {"name": name, "arguments": arguments}}
+        delta, finish = {"role": "assistant", "tool_calls": [call]}, "tool_calls"
+    else:
+        delta, finish = {"role": "assistant", "content": text}, "stop"
+    chunks = [
+        {"index": 0, "delta": delta, "finish_reason": None},
+        {"index": 0, "delta": {}, "finish_reason": finish},
+    ]
+    head = {"id": "chatcmpl-1", "object": "chat.completion.chunk", "created": 0, "model": "gpt-4.1"}
+    return "".join(f"data: {json.dumps({**head, 'choices': [c]})}\n\n" for c in chunks) + "data: [DONE]\n\n"
+
+
 def gemini_answer(*parts: dict[str, Any]) -> dict[str, Any]:
     """A Gemini `generateContent` answer holding `parts`."""
     return {
@@ -54,13 +72,3 @@ def gemini_answer(*parts: dict[str, Any]) -> dict[str, Any]:
         "modelVersion": "gemini-2.5-flash",
     }
 
-
-def recorder() -> tuple[list[dict[str, Any]], Callable[..., str]]:
-    """A list of the calls a tool received, and a tool-body that records its keyword arguments."""
-    received: list[dict[str, Any]] = []
-
-    def record(**kwargs: Any) -> str:
-        received.append(kwargs)
-        return "done"
-
-    return received, record
