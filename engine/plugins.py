@@ -13,6 +13,9 @@ from typing import Any
 
 from .errors import ClientNotInstalledError, UnknownTargetError
 
+MODULES = ("mcp", "pydantic_ai", "litellm", "openai_agents", "langchain")
+"""The plug-ins, each a module of the package named for its client, whose API it speaks."""
+
 
 def client(module: str, plugin: str, extra: str) -> ModuleType:
     """`module` imported, or `ClientNotInstalledError` naming the extra that installs it."""
