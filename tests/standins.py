@@ -72,3 +72,28 @@ def gemini_answer(*parts: dict[str, Any]) -> dict[str, Any]:
         "modelVersion": "gemini-2.5-flash",
     }
 
+
+
+RECEIVED: list[dict[str, Any]] = []
+"""What the tests' `get_weather` tools were called with, emptied by the `received` fixture."""
+
+
+def forecast(city: str, days: int) -> str:
+    """The body of the tests' `get_weather` tools."""
+    RECEIVED.append({"city": city, "days": days})
+    return "sunny"
+
+
+def _received() -> Any:
+    import pytest
+
+    @pytest.fixture
+    def received() -> Any:
+        RECEIVED.clear()
+        yield RECEIVED
+        RECEIVED.clear()
+
+    return received
+
+
+received = _received()

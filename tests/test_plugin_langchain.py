@@ -10,7 +10,7 @@ import sys
 import pytest
 
 import wireschema
-from standins import Provider, chat_text, chat_tool_call
+from standins import Provider, chat_text, chat_tool_call, forecast, received  # noqa: F401 (a fixture)
 
 pytest.importorskip("langchain_core")
 pytest.importorskip("langchain_openai")
@@ -21,26 +21,17 @@ from langchain_openai import ChatOpenAI  # noqa: E402
 
 import wireschema.langchain as wlang  # noqa: E402
 
-RECEIVED: list = []
-
-
 @tool("get weather")
 def get_weather(city: str, days: int = 3) -> str:
     """Daily forecast for a city."""
-    RECEIVED.append({"city": city, "days": days})
-    return "sunny"
-
-
-@pytest.fixture(autouse=True)
-def _fresh():
-    RECEIVED.clear()
+    return forecast(city, days)
 
 
 def _chat(provider: Provider):
     return ChatOpenAI(model="gpt-4.1", api_key="k", http_client=httpx.Client(transport=provider.transport()))
 
 
-def test_bound_tools_are_the_targets_and_the_call_reaches_the_tool_restored():
+def test_bound_tools_are_the_targets_and_the_call_reaches_the_tool_restored(received):
     provider = Provider(chat_tool_call("get_weather", '{"city": "Lyon", "days": null}'), chat_text("sunny in Lyon"))
     llm = wlang.bind_tools(_chat(provider), [get_weather], "openai-strict", tool_choice="get weather")
     question = [HumanMessage("weather in Lyon?")]
@@ -52,7 +43,7 @@ def test_bound_tools_are_the_targets_and_the_call_reaches_the_tool_restored():
     (call,) = answer.tool_calls
     assert (call["name"], call["args"]) == ("get weather", {"city": "Lyon"})
     result = get_weather.invoke(call)
-    assert RECEIVED == [{"city": "Lyon", "days": 3}]
+    assert received == [{"city": "Lyon", "days": 3}]
     # the next turn sends the earlier call under its wire name again
     llm.invoke([*question, answer, ToolMessage(result.content, tool_call_id=call["id"])])
     assert provider.sent[1]["messages"][1]["tool_calls"][0]["function"]["name"] == "get_weather"

@@ -11,7 +11,7 @@ import sys
 import pytest
 
 import wireschema
-from standins import Provider, chat_stream, chat_text, chat_tool_call
+from standins import Provider, chat_stream, chat_text, chat_tool_call, forecast, received  # noqa: F401 (a fixture)
 
 pytest.importorskip("agents")
 httpx = pytest.importorskip("httpx")
@@ -20,19 +20,10 @@ from agents import Agent, OpenAIChatCompletionsModel, RunConfig, Runner, functio
 
 import wireschema.openai_agents as wagents  # noqa: E402
 
-RECEIVED: list = []
-
-
 @function_tool(name_override="get weather", strict_mode=False)
 def get_weather(city: str, days: int = 3) -> str:
     """Daily forecast for a city."""
-    RECEIVED.append({"city": city, "days": days})
-    return "sunny"
-
-
-@pytest.fixture(autouse=True)
-def _fresh():
-    RECEIVED.clear()
+    return forecast(city, days)
 
 
 def _client(provider: Provider):
@@ -47,23 +38,23 @@ def _answers():
     return Provider(chat_tool_call("get_weather", '{"city": "Lyon", "days": null}'), chat_text("sunny in Lyon"))
 
 
-def _check(provider: Provider):
+def _check(provider: Provider, received: list):
     (tool,) = provider.sent[0]["tools"]
     made = wireschema.normalize_tool(get_weather, "openai-strict", strict=True).tool
     assert tool == made and tool["function"]["name"] == "get_weather" and tool["function"]["strict"] is True
     # the call went back to the model under its wire name, and the tool got its default
     assert provider.sent[1]["messages"][1]["tool_calls"][0]["function"]["name"] == "get_weather"
-    assert RECEIVED == [{"city": "Lyon", "days": 3}]
+    assert received == [{"city": "Lyon", "days": 3}]
 
 
-def test_a_wrapped_model_sends_the_targets_tools_and_the_call_reaches_the_function_restored():
+def test_a_wrapped_model_sends_the_targets_tools_and_the_call_reaches_the_function_restored(received):
     provider = _answers()
     agent = Agent(name="forecaster", model=wagents.Model(_model(provider), "openai-strict"), tools=[get_weather])
     assert Runner.run_sync(agent, "weather in Lyon?").final_output == "sunny in Lyon"
-    _check(provider)
+    _check(provider, received)
 
 
-def test_a_wrapped_provider_gives_every_agent_such_a_model():
+def test_a_wrapped_provider_gives_every_agent_such_a_model(received):
     provider = _answers()
 
     class Models(wagents._agents.ModelProvider):
@@ -73,10 +64,10 @@ def test_a_wrapped_provider_gives_every_agent_such_a_model():
     agent = Agent(name="forecaster", tools=[get_weather])
     config = RunConfig(model_provider=wagents.Provider("openai-strict", provider=Models()))
     assert Runner.run_sync(agent, "weather in Lyon?", run_config=config).final_output == "sunny in Lyon"
-    _check(provider)
+    _check(provider, received)
 
 
-def test_a_streamed_run_restores_the_call_too():
+def test_a_streamed_run_restores_the_call_too(received):
     provider = Provider(chat_stream("get_weather", '{"city": "Lyon", "days": null}'), chat_stream(text="sunny"))
     agent = Agent(name="forecaster", model=wagents.Model(_model(provider), "openai-strict"), tools=[get_weather])
 
@@ -87,17 +78,17 @@ def test_a_streamed_run_restores_the_call_too():
         return streamed.final_output
 
     assert asyncio.run(run()) == "sunny"
-    assert RECEIVED == [{"city": "Lyon", "days": 3}]
+    assert received == [{"city": "Lyon", "days": 3}]
 
 
-def test_without_the_wrapper_the_wire_name_finds_no_tool():
+def test_without_the_wrapper_the_wire_name_finds_no_tool(received):
     """What the name map saves: the call under the wire's name reaches no tool."""
     from agents.exceptions import ModelBehaviorError
 
     agent = Agent(name="forecaster", model=_model(_answers()), tools=[get_weather])
     with pytest.raises(ModelBehaviorError, match="get_weather not found"):
         Runner.run_sync(agent, "weather in Lyon?")
-    assert RECEIVED == []
+    assert received == []
 
 
 def test_without_openai_agents_the_import_names_the_extra(monkeypatch):
