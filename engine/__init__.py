@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, Callable, Union
 
 from . import listing, logs
 from .errors import (
+    ClientNotInstalledError,
     RequestLimitError,
     RuleFileError,
     OptionsError,
@@ -90,6 +91,7 @@ __all__ = [
     "UntranslatableError",
     "ToolNameError",
     "UnknownToolNameError",
+    "ClientNotInstalledError",
 ]
 __version__ = "0.1.0"
 

@@ -64,6 +64,10 @@ class ToolNameError(WireschemaError, ValueError):
     """A tool-name rule or name map that cannot work (e.g. `max_bytes` too small)."""
 
 
+class ClientNotInstalledError(WireschemaError, ImportError):
+    """A plug-in's client is not installed; the message names the extra that brings it."""
+
+
 class UnknownToolNameError(WireschemaError, LookupError):
     """A name the `NameMap` does not know: a tool the request did not declare."""
 
