@@ -721,6 +721,8 @@ def test_a_langchain_tool_sends_its_docstring_once_as_langchain_does():
     assert out["description"] == sent["description"] == tool.description
     assert "description" not in out["parameters"] and "title" not in out["parameters"]
     assert "description" not in sent["parameters"] and "title" not in sent["parameters"]
+    # its description holds the Args block, as LangChain sends it: no parameter is described again
+    assert not any("description" in p for p in out["parameters"]["properties"].values())
 
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import inspect
 import sys
 from typing import Annotated, Callable, Literal, Optional
 
@@ -33,7 +34,7 @@ class Filters(TypedDict):
 def get_weather(city: str, units: Literal["metric", "imperial"] = "metric") -> str:
     """Daily forecast for a city.
 
-    Extra detail the description leaves out."""
+    Extra detail the description keeps."""
     return city
 
 
@@ -55,7 +56,7 @@ def test_a_typed_dict():
 
 def test_a_typed_function_becomes_an_object_of_its_parameters():
     r = wireschema.normalize(get_weather, "gemini")
-    assert r.schema["description"] == "Daily forecast for a city."
+    assert r.schema["description"] == "Daily forecast for a city.\n\nExtra detail the description keeps."
     assert r.schema["required"] == ["city"]
     assert r.schema["properties"]["units"]["enum"] == ["metric", "imperial"]
 
@@ -217,7 +218,7 @@ def test_a_v1_model_v1_cannot_describe_is_a_clear_error():
 def forecast_google(city: str, days: int = 3) -> str:
     """Daily forecast for a city.
 
-    A longer explanation the tool's description leaves out.
+    A longer explanation the tool's description keeps.
 
     Args:
         city: The city name, e.g. "Lyon".
@@ -251,16 +252,68 @@ def forecast_sphinx(city: str, days: int = 3) -> str:
     return city
 
 
+DESCRIBED = {
+    "forecast_google": "Daily forecast for a city.\n\nA longer explanation the tool's description keeps.",
+    "forecast_numpy": "Daily forecast for a city.",
+    "forecast_sphinx": "Daily forecast for a city.",
+}
+
+
 @pytest.mark.parametrize("fn", [forecast_google, forecast_numpy, forecast_sphinx], ids=["google", "numpy", "sphinx"])
 def test_a_function_is_a_whole_tool_whatever_its_docstring_style(fn):
     out = wireschema.normalize_tool(fn, "anthropic")
     assert out.tool["name"] == fn.__name__ and out.original_name == fn.__name__
-    assert out.tool["description"] == "Daily forecast for a city."
+    # the docstring but its parameter sections, which describe the parameters
+    assert out.tool["description"] == DESCRIBED[fn.__name__]
     schema = out.tool["input_schema"]
     assert "title" not in schema and "description" not in schema  # the docstring is the tool's, not the schema's
     assert schema["properties"]["city"]["description"] == 'The city name, e.g. "Lyon".'
     assert schema["properties"]["days"]["description"] == "How many days,\nat most 14."
     assert schema["required"] == ["city"]
+
+
+def test_a_docstring_is_the_description_but_its_parameter_sections():
+    """Issue 54: the tool's description was the docstring's summary, the rest of it
+    dropped without a word."""
+    def book(origin: str, seats: int = 1) -> str:
+        """Book a flight.
+
+        Only economy seats; prices in EUR.
+
+        Args:
+            origin: Where from.
+            seats: How many.
+
+        Note:
+            One booking a call.
+
+        Returns:
+            The booking id.
+        """
+        return origin
+
+    out = wireschema.normalize_tool(book, "anthropic")
+    assert out.tool["description"] == (
+        "Book a flight.\n\nOnly economy seats; prices in EUR.\n\nNote:\n    One booking a call.\n\nReturns:\n    The booking id.")
+    assert [p["description"] for p in out.tool["input_schema"]["properties"].values()] == ["Where from.", "How many."]
+
+
+def test_a_models_attributes_section_describes_its_fields_and_is_not_said_again():
+    class Trip(pydantic.BaseModel):
+        """A trip.
+
+        Booked one way.
+
+        Attributes:
+            origin: Where from.
+        """
+
+        origin: str
+
+    schema = wireschema.normalize(Trip, "mcp").schema
+    assert schema["description"] == "A trip.\n\nBooked one way."
+    assert schema["properties"]["origin"]["description"] == "Where from."
+    assert wireschema.normalize_tool(Trip, "mcp").tool["description"] == "A trip.\n\nBooked one way."
 
 
 def test_a_description_the_code_gives_wins_over_the_docstrings():
@@ -410,17 +463,17 @@ def test_a_lambda_has_no_name_for_a_tool():
         wireschema.normalize_tool(lambda x: x, "gemini")
 
 
-def test_without_docstring_parser_the_summary_only_and_a_warning(monkeypatch, caplog):
+def test_without_docstring_parser_the_whole_docstring_and_a_warning(monkeypatch, caplog):
     monkeypatch.setitem(sys.modules, "docstring_parser", None)
     out = wireschema.normalize_tool(forecast_google, "gemini")
-    assert out.tool["description"] == "Daily forecast for a city."
+    assert out.tool["description"] == inspect.cleandoc(forecast_google.__doc__) and "city: The city name" in out.tool["description"]
     assert "description" not in out.tool["parameters"]["properties"]["city"]
     assert "docstring_parser" in caplog.text
 
 
-def test_normalize_of_a_function_keeps_its_summary_and_parameter_descriptions_no_title():
+def test_normalize_of_a_function_keeps_its_docstring_and_parameter_descriptions_no_title():
     schema = wireschema.normalize(forecast_google, "mcp").schema
-    assert schema["description"] == "Daily forecast for a city."
+    assert schema["description"] == DESCRIBED["forecast_google"]
     assert "title" not in schema
     assert schema["properties"]["city"]["description"] == 'The city name, e.g. "Lyon".'
 
