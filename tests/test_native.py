@@ -51,7 +51,7 @@ def test_a_type_adapter_and_a_dataclass():
 
 
 def test_a_typed_dict():
-    assert wireschema.normalize(Filters, "mcp").schema["properties"] == {"tag": {"title": "Tag", "type": "string"}}
+    assert wireschema.normalize(Filters, "mcp").schema["properties"] == {"tag": {"type": "string"}}
 
 
 def test_a_typed_function_becomes_an_object_of_its_parameters():
@@ -70,7 +70,7 @@ def test_keyword_arguments_are_the_schema_of_any_other_property_and_varargs_are_
     def anything(q: str, **rest): ...
 
     assert wireschema.normalize(search, "anthropic").schema == {
-        "additionalProperties": {"type": "integer"}, "properties": {"q": {"title": "Q", "type": "string"}}, "required": ["q"], "type": "object"}
+        "additionalProperties": {"type": "integer"}, "properties": {"q": {"type": "string"}}, "required": ["q"], "type": "object"}
     assert wireschema.normalize(anything, "anthropic").schema["additionalProperties"] is True
     strict = wireschema.normalize(search, "openai-strict")  # an open object has no strict form: said, not hidden
     assert not strict.strict and strict.strict_reason.startswith("openai-strict/open-objects")
@@ -87,7 +87,7 @@ def test_a_tool_made_of_a_function_with_varargs_says_they_are_left_out():
     assert "terms" not in out.tool["input_schema"]["properties"]
     (said,) = [c for c in out.result.changes if c.rule == "tool/shape"]
     assert said.action == "dropped" and said.detail.startswith("the function's *terms: str is no parameter of the tool")
-    assert not wireschema.normalize_tool(plain, "anthropic").result.changes
+    assert not [c for c in wireschema.normalize_tool(plain, "anthropic").result.changes if c.rule == "tool/shape"]
 
 
 def test_every_argument_a_call_passes_is_a_property_whatever_its_name():
@@ -104,7 +104,7 @@ def test_every_argument_a_call_passes_is_a_property_whatever_its_name():
     assert list(schema["properties"]) == ["text", "cls", "_id", "model_config", "copy"]
     assert schema["required"] == ["text", "cls", "_id"]
     assert schema["properties"]["model_config"]["default"] == 2
-    assert schema["properties"]["copy"] == {"default": "c", "description": "kept", "title": "Copy", "type": "string"}
+    assert schema["properties"]["copy"] == {"default": "c", "description": "kept", "type": "string"}
 
     class Weather:
         def today(self, city: str): ...
@@ -191,9 +191,9 @@ def test_a_model_of_pydantic_v1s_api_is_described_as_v1_describes_it():
     Trip.update_forward_refs(Place=Place)
     r = wireschema.normalize(Trip, "gemini")
     # v1's draft-07 `definitions`, upgraded and inlined as any other input's
-    assert r.schema["properties"]["stop"]["properties"] == {"x": {"title": "X", "type": "integer"}}
+    assert r.schema["properties"]["stop"]["properties"] == {"x": {"type": "integer"}}
     assert r.schema["properties"]["days"]["minimum"] == 1 and r.schema["required"] == ["city"]
-    assert [c.rule for c in r.changes][:2] == ["draft/definitions", "prepare/resolve-refs"]
+    assert [c.rule for c in r.changes if c.rule != "prepare/name-titles"][:2] == ["draft/definitions", "prepare/resolve-refs"]
     tool = wireschema.normalize_tool(Trip, "anthropic").tool
     assert (tool["name"], tool["description"]) == ("Trip", "A trip.")
 

@@ -138,3 +138,30 @@ def place_keys(rule, node, run):
     where = f"after {anchor}" if anchor else "to the end"
     run.report(rule, node, "rewritten", f"{', '.join(moving)} moved {where}", moving[0])
     return None
+
+
+def _title_of(name: str) -> str:
+    """The title pydantic gives a field of this name (`GenerateJsonSchema.get_title_from_name`)."""
+    return name.title().replace("_", " ").strip()
+
+
+@kind(
+    "drop-name-titles", fails=False, reads="children", creates=False, adds=(), order="pre",
+    triggers={"properties", "$defs"},
+    census={"title"},  # work only where the input holds a title
+)
+def drop_name_titles(rule, node, run):
+    """A title that only repeats the name it stands under, as written or as pydantic
+    writes a name (`trip_id`: "Trip Id"): a property's, or a definition's (`$defs/Trip`:
+    "Trip"). It tells the model nothing the name does not. Any other title, the
+    author's own, is kept."""
+    for kw, what in (("properties", "property"), ("$defs", "definition")):
+        named = node.get(kw)
+        if named.__class__ is not dict:
+            continue
+        for name, sub in named.items():
+            title = sub.get("title") if sub.__class__ is dict else None
+            if title.__class__ is str and (title == name or title == _title_of(name)):
+                del sub["title"]
+                run.edited(sub)
+                run.report(rule, sub, "dropped", f"title {title!r} only repeats the {what}'s name", "title")
