@@ -118,6 +118,8 @@ class PythonTool:
     returns: Any = None
     """The JSON Schema of a function's return annotation (None: not annotated, `None`, or
     not a function), or the text of why pydantic cannot describe it (a str)."""
+    untyped: tuple[str, ...] = ()
+    """A function's parameters with no annotation, each a property taking any value."""
 
 
 def to_schema(value: Any, *, docstring: bool = True) -> dict[str, Any]:
@@ -156,7 +158,15 @@ def python_tool(value: Any) -> PythonTool:
     return PythonTool(
         name, description if isinstance(description, str) else None, schema,
         _var_positional(value), _injected_parameters(signature), _return_schema(signature),
+        _untyped_parameters(signature, schema),
     )
+
+
+def _untyped_parameters(signature: inspect.Signature, schema: dict[str, Any]) -> tuple[str, ...]:
+    """The parameters without an annotation that are properties of `schema`, in order."""
+    props = schema.get("properties")
+    named = props if isinstance(props, dict) else {}
+    return tuple(n for n, p in signature.parameters.items() if p.annotation is p.empty and n in named)
 
 
 def _return_schema(signature: inspect.Signature) -> dict[str, Any] | str | None:

@@ -90,6 +90,21 @@ def test_a_tool_made_of_a_function_with_varargs_says_they_are_left_out():
     assert not [c for c in wireschema.normalize_tool(plain, "anthropic").result.changes if c.rule == "tool/shape"]
 
 
+def test_a_tool_made_of_a_function_says_which_parameters_have_no_type():
+    """Issue 54: `def f(a, b: int)` sent `a` as `{"title": "A"}`, any value, with no word."""
+    def f(a, b: int, _c=1): ...
+
+    out = wireschema.normalize_tool(f, "anthropic")
+    assert out.tool["input_schema"]["properties"] == {"a": {}, "b": {"type": "integer"}, "_c": {"default": 1}}
+    told = [(c.pointer, c.action, c.detail) for c in out.result.changes if c.rule == "tool/shape"]
+    assert told == [
+        ("/properties/a", "kept", "the function's parameter a has no type annotation: it takes any value"),
+        ("/properties/_c", "kept", "the function's parameter _c has no type annotation: it takes any value"),
+    ]
+    assert [c.pointer for c in out.result.changes if c.rule == "prepare/name-titles"] == [
+        "/properties/a/title", "/properties/b/title", "/properties/_c/title"]
+
+
 def test_every_argument_a_call_passes_is_a_property_whatever_its_name():
     """Every parameter named `self` or `cls`, and every one pydantic keeps for itself
     (`_x` is a private attribute to it, `model_config` and `copy` its own names), was
