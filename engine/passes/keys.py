@@ -164,7 +164,8 @@ def drop_name_titles(rule, node, run):
     """A title that only repeats the name it stands under, as written or as pydantic
     writes a name (`trip_id`: "Trip Id"): a property's, or a definition's (`$defs/Trip`:
     "Trip"). It tells the model nothing the name does not. Any other title, the
-    author's own, is kept."""
+    author's own, is kept. Put it before references are inlined, where a definition
+    still stands under its name."""
     for kw, what in (("properties", "property"), ("$defs", "definition")):
         named = node.get(kw)
         if named.__class__ is not dict:
