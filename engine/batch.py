@@ -592,8 +592,8 @@ def _request_report(done: Any) -> dict[str, Any]:
 
 # -- check -------------------------------------------------------------------------
 
-_KINDS = ("fallback", "strict", "dropped", "risk", "spilled")
-_DEFAULT_FAIL_ON = ("fallback", "strict", "dropped", "risk")
+_KINDS = ("fallback", "strict", "dropped", "risk", "spilled", "misspelled")
+_DEFAULT_FAIL_ON = ("fallback", "strict", "dropped", "risk", "misspelled")
 
 # dropping these loses no constraint: identifiers, bookkeeping and pure annotations
 _HARMLESS = frozenset(
@@ -652,7 +652,11 @@ def _result_findings(target: Any, o: _Outcome, label: str, r: Any, strict: bool 
         keyword = _keyword(c.pointer)
         if c.rule in _BESIDE:
             continue
-        if c.action == "spilled" or (c.action == "dropped" and keyword not in _HARMLESS and not keyword.startswith("x-")):
+        # a keyword kept as written though no vocabulary knows it: the only change that
+        # keeps a part of the schema and says so (a bypassed schema is kept whole, at "")
+        if c.action == "kept" and c.pointer:
+            out.append(finding("misspelled", c.pointer, c.rule, c.detail))
+        elif c.action == "spilled" or (c.action == "dropped" and keyword not in _HARMLESS and not keyword.startswith("x-")):
             out.append(finding(c.action, c.pointer, c.rule, c.detail))
     return out
 
@@ -671,6 +675,12 @@ def _risks(target: Any, doc: list[_Outcome]) -> list[_Finding]:
     found = findings(risks, [r.schema for _, _, r in sent], [r.strict for _, _, r in sent])
     return [_Finding(r.target, o.item, "risk", at, _keyword(at), rule, what, label)
             for i, at, rule, what in found for o, label, r in (sent[i],)]
+
+
+def _said_once(found: list[_Finding]) -> list[_Finding]:
+    """One finding where a misspelt keyword is dropped too: the misspelling, which says why."""
+    misspelled = {(id(f.item), f.pointer) for f in found if f.kind == "misspelled"}
+    return [f for f in found if f.kind == "misspelled" or (id(f.item), f.pointer) not in misspelled]
 
 
 def _kinds(text: str) -> tuple[str, ...]:
@@ -715,7 +725,7 @@ def _run_check(args: argparse.Namespace) -> int:
         docs = _process(data, t, None, False, first=n == 0, named=True)
         outcomes = [o for doc in docs for o in doc]
         found = [f for o in outcomes for f in _findings(t, o, None)] + [f for doc in docs for f in _risks(t, doc)]
-        found = [f for f in found if f.kind in fail_on and f.keyword not in ignore]
+        found = _said_once([f for f in found if f.kind in fail_on and f.keyword not in ignore])
         per_target.append((t.name, outcomes, found))
     failed = any(found for _, _, found in per_target) or any(o.error for _, outs, _ in per_target for o in outs)
     if args.format == "json":

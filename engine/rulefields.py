@@ -27,13 +27,14 @@ def err(path: str, container: Any, key: Any, message: str, *, of_key: bool = Fal
     raise RuleFileError(path, line, col, message)
 
 
-def suggest(name: Any, known: Iterable[str]) -> str:
-    """` — did you mean 'x'?` for the known name nearest `name`, or nothing."""
+def suggest(name: Any, known: Iterable[str], cutoff: float = 0.6) -> str:
+    """` — did you mean 'x'?` for the known name nearest `name`, or nothing: none is
+    as near as `cutoff` (difflib's similarity ratio, 1 for the same text)."""
     if not isinstance(name, str):
         return ""
     import difflib  # for a mistake only
 
-    close = difflib.get_close_matches(name, sorted(set(known)), n=1, cutoff=0.6)
+    close = difflib.get_close_matches(name, sorted(set(known)), n=1, cutoff=cutoff)
     return f" — did you mean {close[0]!r}?" if close else ""
 
 

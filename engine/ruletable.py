@@ -1353,7 +1353,9 @@ def _option(opt: Opt, value: Any, scope: _Scope, err: Any, use: Any) -> Any:
     if t == "keys":
         out: list[str] = []
         for w, i, at in _flat(value, scope, err, use, "must be a list of keywords or group:NAME / list:NAME references", keys=True):
-            if w.startswith("group:"):
+            if w == "group:keywords":  # every keyword a rule may name but extensions
+                out.extend(vocab.keywords | scope.keywords)
+            elif w.startswith("group:"):
                 if w[6:] not in vocab.groups:
                     err(unknown("keyword group", w[6:], sorted(vocab.groups)), i, at)
                 out.extend(vocab.groups[w[6:]])

@@ -666,6 +666,9 @@ def _tool_dict(item: Any, where: str, target: Any) -> tuple[Any, tuple[Change, .
             "tool/shape", "", "dropped",
             f"the function's {said} is no parameter of the tool: its framework passes it, never the model "
             "(rules/_objects.yaml, injected)") for said in made.injected)
+        told += tuple(Change(
+            "tool/shape", pointer(("properties", name)), "kept",
+            f"the function's parameter {name} has no type annotation: it takes any value") for name in made.untyped)
         returns = made.returns if target.tool.get("returns") and target.tool.get("outputs") else None
         if isinstance(returns, str):
             told += (Change("tool/shape", "", "dropped", f"the function's return annotation has no JSON Schema ({returns}): no output schema sent"),)

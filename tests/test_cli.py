@@ -616,12 +616,26 @@ def test_a_body_holding_no_tool_list_at_its_top_is_normalized_as_a_body(run):
     assert "type" not in json.loads(ran.stdout)
 
 
-def test_check_default_fails_on_fallback_strict_dropped_and_risk_only(run):
+def test_check_default_fails_on_fallback_strict_dropped_risk_and_misspelled_only(run):
     spills_only = {"type": "object", "properties": {"u": {"type": "string", "format": "uri"}}}
     result = wireschema.normalize(spills_only, "gemini")
     assert {c.action for c in result.changes} == {"spilled"}
     code, report = _check_json(run, "-", "--targets", "gemini", stdin=json.dumps(spills_only))
-    assert code == 0 and report["fail_on"] == ["fallback", "strict", "dropped", "risk"] and _found(report) == set()
+    assert code == 0 and report["fail_on"] == ["fallback", "strict", "dropped", "risk", "misspelled"] and _found(report) == set()
+
+
+def test_check_names_a_misspelt_keyword_once_with_the_keyword_meant(run):
+    """Issue 54: anthropic passed `propertes` through and check said ok; gemini said
+    only that the wire does not take it."""
+    typo = json.dumps({"type": "object", "propertes": {"a": {"type": "string"}}, "requried": ["a"], "x-propertes": 1})
+    code, report = _check_json(run, "-", "--targets", "anthropic,gemini", stdin=typo)
+    assert code == 1 and _found(report) == {
+        (t, None, p, "misspelled") for t in ("anthropic", "gemini") for p in ("/propertes", "/requried")}
+    ran = run("check", "-", "--targets", "anthropic", stdin=typo)
+    assert "anthropic: /propertes misspelled: propertes is no JSON Schema keyword — did you mean 'properties'?" in ran.stdout
+    # asked for drops alone, the wire's drop is the finding
+    code, report = _check_json(run, "-", "--targets", "gemini", "--fail-on", "dropped", stdin=typo)
+    assert {(p, kind) for _, _, p, kind in _found(report)} == {("/propertes", "dropped"), ("/requried", "dropped")}
 
 
 def test_check_a_dropped_constraint_fails_a_dropped_annotation_does_not(run):

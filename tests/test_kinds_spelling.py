@@ -291,3 +291,35 @@ def test_check_kind(case, check_targets, snap):
     violations = wireschema.check(schema, check_targets[case])
     assert violations
     assert {"schema": schema, "violations": [str(v) for v in violations]} == snap
+
+
+def test_a_misspelt_keyword_is_reported_with_the_keyword_meant_on_every_target():
+    """Issue 54: `propertes` and `requried` were passed through (anthropic) or dropped as
+    "not accepted by this wire" (gemini, openai-strict: a strict tool with no parameters),
+    and nothing said they were typos."""
+    typo = {"type": "object", "propertes": {"a": {"type": "string"}}, "requried": ["a"]}
+    for target in wireschema.targets():
+        result = wireschema.normalize(typo, target.name)
+        said = [(c.pointer, c.action, c.detail) for c in result.changes if c.rule == "prepare/misspelled-keywords"]
+        assert said == [
+            ("/propertes", "kept", "propertes is no JSON Schema keyword — did you mean 'properties'?"),
+            ("/requried", "kept", "requried is no JSON Schema keyword — did you mean 'required'?"),
+        ], target.name
+    assert wireschema.normalize(typo, "anthropic").schema == typo  # kept as written, where the wire keeps it
+
+
+def test_extensions_and_other_vocabularies_keywords_are_no_misspelling():
+    schema = {"type": "object", "x-propertes": 1, "typeof": "string", "options": {}, "markdownDescription": "m",
+              "enumDescriptions": [], "propertyOrdering": []}
+    assert not [c for c in wireschema.normalize(schema, "mcp").changes if c.rule == "prepare/misspelled-keywords"]
+
+
+def test_a_schema_of_very_many_unknown_keywords_is_read_for_misspellings_up_to_a_bound():
+    # each unknown keyword is compared with every keyword there is: past 256 distinct
+    # ones (no hand-written schema), the rest are left alone, in document order
+    def said(unknown: int) -> list[str]:
+        schema = {"type": "object", **{f"u{i}": 1 for i in range(unknown)}, "propertes": {}}
+        return [c.pointer for c in wireschema.normalize(schema, "mcp").changes if c.rule == "prepare/misspelled-keywords"]
+
+    assert said(255) == ["/propertes"]
+    assert said(256) == []

@@ -80,7 +80,8 @@ def test_a_file_that_only_moves_the_tools_fields_normalizes_a_tool_as_written(tm
     rules = wireschema.load_rules(path)
     nested = rules["nested"]
     tool = {"tool": {"name": "get_weather", "description": "Forecast", "input": WEATHER}}
-    assert normalize_tool(tool, nested).tool == tool
+    sent = {"tool": {"name": "get_weather", "description": "Forecast", "input": wireschema.normalize(WEATHER, "anthropic").schema}}
+    assert normalize_tool(tool, nested).tool == sent
     strict = normalize_tool(tool, nested, strict=True)
     assert (strict.result.target, strict.result.strict) == ("anthropic-strict+nested", True)
     assert strict.tool == {"tool": {"name": "get_weather", "description": "Forecast",
