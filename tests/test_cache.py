@@ -269,7 +269,7 @@ def test_threads_hammering_mixed_targets_get_what_an_uncached_run_gets(monkeypat
 
 TOOLS = [
     {"type": "function", "function": {"name": "find", "description": "Find.", "parameters": SCHEMA}},
-    {"type": "web_search_preview"},
+    {"type": "custom", "custom": {"name": "sql", "description": "A free-text SQL query."}},
     {"type": "function", "function": {"name": "get.item", "parameters": {"type": "object", "properties": {"id": {"type": "integer"}}}}},
 ]
 
@@ -283,7 +283,7 @@ def test_a_repeated_tool_list_is_one_hit_with_the_same_tools_results_and_names()
     assert second.tools == first.tools
     assert second.results == first.results
     assert second.names == first.names
-    assert second.results[1] is None  # the server tool passes through in both
+    assert second.results[1] is None  # the custom tool passes through in both
 
 
 def test_a_tool_list_hit_is_independent_and_each_result_holds_its_tools_schema():
