@@ -171,7 +171,8 @@ class Result:
         its references as written; `schema_pointer`s point into that reading. A
         keyword the local validator cannot judge (a regex only ECMA-262 knows, such as
         `\\p{L}`; a malformed value such as `minLength: "3"`) is skipped (logged at INFO
-        on the `wireschema` logger), never raised. Local only, nothing is fetched.
+        on the `wireschema` logger), never raised. Local only, nothing is fetched: a
+        reference it cannot follow (external, or naming nothing) is an Issue.
         Needs the `jsonschema` package (`pip install 'wireschema[validate]'`).
         """
         from .restore import validate

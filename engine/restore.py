@@ -14,7 +14,7 @@ from .errors import SchemaInputError, WireschemaError
 from .model import Issue, Result
 from .passes.objects import PAIR_KEY, PAIR_VALUE, is_pairs, pure_map
 from .passes.prepare import JSON_TYPES
-from .positions import pointer
+from .positions import decode_fragment, follow, pointer, ref_token, unescape, upgraded_tokens
 from .prepare import json_copy
 
 
@@ -345,16 +345,46 @@ def _prepared(result: Result, original: Any) -> Any:
         out = _normalize(original, prepared, options=opts)
     except WireschemaError:
         return original
-    return original if out.used_fallback else out.schema
+    if out.used_fallback:
+        return original
+    _respell_refs(out.schema)
+    return out.schema
+
+
+def _respell_refs(doc: Any) -> None:
+    """Each local `$ref` whose pointer names a keyword the draft upgrade renamed
+    (`#/definitions/A`) spelled as the upgrade did (`#/$defs/A`), as resolution reads it:
+    the validator follows pointers as written."""
+    from .passes.refs import _index, _join, _split
+
+    resources, sites = _index(doc)
+    for node, base in sites:
+        ref = node["$ref"]
+        split = _split(_join(base, ref))
+        if split is None or not split[1].startswith("/"):
+            continue
+        resource = resources.get(split[0])
+        tokens = [unescape(decode_fragment(t)) for t in split[1].split("/")[1:]]
+        if resource is None or follow(resource, tokens) is not None:
+            continue
+        found = upgraded_tokens(resource, tokens)
+        if found is not None:
+            node["$ref"] = ref[: ref.index("#")] + "#/" + "/".join(map(ref_token, found))
 
 
 def _guard(keyword: str, check: Any) -> Any:
+    from jsonschema.exceptions import ValidationError
+    from referencing.exceptions import Unresolvable
+
     def guarded(validator: Any, value: Any, instance: Any, schema: Any) -> Iterator[Any]:
         try:
             # materialized here, so an error the check raises while iterating is caught too
             found = list(check(validator, value, instance, schema) or ())
         except RecursionError:
             raise
+        except Unresolvable as exc:  # a reference the validator cannot follow: an issue
+            yield ValidationError(f"{keyword} {value!r} cannot be followed locally: what it names is not checked")
+            return
         except Exception as exc:  # re.error, TypeError, ValueError, ...: the keyword is not judged
             logs.info("validate skips %s %r, which cannot be checked locally: %s", keyword, value, exc)
             return
