@@ -8,7 +8,9 @@ from typing import Any, Union
 
 import attrs
 
-ACTIONS = ("kept", "renamed", "rewritten", "spilled", "dropped", "fallback")
+ACTIONS = ("kept", "renamed", "rewritten", "loosened", "spilled", "dropped", "fallback")
+"""What a `Change` did. `rewritten` and `renamed` say the same in the wire's terms;
+`loosened` is a rewrite after which the wire takes values the original refuses."""
 
 JSONValue = Union[dict[str, Any], list[Any], str, int, float, bool, None]
 """A JSON value as Python holds it (a schema is a dict or a bool)."""
