@@ -574,8 +574,8 @@ def _request_report(done: Any) -> dict[str, Any]:
 
 # -- check -------------------------------------------------------------------------
 
-_KINDS = ("fallback", "strict", "dropped", "spilled")
-_DEFAULT_FAIL_ON = ("fallback", "strict", "dropped")
+_KINDS = ("fallback", "strict", "dropped", "loosened", "spilled")
+_DEFAULT_FAIL_ON = ("fallback", "strict", "dropped", "loosened")
 
 # dropping these loses no constraint: identifiers, bookkeeping and pure annotations
 _HARMLESS = frozenset(
@@ -629,7 +629,7 @@ def _findings(target: Any, o: _Outcome, strict: bool | None) -> list[_Finding]:
         keyword = _keyword(c.pointer)
         if c.rule in _BESIDE:
             continue
-        if c.action == "spilled" or (c.action == "dropped" and keyword not in _HARMLESS and not keyword.startswith("x-")):
+        if c.action in ("spilled", "loosened") or (c.action == "dropped" and keyword not in _HARMLESS and not keyword.startswith("x-")):
             out.append(finding(c.action, c.pointer, c.rule, c.detail))
     return out
 

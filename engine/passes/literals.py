@@ -240,15 +240,15 @@ def format_allow(rule, node, run):
 # top-down: an enum moved into `items` is there when the items schema is visited
 @kind(
     # it reads its `items` child's type and may move the enum there (a child not walked yet)
-    "enum-fits-type", fails=False, reads="children", creates=True, adds={"enum", "const", "items"},
+    "enum-fits-type", fails=False, reads="children", creates=True, adds={"enum", "items"},
     order="pre",
-    triggers={"enum", "const"},
-    acts_if="'const' in node or not _text_enum(node, ('string',))",  # strings on a string fit
+    triggers={"enum"},
+    acts_if="not _text_enum(node, ('string',))",  # strings on a string fit
     string_formats=Opt("strlist", [], doc="formats under which a wire writes enum values as strings (integer 101 as \"101\"), read as the values they spell"),
 )
 def enum_fits_type(rule, node, run):
-    """An enum (or a const, a one-value enum) none of whose values its node's type
-    takes, written the way catalogs mean it, is said the way they meant.
+    """An enum none of whose values its node's type takes, written the way catalogs
+    mean it, is said the way they meant.
 
     Such an enum admits no value at all. On an array whose items take every value it
     is the items' enum (`{type: array, items: {type: string}, enum: [a, b]}`, a list
@@ -260,25 +260,18 @@ def enum_fits_type(rule, node, run):
     stays): BFCL's `{type: boolean, enum: ["True", "False", "dontcare"]}` is a choice
     of three strings, which the model must be able to send. Any other enum is left as
     it is (an enum some of whose values fit says what it says). Each reading is
-    reported `loosened`: the original admitted no value there. An enum beside a
-    const that it lists (once read) says no more than the const, and is removed; beside
-    one it does not list, nothing is valid whatever the type, and the const is left as it is.
+    reported `loosened`: the original admitted no value there. Read so, an enum
+    beside a `const` it lists says no more than the const, and is removed.
     """
-    if "enum" in node and not _text_enum(node, ("string",)):
-        _fit(rule, node, run, "enum")
-    if "const" not in node:
-        return
-    if isinstance(node.get("enum"), list):
-        if not any(json_equal(v, node["const"]) for v in node["enum"]):
-            return
+    _fit(rule, node, run)
+    enum = node.get("enum")
+    if "const" in node and isinstance(enum, list) and any(json_equal(v, node["const"]) for v in enum):
         del node["enum"]
         run.report(rule, node, "rewritten", "enum beside a const it lists says no more: removed", "enum")
-    _fit(rule, node, run, "const")
 
 
-def _fit(rule, node: dict, run, key: str) -> None:
-    """`enum_fits_type` for the values of `key` (`enum`, or `const` as a one-value enum)."""
-    enum = node[key] if key == "enum" else [node[key]]
+def _fit(rule, node: dict, run) -> None:
+    enum = node.get("enum")
     types = types_of(node)
     if not isinstance(enum, list) or not enum or not types:
         return
@@ -287,34 +280,29 @@ def _fit(rule, node: dict, run, key: str) -> None:
     rest = [v for v in enum if v is not None]
     if not rest or any(_fits(v, types, spelled) for v in rest):
         return
-    what = "enum" if key == "enum" else "const"
     items = node.get("items", {} if "prefixItems" not in node else None)
     if types == ["array"] and isinstance(items, dict) and not any(k in items for k in ("enum", "const")):
         item_types = types_of(items)
         if all(any(matches_type(v, t) for t in item_types) for v in enum) if item_types else not items:
-            value = node.pop(key)
+            del node["enum"]
             if "items" not in node:  # no items schema: any item, as `{}` says
                 node["items"] = items = run.made({}, (run.chain_of(node), "items"))
-            items[key] = value
-            run.report(rule, node, "loosened", f"{what} of item values moved into items: no array equals one", key)
+            items["enum"] = enum
+            run.report(rule, node, "loosened", "enum of item values moved into items: no array equals one", "enum")
             return
     numbers = [v for v in types if v in ("integer", "number")]
     if numbers and all(isinstance(v, str) for v in rest) and all(_fits(v, numbers, True) for v in rest):
-        _put(node, key, [v if v is None else json.loads(v) for v in enum])
-        run.report(rule, node, "loosened", f"{what} of numbers written as strings -> the numbers: no {numbers[0]} equals a string", key)
+        node["enum"] = [v if v is None else json.loads(v) for v in enum]
+        run.report(rule, node, "loosened", f"enum of numbers written as strings -> the numbers: no {numbers[0]} equals a string", "enum")
         return
     if "boolean" in types and all(isinstance(v, str) and v.lower() in ("true", "false") for v in rest):
-        _put(node, key, [v if v is None else v.lower() == "true" for v in enum])
-        run.report(rule, node, "loosened", f"{what} of booleans written as strings -> the booleans: no boolean equals a string", key)
+        node["enum"] = [v if v is None else v.lower() == "true" for v in enum]
+        run.report(rule, node, "loosened", "enum of booleans written as strings -> the booleans: no boolean equals a string", "enum")
         return
-    _take_the_values_type(rule, node, run, rest, types, what)
+    _take_the_values_type(rule, node, run, rest, types)
 
 
-def _put(node: dict, key: str, values: list) -> None:
-    node[key] = values if key == "enum" else values[0]
-
-
-def _take_the_values_type(rule, node: dict, run, enum: list, types: list[str], what: str) -> None:
+def _take_the_values_type(rule, node: dict, run, enum: list, types: list[str]) -> None:
     """The node's one type (beside null) becomes the type all its enum values (but null) share."""
     named = [t for t in types if t != "null"]
     kinds = {json_type(v) for v in enum}
@@ -325,7 +313,7 @@ def _take_the_values_type(rule, node: dict, run, enum: list, types: list[str], w
     [to] = kinds
     was = node["type"]
     node["type"] = to if isinstance(was, str) else [to if t == named[0] else t for t in was]
-    run.report(rule, node, "loosened", f"type {named[0]} takes none of its {what}'s values, all of type {to}: type {to}", "type")
+    run.report(rule, node, "loosened", f"type {named[0]} takes none of its enum's values, all of type {to}: type {to}", "type")
 
 
 def _fits(value, types: list[str], spelled: bool) -> bool:
