@@ -25,11 +25,15 @@ class _Doc:
     """The original schema with its references indexed as resolution reads them
     (`$id` bases, anchors, percent-encoded pointers, `$dynamicRef`)."""
 
-    def __init__(self, root: Any, pairs: bool = False):
+    def __init__(self, root: Any, paired: tuple[str, ...] = ()):
         from .passes.refs import _Dynamic, _index
 
         self.root = root
-        self.pairs = pairs  # some map went as a list of pairs (`map-to-pairs`)
+        self.pairs = bool(paired)  # some map went as a list of pairs (`map-to-pairs`)
+        # the schemas the wire sent as pairs, where they were written (a map under an
+        # allOf, or saying what its pairs could not, is no pure map as written)
+        found = (follow(root, [unescape(t) for t in p.split("/")[1:]], upgraded=True) if p else root for p in paired)
+        self.paired: set[int] = {id(n) for n in found if isinstance(n, dict)}
         self.dynamic = _Dynamic()  # type: ignore[no-untyped-call]
         self.resources, sites = _index(root, self.dynamic)
         self.base: dict[int, str] = {id(n): b for n, b in sites}
@@ -92,6 +96,8 @@ def _follow(doc: _Doc, schema: Any, hops: int = 0) -> Any:
                 merged[k] = [*merged[k], *v]
             else:
                 merged[k] = v
+        if id(target) in doc.paired or id(schema) in doc.paired:
+            doc.paired.add(id(merged))
         # a reference left in the view is the target's own (or one beside the first)
         schema = doc.keep(merged, target if any(k in target for k in ("$ref", "$dynamicRef", "$recursiveRef")) else schema)
         hops += 1
@@ -181,7 +187,7 @@ def _fits(doc: _Doc, schema: Any, value: Any, how: tuple[bool, bool], depth: int
     for comb in ("anyOf", "oneOf"):
         if isinstance(schema.get(comb), list):
             return any(_fits(doc, b, value, how, depth + 1) for b in schema[comb])
-    if doc.pairs and is_pairs(value) and _paired(schema):
+    if doc.pairs and is_pairs(value) and _paired(doc, schema):
         return True
     t = schema.get("type")
     types = {t} if isinstance(t, str) else {x for x in t if isinstance(x, str)} if isinstance(t, list) else set()
@@ -227,9 +233,9 @@ def _restore_one(doc: _Doc, schema: Any, value: Any, depth: int, memo: dict[tupl
         return out
     if isinstance(value, list):
         schema = _list_schema(doc, schema, value)
-    if doc.pairs and is_pairs(value) and _paired(schema):
+    if doc.pairs and is_pairs(value) and _paired(doc, schema):
         # a map the wire took as a list of pairs: the map again, a key sent twice the last pair's
-        values = schema.get("additionalProperties")
+        values = _map_values(doc, schema)
         sub = values if isinstance(values, dict) else None
         return {p[PAIR_KEY]: _restore(doc, sub, p[PAIR_VALUE], depth + 1, memo) if sub is not None else p[PAIR_VALUE] for p in value}
     if isinstance(value, list) and isinstance(schema, dict):
@@ -266,18 +272,34 @@ def _for_list(doc: _Doc, schema: dict[str, Any], value: list[Any]) -> bool:
     t = schema.get("type")
     if t == "array" or (isinstance(t, list) and "array" in t) or "items" in schema or "prefixItems" in schema:
         return True
-    return doc.pairs and _paired(schema) and is_pairs(value)
+    return doc.pairs and _paired(doc, schema) and is_pairs(value)
 
 
-def _paired(schema: Any) -> bool:
-    """Whether `schema` is a map, as the wire read it: untyped, or typed by another name
-    for object (`dict`), it is the object preparation made of it."""
+def _paired(doc: _Doc, schema: Any) -> bool:
+    """Whether `schema` is a map the wire sent as pairs: one it names, or one as the wire
+    reads it (untyped, or typed by another name for object, `dict`, it is the object
+    preparation made of it)."""
     if not isinstance(schema, dict):
         return False
+    if id(schema) in doc.paired:
+        return True
     t = schema.get("type")
     if t is not None and t != "object" and (t.__class__ is not str or t in JSON_TYPES):
         return False
     return pure_map({**schema, "type": "object"})
+
+
+def _map_values(doc: _Doc, schema: dict[str, Any], depth: int = 0) -> Any:
+    """The schema of a map's values: its `additionalProperties`, or its `allOf` branches'
+    (pydantic v1 writes a map field as `allOf: [{$ref}]` beside a description)."""
+    if "additionalProperties" in schema or depth > 16:
+        return schema.get("additionalProperties")
+    for b in schema.get("allOf", []) if isinstance(schema.get("allOf"), list) else []:
+        b = _follow(doc, b)
+        found = _map_values(doc, b, depth + 1) if isinstance(b, dict) else None
+        if found is not None:
+            return found
+    return None
 
 
 def parse_value(value: Any) -> Any:
@@ -296,7 +318,7 @@ def parse_value(value: Any) -> Any:
 def restore(result: Result, value: Any) -> Any:
     original = _original(result)
     value = result.unwrap(parse_value(value))
-    return _restore(_Doc(original, bool(result.notes.get("paired_maps"))), original, json_copy(value), 0)
+    return _restore(_Doc(original, tuple(result.notes.get("paired_maps", ()))), original, json_copy(value), 0)
 
 
 def validate(result: Result, value: Any) -> tuple[Issue, ...]:

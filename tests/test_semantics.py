@@ -236,3 +236,22 @@ def test_generated_merges_keep_what_the_original_takes_and_say_what_they_loosen(
                 found.append(f"{rid} {how}: takes {dumps(value)[:80]}, reported as plain rewrites")
     assert not found, f"{len(found)} counterexamples, such as:\n" + "\n".join(found[:8])
 
+
+# ---------------------------------------------------------------------------
+# item 7: a map sent as pairs comes back as a map, however it was written
+
+PAIRING = ["anthropic", "anthropic-strict", "bedrock", "bedrock-strict"]
+MAP = {"type": "object", "additionalProperties": {"type": "integer"}}
+
+
+@pytest.mark.parametrize("target", PAIRING)
+@pytest.mark.parametrize("written", [
+    {"allOf": [{"$ref": "#/definitions/M"}], "description": "pydantic v1: a map field beside its description"},
+    {**MAP, "propertyNames": False},
+    {"$ref": "#/definitions/M"},
+])
+def test_a_map_sent_as_pairs_is_restored_as_a_map(target, written):
+    schema = {"type": "object", "properties": {"m": written}, "definitions": {"M": MAP}}
+    result = wireschema.normalize_output(schema, target)
+    assert result.notes["paired_maps"]
+    assert result.restore({"m": [{"key": "k", "value": 5}]}) == {"m": {"k": 5}}
