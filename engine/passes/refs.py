@@ -19,7 +19,7 @@ from ..positions import REFERENCE_KEYS, DEFINITIONS, SLOT_SINGLE, array_index, c
 from ..prepare import copy_subtree
 from ..run import BudgetExceeded, Unrepresentable
 from . import Opt, kind
-from .beside import kept_apart
+from .beside import differ, kept_apart
 
 _BASE = "https://wireschema.invalid/root.json"
 _DEFS = DEFINITIONS
@@ -604,7 +604,9 @@ class _Expander:
     def _inline(self, node: dict, target: Any) -> dict:
         source = self.pristine if id(target) in self.roots and self.pristine is not None else target
         new = copy_subtree(_as_schema(source), self.run, self.links)
-        replaced = [k for k in node if k != "$ref" and k in new and k not in _JOINED]
+        # an annotation replaces the target's; a constraint the target holds otherwise stays apart
+        conflicts = differ(new, node)
+        replaced = [k for k in node if k != "$ref" and k in new and k not in _JOINED and k not in conflicts]
         detail = f"$ref {node['$ref']} inlined"
         if replaced:
             detail += f"; {', '.join(replaced)} beside it {'replaces' if len(replaced) == 1 else 'replace'} the target's"
