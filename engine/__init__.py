@@ -18,20 +18,24 @@ from typing import TYPE_CHECKING, Any, Callable, Union
 
 from . import listing, logs
 from .errors import (
+    ClientNotInstalledError,
     RequestLimitError,
     RuleFileError,
     OptionsError,
     SchemaInputError,
     ToolNameError,
     ToolShapeError,
+    UnknownModelError,
     UnknownTargetError,
     UnknownToolNameError,
+    UntranslatableError,
     WireschemaError,
 )
 
 if TYPE_CHECKING:
     from .model import Change, Issue, Options, Result, TargetInfo
     from .cache import CacheInfo, Memo
+    from .models import Catalog, ModelInfo
     from .names import NameMap, NameRule
     from .outputs import normalize_output
     from .ruletable import Registry, Target
@@ -65,6 +69,11 @@ __all__ = [
     "NameRule",
     "Issue",
     "load_rules",
+    "target_for",
+    "model_info",
+    "load_models",
+    "Catalog",
+    "ModelInfo",
     "Options",
     "Result",
     "Change",
@@ -76,10 +85,13 @@ __all__ = [
     "OptionsError",
     "RuleFileError",
     "UnknownTargetError",
+    "UnknownModelError",
     "ToolShapeError",
     "RequestLimitError",
+    "UntranslatableError",
     "ToolNameError",
     "UnknownToolNameError",
+    "ClientNotInstalledError",
 ]
 __version__ = "0.1.0"
 
@@ -123,9 +135,13 @@ def _registry() -> "Registry":
 class RuleSet:
     """Targets compiled from a user's rule directory or file (see `load_rules`)."""
 
-    def __init__(self, registry: Any, names: list[str]):
+    def __init__(self, registry: Any, names: list[str], skipped: tuple[tuple[Path, str], ...] = (), catalog: Path | None = None):
         self._registry = registry
         self._names = names
+        self.skipped = skipped
+        """(path, what it is) of each `*.yaml` name in the folder that is no regular file."""
+        self._catalog_file = catalog
+        self._catalog: "Catalog | None" = None
 
     def __getitem__(self, name: str) -> Any:
         target = self._registry.get(name)
@@ -140,25 +156,44 @@ class RuleSet:
         """The targets this rule set defines itself (not the shipped ones it can extend)."""
         return list(self._names)
 
+    def target_for(self, model: str) -> "Target":
+        """`target_for` over this rule set's targets, and its folder's own `_models.yaml`
+        (which extends the shipped catalog) where it has one."""
+        if self._catalog is None:
+            from . import models
+
+            found = self._catalog_file
+            self._catalog = (models.extended(found, self._registry) if found is not None and found.is_file()
+                             else models.Catalog([models.read_catalog(models.shipped_file())], self._registry))
+        return self._catalog.target_for(model)
+
 
 def load_rules(path: Union[str, "os.PathLike[str]"]) -> RuleSet:
     """Compile a user's rule file, or every rule file in a directory.
 
     A user file may `extends:` a shipped target by name. Every file is compiled now,
     so a mistake raises `RuleFileError` (file:line:column) here, not mid-request.
+    In a directory, a name that is no regular file (a FIFO, a device, a link that loops)
+    is skipped, logged and listed in `RuleSet.skipped`.
     """
+    from .rulepaths import not_regular, rule_files
     from .ruletable import Registry, compile_file
 
     p = Path(path)
     shipped = _registry()
+    skipped: list[tuple[Path, str]] = []
     if p.is_dir():
-        files = sorted(f for f in [*p.glob("*.yaml"), *p.glob("*.yml")] if not f.name.startswith("_"))
+        files, skipped = rule_files(p)
         directory = p
-    elif p.is_file():
+    else:
+        why = not_regular(p)
+        if why is not None:
+            said = "no such rule file or directory" if why == "missing" else f"not a rule file or directory: {why}"
+            raise RuleFileError(str(p), None, None, said)
         files = [p]
         directory = p.parent
-    else:
-        raise RuleFileError(str(p), None, None, "no such rule file or directory")
+    for f, why in skipped:
+        logs.warning("rule file %s is skipped: %s, not a regular file", f, why)
     reg = Registry([directory, *shipped.dirs], shipped.vocabulary)
     names = []
     for f in files:
@@ -166,10 +201,42 @@ def load_rules(path: Union[str, "os.PathLike[str]"]) -> RuleSet:
         target = compile_file(f, reg)
         reg.add(target)
         names.append(target.name)
-    return RuleSet(reg, names)
+    return RuleSet(reg, names, tuple(skipped), directory / "_models.yaml" if p.is_dir() else None)
 
 
-def _target(target: Any) -> "Target":
+def load_models(path: Union[str, "os.PathLike[str]"], *, rules: RuleSet | None = None) -> "Catalog":
+    """A user's model catalog file over the shipped one (`rules/_models.yaml`): its routes,
+    families and models come first, and replace the shipped ones of the same id. Its
+    targets are the shipped ones, or those of `rules`. Raises `RuleFileError` here for a
+    mistake (file:line:column), not at the first lookup."""
+    from .models import extended
+
+    return extended(Path(path), rules._registry if rules is not None else _registry())
+
+
+def target_for(model: str) -> "Target":
+    """The target a model id goes to in the shipped catalog, with its facts applied (strict
+    mode, tool-name length, request limits; a router's request shape): `bedrock/us.anthropic.
+    claude-opus-4-7` is bedrock whose tools never carry a strict flag. An unknown id is an
+    `UnknownModelError` naming the nearest known ones."""
+    from .models import shipped
+
+    return shipped(_registry()).target_for(model)
+
+
+def model_info(model: str) -> "ModelInfo":
+    """How the shipped catalog reads a model id: its entry, place, target, facts, sources."""
+    from .models import shipped
+
+    return shipped(_registry()).resolve(model)
+
+
+def _target(target: Any, model: str | None = None) -> "Target":
+    """A target named or given, or (`model`) the one a model id goes to: exactly one."""
+    if model is not None or target is None:
+        if (target is None) == (model is None):
+            raise TypeError("give a target or model=, not both" if target is not None else "give a target or model=")
+        return target_for(model)  # type: ignore[arg-type]
     if isinstance(target, str):
         found = _registry().get(target)
         if found is None or found.abstract:
@@ -251,19 +318,22 @@ def _uncached() -> bool:
     return any(_switches())
 
 
-def normalize(schema: Any, target: TargetLike, *, strict: bool | None = None, options: Options | None = None) -> Result:
+def normalize(
+    schema: Any, target: TargetLike | None = None, *, strict: bool | None = None, options: Options | None = None,
+    model: str | None = None,
+) -> Result:
     """Rewrite one JSON Schema for one target's wire.
 
     `schema` is a dict, a boolean schema, JSON text (str/bytes), or a Python type
     (pydantic model, TypeAdapter, dataclass, TypedDict, typed function); it is never
     mutated. `target` is a shipped target name (see `targets()`) or a Target from
-    `load_rules`. `strict=False` on a strict target gives its non-strict sibling;
+    `load_rules`; or `model=` names a model instead (see `target_for`). `strict=False` on a strict target gives its non-strict sibling;
     `strict=True` on a non-strict one gives its strict variant, where it has one.
     Never raises for a schema the wire cannot take: that is a reported fallback
     (and a WARNING on the `wireschema` logger). Raises `SchemaInputError` for input
     that is not JSON.
     """
-    result = _normalize(schema, target, strict=strict, options=options)
+    result = _normalize(schema, _target(target, model), strict=strict, options=options)
     _log_result(result, "the schema")
     return result
 
@@ -299,7 +369,7 @@ def _loss(result: Result) -> str | None:
 
 
 def _tool_losses(changes: tuple[Change, ...]) -> tuple[Any, Any]:
-    """A tool's spent strict budget (`tools._strict_budget`) and dropped fields
+    """A tool's spent strict budget (`budgets.strict_budget`) and dropped fields
     (`tools.build_tool`), each None where absent. A tool list puts its own changes (these
     and a rename) before the schema's, so a first change of the schema's own says none."""
     if not changes or not changes[0].rule.startswith(_TOOLS_OWN):
@@ -449,12 +519,18 @@ def clear_cache() -> None:
 
 
 def configure_cache(*, max_entries: int = 512, max_bytes: int = 16 * 1024 * 1024) -> None:
-    """Resize the memo (this also empties it)."""
+    """Resize the memo (this also empties it); 0 for either keeps nothing.
+
+    A size that is no int of at least 0 raises `OptionsError`, and the memo stays as it was.
+    """
     _the_memo().configure(max_entries, max_bytes)
 
 
-def check(schema: Any, target: TargetLike, *, options: Options | None = None) -> tuple[Change, ...]:
-    """The target's residual checks that `schema`, taken as it stands, breaks.
+def check(
+    schema: Any, target: TargetLike | None = None, *, options: Options | None = None, model: str | None = None
+) -> tuple[Change, ...]:
+    """The target's residual checks that `schema`, taken as it stands, breaks (`model=`
+    names a model in place of the target).
 
     Empty means the wire takes it as is. Nothing is rewritten; budgets still apply
     (a schema beyond them raises nothing here: it is judged as far as it was read).
@@ -463,7 +539,7 @@ def check(schema: Any, target: TargetLike, *, options: Options | None = None) ->
     from .pipeline import residual_violations
 
     opts = options_of(options)
-    return residual_violations(_parsed(schema, opts), _target(target), opts)
+    return residual_violations(_parsed(schema, opts), _target(target, model), opts)
 
 
 def _bypassed(value: Any, target: Any, opts: Options) -> Result:
@@ -496,6 +572,7 @@ _LAZY = {
     "RequestResult": "tools", "ToolResult": "tools", "ToolsResult": "tools",
     "normalize_mcp_tool": "tools", "normalize_request": "tools", "normalize_tool": "tools", "normalize_tools": "tools",
     "Target": "ruletable",
+    "Catalog": "models", "ModelInfo": "models",
     "Change": "model", "Issue": "model", "Options": "model", "Result": "model", "TargetInfo": "model",
 }
 

@@ -22,6 +22,8 @@ from wireschema.console import (
     FINDINGS,
     UsageError,
     add_command,
+    add_model,
+    chosen_target,
     error,
     named_target,
     say,
@@ -29,24 +31,35 @@ from wireschema.console import (
     write,
 )
 from wireschema.errors import ToolShapeError, WireschemaError
-from wireschema.jsonsource import Document, JSONSourceError, line_column, positions, read
+from wireschema.jsonsource import Document, JSONSourceError, Lines, positions, read
 from wireschema.positions import escape, pointer, unescape
+from wireschema.reading import read_at_most
 from wireschema.run import first_few
 
 
 # -- reading FILE and printing its results -------------------------------------------
 
 
+# the most FILE may hold: far beyond any real batch, and a bound on `/dev/zero` or a
+# stream that never ends
+MAX_INPUT_BYTES = 256 << 20
+
+
 def _read_text(path: str) -> str:
     try:
         if path != "-":
-            data = Path(path).read_bytes()
+            with open(path, "rb") as f:
+                data = read_at_most(f, MAX_INPUT_BYTES)
+        elif sys.stdin is None:
+            raise UsageError("cannot read <stdin>: standard input is closed")
         elif hasattr(sys.stdin, "buffer"):
-            data = sys.stdin.buffer.read()
+            data = read_at_most(sys.stdin.buffer, MAX_INPUT_BYTES)
         else:  # a text stream put in place of stdin (an embedding program, a test)
-            data = sys.stdin.read().encode("utf-8", "surrogatepass")
+            data = read_at_most(sys.stdin, MAX_INPUT_BYTES).encode("utf-8", "surrogatepass")
     except OSError as exc:
-        raise UsageError(f"cannot read {path}: {exc.strerror or exc}") from None
+        raise UsageError(f"cannot read {_display_name(path)}: {exc.strerror or exc}") from None
+    if len(data) > MAX_INPUT_BYTES:
+        raise UsageError(f"{_display_name(path)}: larger than {MAX_INPUT_BYTES:,} bytes, the most FILE may hold")
     try:
         # utf-8-sig: editors on Windows still save JSON with a byte-order mark
         return data.decode("utf-8-sig")
@@ -120,8 +133,12 @@ def _load(path: str, requests: bool | None = False) -> _Input:
     except JSONSourceError as exc:  # name:line:column: what is wrong, as it stands
         raise UsageError(str(exc)) from None
     docs = []
-    for n, source in enumerate(sources):
-        where = f"line {line_column(text, source.start)[0]}" if len(sources) > 1 else ""
+    for source in sources:
+        where = f"line {source.line}" if len(sources) > 1 else ""
+        if source.error is not None:
+            # a line of JSON Lines that is no JSON: named when the batch runs, a null in its place
+            docs.append(_Doc(source, (_Item(where, None, False, None, ""),), False, False, str(source.error)))
+            continue
         try:
             request = requests or (requests is None and _is_request(source.value))
             docs.append(_request(source, where) if request else _document(source, where))
@@ -473,7 +490,8 @@ def _assemble(data: _Input, outcomes: list[list[_Outcome]], value: Callable[[_Ou
 def setup_normalize(sub: Any) -> None:
     p = add_command(sub, "normalize", "rewrite schemas or tools for one target and print them as JSON")
     p.add_argument("file", metavar="FILE", help="a schema, tool, tool list, request body or JSON Lines; - for standard input")
-    p.add_argument("--target", "-t", required=True, help="target name (see `wireschema targets`)")
+    p.add_argument("--target", "-t", help="target name (see `wireschema targets`)")
+    add_model(p)
     p.add_argument(
         "--strict",
         action=argparse.BooleanOptionalAction,
@@ -497,7 +515,7 @@ def setup_normalize(sub: Any) -> None:
 
 
 def _run_normalize(args: argparse.Namespace) -> int:
-    target = named_target(args, args.target)
+    target = chosen_target(args, args.target)
     _check_strict(target, args.strict)
     data = _load(args.file, requests=True if args.request else None)
     bodies = [doc for doc in data.docs if doc.request]
@@ -574,8 +592,8 @@ def _request_report(done: Any) -> dict[str, Any]:
 
 # -- check -------------------------------------------------------------------------
 
-_KINDS = ("fallback", "strict", "dropped", "loosened", "spilled")
-_DEFAULT_FAIL_ON = ("fallback", "strict", "dropped", "loosened")
+_KINDS = ("fallback", "strict", "dropped", "loosened", "risk", "spilled", "misspelled")
+_DEFAULT_FAIL_ON = ("fallback", "strict", "dropped", "loosened", "risk", "misspelled")
 
 # dropping these loses no constraint: identifiers, bookkeeping and pure annotations
 _HARMLESS = frozenset(
@@ -599,6 +617,7 @@ class _Finding:
     keyword: str
     rule: str
     detail: str
+    label: str  # the item's, or a request body's tool or output
 
 
 def _keyword(pointer: str) -> str:
@@ -606,12 +625,16 @@ def _keyword(pointer: str) -> str:
 
 
 def _findings(target: Any, o: _Outcome, strict: bool | None) -> list[_Finding]:
-    r = o.result
-    if r is None:
-        return []
+    """The findings of every schema the outcome normalized: the item's, or each tool's and
+    output's of a request body, judged as `normalize` made them."""
+    if o.request is None:
+        return [] if o.result is None else _result_findings(target, o, o.item.label, o.result, strict)
+    return [f for label, r in o.results() for f in _result_findings(target, o, label, r, strict)]
 
+
+def _result_findings(target: Any, o: _Outcome, label: str, r: Any, strict: bool | None) -> list[_Finding]:
     def finding(kind: str, pointer: str, rule: str, detail: str) -> _Finding:
-        return _Finding(r.target, o.item, kind, pointer, _keyword(pointer), rule, detail)
+        return _Finding(r.target, o.item, kind, pointer, _keyword(pointer), rule, detail, label)
 
     out = []
     gave_up = [c for c in r.changes if c.action == "fallback"]
@@ -629,9 +652,35 @@ def _findings(target: Any, o: _Outcome, strict: bool | None) -> list[_Finding]:
         keyword = _keyword(c.pointer)
         if c.rule in _BESIDE:
             continue
-        if c.action in ("spilled", "loosened") or (c.action == "dropped" and keyword not in _HARMLESS and not keyword.startswith("x-")):
+        # a keyword kept as written though no vocabulary knows it: the only change that
+        # keeps a part of the schema and says so (a bypassed schema is kept whole, at "")
+        if c.action == "kept" and c.pointer:
+            out.append(finding("misspelled", c.pointer, c.rule, c.detail))
+        elif c.action in ("spilled", "loosened") or (c.action == "dropped" and keyword not in _HARMLESS and not keyword.startswith("x-")):
             out.append(finding(c.action, c.pointer, c.rule, c.detail))
     return out
+
+
+def _risks(target: Any, doc: list[_Outcome]) -> list[_Finding]:
+    """What the wire may refuse in one document's wire schemas (`risks.py`); the grammar
+    over its strict ones together, by the strict form's `risks`."""
+    from wireschema.risks import findings
+
+    strict_form = target.strict_form()
+    risks = {**target.risks, **(strict_form.risks if strict_form is not None else {})}
+    # each finding is labelled as the others are: the item's, or a request body's tool or output
+    sent = [(o, label, r) for o in doc for label, r in o.results()]
+    if not risks or not sent:
+        return []
+    found = findings(risks, [r.schema for _, _, r in sent], [r.strict for _, _, r in sent])
+    return [_Finding(r.target, o.item, "risk", at, _keyword(at), rule, what, label)
+            for i, at, rule, what in found for o, label, r in (sent[i],)]
+
+
+def _said_once(found: list[_Finding]) -> list[_Finding]:
+    """One finding where a misspelt keyword is dropped too: the misspelling, which says why."""
+    misspelled = {(id(f.item), f.pointer) for f in found if f.kind == "misspelled"}
+    return [f for f in found if f.kind == "misspelled" or (id(f.item), f.pointer) not in misspelled]
 
 
 def _kinds(text: str) -> tuple[str, ...]:
@@ -646,6 +695,7 @@ def setup_check(sub: Any) -> None:
     p = add_command(sub, "check", "exit 1 if any target would fall back, fail strict, or lose a constraint")
     p.add_argument("file", metavar="FILE", help="a schema, tool, tool list, request body or JSON Lines; - for standard input")
     p.add_argument("--targets", help="comma-separated target names (default: every target)")
+    add_model(p)
     p.add_argument(
         "--fail-on",
         default=",".join(_DEFAULT_FAIL_ON),
@@ -667,12 +717,15 @@ def setup_check(sub: Any) -> None:
 def _run_check(args: argparse.Namespace) -> int:
     fail_on = _kinds(args.fail_on)
     ignore = sorted({k.strip() for arg in args.ignore for k in arg.split(",") if k.strip()})
-    targets = _named_targets(args, args.targets)
-    data = _load(args.file)
+    targets = [chosen_target(args, args.targets, "--targets")] if args.model else _named_targets(args, args.targets)
+    # a request body is judged as `normalize` sends it: whole, for each target
+    data = _load(args.file, requests=None)
     per_target = []
     for n, t in enumerate(targets):
-        outcomes = [o for doc in _process(data, t, None, False, first=n == 0, named=True) for o in doc]
-        found = [f for o in outcomes for f in _findings(t, o, None) if f.kind in fail_on and f.keyword not in ignore]
+        docs = _process(data, t, None, False, first=n == 0, named=True)
+        outcomes = [o for doc in docs for o in doc]
+        found = [f for o in outcomes for f in _findings(t, o, None)] + [f for doc in docs for f in _risks(t, doc)]
+        found = _said_once([f for f in found if f.kind in fail_on and f.keyword not in ignore])
         per_target.append((t.name, outcomes, found))
     failed = any(found for _, _, found in per_target) or any(o.error for _, outs, _ in per_target for o in outs)
     if args.format == "json":
@@ -687,17 +740,17 @@ def _run_check(args: argparse.Namespace) -> int:
 
 
 def _text_line(f: _Finding) -> str:
-    where = _join(f.item.label, f.pointer or "/")
+    where = _join(f.label, f.pointer or "/")
     return f"{f.target}: {where} {f.kind}: {f.detail}" + (f" [{f.rule}]" if f.rule else "")
 
 
 def _summary(name: str, outcomes: list[_Outcome], found: list[_Finding]) -> str:
-    checked = sum(o.result is not None for o in outcomes)
+    checked = sum(len(o.results()) for o in outcomes)
     errors = sum(o.error is not None for o in outcomes)
     tail = f"; {errors} could not be read" if errors else ""
     if not found:
         return f"{name}: ok ({checked} checked{tail})"
-    items = len({id(f.item) for f in found})
+    items = len({(id(f.item), f.label) for f in found})
     counts = ", ".join(f"{n} {k}" for k in _KINDS if (n := sum(f.kind == k for f in found)))
     return f"{name}: {counts} in {items} of {checked} checked{tail}"
 
@@ -710,10 +763,10 @@ def _check_json(per_target: list[tuple[str, list[_Outcome], list[_Finding]]], fa
         "targets": [
             {
                 "target": name,
-                "checked": sum(o.result is not None for o in outcomes),
+                "checked": sum(len(o.results()) for o in outcomes),
                 "errors": [{"item": o.item.label, "error": o.error} for o in outcomes if o.error is not None],
                 "findings": [
-                    {"item": f.item.label, "name": f.item.name, "kind": f.kind, "pointer": f.pointer,
+                    {"item": f.label, "name": f.item.name, "kind": f.kind, "pointer": f.pointer,
                      "keyword": f.keyword, "rule": f.rule, "detail": f.detail}
                     for f in found
                 ],
@@ -730,6 +783,7 @@ class _Locator:
         self.data = data
         self.docs = {id(it): doc for doc in data.docs for it in doc.items}
         self.maps: dict[int, dict[str, int]] = {}
+        self.lines = Lines(data.text)
 
     def __call__(self, item: _Item, pointer: str) -> tuple[int, int]:
         doc = self.docs[id(item)]
@@ -741,7 +795,7 @@ class _Locator:
         # nearest enclosing value that the file has
         while at not in table and at:
             at = at.rsplit("/", 1)[0]
-        return line_column(self.data.text, table.get(at, doc.source.start))
+        return self.lines.at(table.get(at, doc.source.start))
 
 
 def _github_line(f: _Finding, where: _Locator) -> str:
@@ -750,7 +804,7 @@ def _github_line(f: _Finding, where: _Locator) -> str:
     props = [f"line={line}", f"col={column}", f"title={_gh_prop(f'wireschema {f.target}: {f.kind}')}"]
     if where.data.name != "<stdin>":
         props.insert(0, f"file={_gh_prop(where.data.name)}")
-    message = f"{_join(f.item.label, f.pointer or '/')}: {f.detail}" + (f" [{f.rule}]" if f.rule else "")
+    message = f"{_join(f.label, f.pointer or '/')}: {f.detail}" + (f" [{f.rule}]" if f.rule else "")
     return f"::error {','.join(props)}::{_gh_data(message)}"
 
 

@@ -60,6 +60,9 @@ class Memo:
         self.configure(max_entries, max_bytes)
 
     def configure(self, max_entries: int, max_bytes: int) -> None:
+        """Resize and empty the memo; a size that is no int of at least 0 raises `OptionsError`."""
+        _size("max_entries", max_entries)
+        _size("max_bytes", max_bytes)
         with self._lock:
             self.max_entries = max_entries
             self.max_bytes = max_bytes
@@ -125,6 +128,14 @@ class Memo:
                 while len(self._store) > self.max_entries:
                     self._store.popitem()
         return output
+
+
+def _size(name: str, value: Any) -> None:
+    # checked here, where it is given: a bad size would fail every later normalize instead
+    if value.__class__ is not int or value < 0:
+        from .errors import OptionsError
+
+        raise OptionsError(f"configure_cache: {name} must be an int of at least 0, got {value!r}")
 
 
 def collector_paused(fn: Callable[[], _T]) -> _T:

@@ -1,12 +1,13 @@
 """The `wireschema` command.
 
-    wireschema normalize FILE|- --target T [--strict|--no-strict] [--output] [--request] [--explain] [--report json]
-    wireschema check FILE|- [--targets a,b] [--fail-on KINDS] [--ignore KEYWORD] [--format text|json|github]
+    wireschema normalize FILE|- --target T|--model M [--strict|--no-strict] [--output] [--request] [--explain] [--report json]
+    wireschema check FILE|- [--targets a,b|--model M] [--fail-on KINDS] [--ignore KEYWORD] [--format text|json|github]
     wireschema diff FILE|- --targets a,b,c [--width N]
     wireschema targets
     wireschema rules lint [PATH]
     wireschema rules new NAME --extends T [--dir DIR]
     wireschema rules explain TARGET [--options]
+    wireschema probe TARGET [--model M] [--base-url URL] [--only IDS] [--record DIR | --replay DIR]
 
 Every command takes `--rules PATH` (a user's rule file or directory, whose targets then
 sit beside the shipped ones). FILE holds one JSON value (a schema, a tool, a list of
@@ -15,8 +16,9 @@ other (JSON Lines); JSON Lines in gives JSON Lines out.
 
 Standard output carries only the result (JSON for normalize); reports, warnings and
 errors go to standard error. Exit status: 0 ok; 1 findings (check found losses, lint
-found a broken rule file, or some documents of a batch failed, each named on stderr);
-2 usage or input error, reported in one `wireschema: error: ...` line, never a
+found a broken rule file, probe found the rules sending what the server refused, or some
+documents of a batch failed, each named on stderr); 2 usage or input error (for probe:
+no key, no probe section), reported in one `wireschema: error: ...` line, never a
 traceback.
 """
 
@@ -31,7 +33,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterator, Sequence
 
 import wireschema
-from wireschema.console import FINDINGS, PROG, USAGE_ERROR, UsageError, add_command, error, flush, named_target, say
+from wireschema.console import FINDINGS, PROG, USAGE_ERROR, UsageError, add_command, error, flush, named_target, say, warning
 from wireschema.errors import RuleFileError, WireschemaError
 
 
@@ -51,6 +53,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return exc.code if isinstance(exc.code, int) else 0
         with _library_log_silenced():
             args.rules_set = wireschema.load_rules(args.rules) if getattr(args, "rules", None) else None
+            for path, why in args.rules_set.skipped if args.rules_set is not None else ():
+                warning(_skipped(path, why))
             code: int = args.run(args)
         flush()
         return code
@@ -60,14 +64,21 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     except (UsageError, WireschemaError) as exc:
         # messages are written for humans already; a traceback would only hide them
-        error(str(exc))
+        _fail(str(exc))
         return USAGE_ERROR
     except KeyboardInterrupt:
-        error("interrupted")
+        _fail("interrupted")
         return 130
     except Exception as exc:  # noqa: BLE001 - a defect of ours still ends in one line
-        error(f"internal error, please report it: {type(exc).__name__}: {exc}")
+        _fail(f"internal error, please report it: {type(exc).__name__}: {exc}")
         return USAGE_ERROR
+
+
+def _fail(message: str) -> None:
+    try:
+        error(message)
+    except UsageError as exc:  # the output held back could not be written either: that is the news
+        error(str(exc))
 
 
 @contextlib.contextmanager
@@ -159,10 +170,15 @@ def _setup_rules(sub: Any) -> None:
     explain.set_defaults(run=_run_explain)
 
 
+def _skipped(path: Path, why: str) -> str:
+    return f"{path}: skipped: {why}, not a regular file"
+
+
 def _run_lint(args: argparse.Namespace) -> int:
+    from wireschema.rulepaths import not_regular, rule_files
     from wireschema.ruletable import Registry
 
-    if args.path is not None and not Path(args.path).exists():
+    if args.path is not None and not_regular(Path(args.path)) == "missing":
         raise UsageError(f"rules lint: no such rule file or directory: {args.path}")
     if args.path is None:
         shipped = wireschema._registry()
@@ -179,8 +195,10 @@ def _run_lint(args: argparse.Namespace) -> int:
         say(f"ok: {len(registry.listed())} targets in shipped rules")
         return 0
     path = Path(args.path)
-    files = sorted(f for f in [*path.glob("*.yaml"), *path.glob("*.yml")] if not f.name.startswith("_")) if path.is_dir() else [path]
-    broken = []
+    files, skipped = rule_files(path) if path.is_dir() else ([path], [])
+    for f, why in skipped:
+        say(_skipped(f, why))
+    broken: list[Any] = list(skipped)
     for f in files:
         try:
             wireschema.load_rules(f)
@@ -239,16 +257,22 @@ def _starting_file(name: str, base: Any) -> str:
         f"description: {json.dumps(f'{base.name}, adjusted for the {name} wire.')}",
         f"extends: {base.name}",
     ]
-    relations = [(f, getattr(base, f)) for f in ("fail_open", "non_strict", "strict_variant") if getattr(base, f)]
-    if relations or base.output.get("variant"):
+    relations = [(f, getattr(base, f)) for f in ("fail_open", "non_strict") if getattr(base, f)]
+    if relations:
         # stated from the start: a file that changes what it extends must say where these go
         lines += [
-            "# where this wire's schemas go in its other modes: each runs that target's own rules, not",
+            "# where what this wire's strict mode cannot take goes: that target's own rules run, not",
             "# this file's (name a target of yours that makes the same changes, or null for none)",
             *(f"{f}: {value}" for f, value in relations),
         ]
-        if base.output.get("variant"):
-            lines.append(f"output: {{variant: {base.output['variant']}}}")
+    derived = [f"strict_variant: {base.strict_variant}"] if base.strict_variant else []
+    derived += [f"output: {{variant: {base.output['variant']}}}"] if base.output.get("variant") else []
+    if derived:
+        lines += [
+            "# a strict tool and an output run as these targets with this file's changes laid over them;",
+            "# state one to send them elsewhere (a target of yours, or null for none):",
+            *(f"# {d}" for d in derived),
+        ]
     lines += ["# an inherited field is changed key by key, or unset with null:"]
     if not base.strict_variant:
         lines.append("# strict_variant: null")
@@ -333,11 +357,18 @@ def _over_file(name: str) -> Callable[[Any], None]:
     return setup
 
 
+def _setup_probe(sub: Any) -> None:
+    from wireschema import probe  # the battery and urllib: nothing another command needs
+
+    probe.setup(sub)
+
+
 _COMMANDS: dict[str, Callable[[Any], None]] = {
     "normalize": _over_file("normalize"),
     "check": _over_file("check"),
     "diff": _over_file("diff"),
     "targets": _setup_targets,
     "rules": _setup_rules,
+    "probe": _setup_probe,
 }
 

@@ -29,6 +29,20 @@ def named_target(args: argparse.Namespace, name: str) -> Any:
     return wireschema._target(name)
 
 
+def chosen_target(args: argparse.Namespace, target: str | None, flag: str = "--target") -> Any:
+    """The target `target` (given as `flag`) names, or the one `--model` goes to (through
+    the catalog of the `--rules` folder where it has one): exactly one of the two."""
+    if (target is None) == (args.model is None):
+        raise UsageError(f"give {flag} or --model, not both" if args.model else f"give {flag} or --model")
+    if args.model is None:
+        return named_target(args, target)
+    return (args.rules_set or wireschema).target_for(args.model)
+
+
+def add_model(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--model", "-m", help="a model id in place of the target (bedrock/us.anthropic.claude-..., gpt-5: see CONSTRAINTS.md's model catalog)")
+
+
 def add_command(sub: Any, name: str, help_text: str) -> argparse.ArgumentParser:
     p: argparse.ArgumentParser = sub.add_parser(name, help=help_text, description=help_text)
     p.add_argument("--rules", metavar="PATH", help="a rule file or directory of your own")
@@ -50,27 +64,58 @@ codecs.register_error("wireschema.json-escape", _surrogate_escape)
 
 
 def write(stream: Any, text: str) -> None:
+    if stream is None:
+        return  # standard error closed (`2>&-`): nowhere to say it
     # JSON is UTF-8 whatever the locale says (RFC 8259); the same for the reports beside it
     data = text.encode("utf-8", "wireschema.json-escape")
     buffer = getattr(stream, "buffer", None)
-    if buffer is None:
-        stream.write(data.decode("utf-8"))
-    else:
-        stream.flush()
-        buffer.write(data)
+    try:
+        if buffer is None:
+            stream.write(data.decode("utf-8"))
+        else:
+            stream.flush()
+            buffer.write(data)
+    except BrokenPipeError:
+        raise
+    except OSError as exc:
+        _failed(stream, exc)
     if stream is sys.stderr:
         flush()
 
 
 def flush() -> None:
+    """Flush both streams. Standard output that fails (a full disk) raises UsageError
+    once and is dropped; standard error that fails is dropped, as nothing could say so."""
     for stream in (sys.stdout, sys.stderr):
-        stream.flush()
-        buffer = getattr(stream, "buffer", None)
-        if buffer is not None:
-            buffer.flush()
+        if stream is None:
+            continue
+        try:
+            stream.flush()
+            buffer = getattr(stream, "buffer", None)
+            if buffer is not None:
+                buffer.flush()
+        except BrokenPipeError:
+            raise
+        except OSError as exc:
+            _failed(stream, exc)
+
+
+def _failed(stream: Any, exc: OSError) -> None:
+    """Drop a stream that cannot be written (later writes and the exit's flush go to
+    os.devnull); for standard output, raise the UsageError saying why."""
+    import os
+
+    devnull = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115 - stands for the stream until exit
+    if stream is sys.stderr:
+        sys.stderr = devnull
+        return
+    sys.stdout = devnull
+    raise UsageError(f"cannot write the output: {exc.strerror or exc}")
 
 
 def say(text: str) -> None:
+    if sys.stdout is None:
+        raise UsageError("cannot write the output: standard output is closed")
     write(sys.stdout, text + "\n")
 
 

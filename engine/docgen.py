@@ -27,6 +27,7 @@ import yaml
 from .passes import CHECKS, KINDS, Kind
 from .rulefields import INHERIT, SUB_FIELDS, TOP_FIELDS
 from .listing import shipped_dir
+from .models import CATALOG, Catalog, read_catalog
 from .ruletable import Registry, Rule, Target, Vocabulary
 
 REGENERATE = "python -m wireschema.docgen --write CONSTRAINTS.md"
@@ -655,6 +656,7 @@ def render(rules_dir: Path | None = None) -> str:
     parts.append("\n".join(_rules_section(s)))
     parts.append("\n".join(_engine_section()))
     parts.append("\n".join(_targets_section(s)))
+    parts.append("\n".join(Catalog([read_catalog((rules_dir or shipped_dir()) / CATALOG)], None).section()))
     text = "\n".join(p.rstrip("\n") + "\n" for p in parts)
     # one blank line between blocks, one newline at the end
     return re.sub(r"\n{3,}", "\n\n", text).rstrip("\n") + "\n"

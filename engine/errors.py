@@ -19,12 +19,18 @@ class SchemaInputError(WireschemaError, ValueError):
 
 
 class OptionsError(WireschemaError, TypeError, ValueError):
-    """An `Options` field of the wrong type or out of range (a budget that is no int of at
-    least 1, a switch that is no bool); the message names the field and the value."""
+    """An `Options` field or a `configure_cache` size of the wrong type or out of range (a
+    budget that is no int of at least 1, a switch that is no bool); the message names the
+    field and the value."""
 
 
 class UnknownTargetError(WireschemaError, LookupError):
     """No rule file is loaded under that target name."""
+
+
+class UnknownModelError(UnknownTargetError):
+    """No entry of the model catalog matches a model id, or none serves it where its
+    prefix says (`bedrock/`, `vertex_ai/`); the message names the nearest known ids."""
 
 
 class RuleFileError(WireschemaError):
@@ -48,8 +54,18 @@ class RequestLimitError(WireschemaError, ValueError):
     """A request breaks a hard limit of the wire (too many tools), which no rewrite fixes."""
 
 
+class UntranslatableError(WireschemaError, ValueError):
+    """A part of a request body written for another wire (a message part, a tool choice,
+    a provider's own tool) that the target's requests have no form for; the message names
+    each and where. `on_untranslatable="drop"` drops them instead, reported."""
+
+
 class ToolNameError(WireschemaError, ValueError):
     """A tool-name rule or name map that cannot work (e.g. `max_bytes` too small)."""
+
+
+class ClientNotInstalledError(WireschemaError, ImportError):
+    """A plug-in's client is not installed; the message names the extra that brings it."""
 
 
 class UnknownToolNameError(WireschemaError, LookupError):

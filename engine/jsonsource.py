@@ -10,6 +10,7 @@ stack, walks the text again to say where.
 
 from __future__ import annotations
 
+import bisect
 import json
 import math
 import re
@@ -34,11 +35,32 @@ class JSONSourceError(ValueError):
 
 @attrs.frozen
 class Document:
-    """One JSON value of the text and the offset of its first character."""
+    """One JSON value of the text: its offsets, and the line it starts on. A line of
+    JSON Lines that cannot be read is a Document too: `value` None and its `error`."""
 
     value: Any
     start: int
     end: int
+    line: int = 1
+    error: JSONSourceError | None = None
+
+
+class Lines:
+    """Line and column of any offset of one text: the line starts are found in one pass,
+    and each lookup is a bisection, never a count from the start."""
+
+    def __init__(self, text: str):
+        self.starts = [0, *(m.end() for m in _NEWLINE.finditer(text))]
+
+    def at(self, offset: int) -> tuple[int, int]:
+        """1-based line and column (in characters) of `offset`."""
+        line = bisect.bisect_right(self.starts, offset)
+        return line, offset - self.starts[line - 1] + 1
+
+    def end(self, offset: int) -> int:
+        """Where the line holding `offset` ends: its newline, or the end of the text."""
+        line = bisect.bisect_right(self.starts, offset)
+        return self.starts[line] - 1 if line < len(self.starts) else -1
 
 
 class _Refused(ValueError):
@@ -58,24 +80,62 @@ def _checked_float(text: str) -> float:
 
 _DECODER = json.JSONDecoder(parse_constant=_refuse_constant, parse_float=_checked_float)
 _SPACE = re.compile(r"[ \t\n\r]*")
+_NEWLINE = re.compile("\n")
+_LINE_END = re.compile(r"[ \t\r]*(?:\n|\Z)")
 
 
 def read(text: str, name: str) -> list[Document]:
-    """Every JSON value in `text`, in order (one for a JSON file, one a line for JSON Lines)."""
+    """Every JSON value in `text`, in order (one for a JSON file, one a line for JSON Lines).
+
+    In JSON Lines (some value is read, and each ends its line), a line that cannot be
+    read is a Document with its `error`, and reading goes on at the next line; anywhere
+    else the first error is raised.
+    """
+    lines = Lines(text)
     docs: list[Document] = []
+    failed: JSONSourceError | None = None
     pos = _SPACE.match(text, 0).end()  # type: ignore[union-attr]  # matches the empty string
     while pos < len(text):
         try:
             value, end = _DECODER.raw_decode(text, pos)
         except json.JSONDecodeError as exc:
-            raise JSONSourceError(name, exc.lineno, exc.colno, exc.msg) from None
+            error = JSONSourceError(name, *lines.at(exc.pos), exc.msg)
         except (ValueError, RecursionError):
-            raise diagnose(text, pos, name) from None
-        docs.append(Document(value, pos, end))
+            error = diagnose(text, pos, name)
+        else:
+            docs.append(Document(value, pos, end, lines.at(pos)[0]))
+            pos = _SPACE.match(text, end).end()  # type: ignore[union-attr]
+            continue
+        failed = failed or error
+        end = lines.end(pos)
+        end = len(text) if end < 0 else end
+        line = lines.at(pos)[0]
+        if error.line != line:
+            error = _within_line(text, pos, end, lines, name) or error
+        docs.append(Document(None, pos, end, line, error))
         pos = _SPACE.match(text, end).end()  # type: ignore[union-attr]
     if not docs:
         raise JSONSourceError(name, 1, 1, "no JSON value")
+    good = [d for d in docs if d.error is None]
+    if failed is not None and not (good and all(_ends_its_line(text, d.end) for d in good)):
+        raise failed
     return docs
+
+
+def _within_line(text: str, pos: int, end: int, lines: Lines, name: str) -> JSONSourceError | None:
+    """Where a value that runs past its line fails when read as that line alone (as a
+    line of JSON Lines is meant): the error is then on the line it belongs to."""
+    try:
+        _DECODER.raw_decode(text[pos:end])
+    except json.JSONDecodeError as exc:
+        return JSONSourceError(name, *lines.at(pos + exc.pos), exc.msg)
+    except (ValueError, RecursionError):
+        pass
+    return None
+
+
+def _ends_its_line(text: str, end: int) -> bool:
+    return _LINE_END.match(text, end) is not None
 
 
 def line_column(text: str, offset: int) -> tuple[int, int]:

@@ -86,6 +86,7 @@ class Change:
 
 
 _SAME = object()
+RAISE: Any = object()  # `Result.restore`'s default: text that is not JSON raises
 
 
 @attrs.frozen
@@ -150,19 +151,20 @@ class Result:
             return value
         return value["response"]
 
-    def restore(self, value: Any) -> Any:
+    def restore(self, value: Any, default: Any = RAISE) -> Any:
         """A model's arguments or output, back in the original schema's shape.
 
         `value` is a JSON value, or JSON text (`str`/`bytes`, as the OpenAI SDK's
-        `tool_call.function.arguments`), which is parsed first; text that is not JSON
-        raises `SchemaInputError`. Unwraps `response`, drops the nulls a strict wire
-        forced onto optional properties whose original schema does not accept null, and
-        turns the `{key, value}` pairs of a map sent as a list back into the map.
-        `value` is not mutated.
+        `tool_call.function.arguments`), which is parsed first. Text that is not JSON
+        raises `SchemaInputError` ("the arguments' text is not JSON: ..."), or, where
+        `default` is given, returns `default` (`validate` says why, as an Issue).
+        Unwraps `response`, drops the nulls a strict wire forced onto optional
+        properties whose original schema does not accept null, and turns the `{key,
+        value}` pairs of a map sent as a list back into the map. `value` is not mutated.
         """
         from .restore import restore
 
-        return restore(self, value)
+        return restore(self, value, default)
 
     def validate(self, value: Any) -> tuple["Issue", ...]:
         """Problems of the restored `value` against the ORIGINAL schema (empty: valid).

@@ -2,16 +2,19 @@
 functions. They are turned into JSON Schema by pydantic's own schema generation, so
 wireschema sees exactly what pydantic would publish; pydantic is optional.
 
-A function or a class can also be a whole tool (`python_tool`): its name, the summary
-of its docstring as the tool's description, and per-parameter descriptions read from
-the docstring's Google (`Args:`), NumPy (`Parameters`) or Sphinx (`:param x:`) sections
-by `docstring_parser` (`pip install 'wireschema[pydantic]'` brings both).
+A function or a class can also be a whole tool (`python_tool`): its name, its
+docstring as the tool's description, and per-parameter descriptions read from the
+docstring's Google (`Args:`), NumPy (`Parameters`) or Sphinx (`:param x:`) sections
+by `docstring_parser` (`pip install 'wireschema[pydantic]'` brings both): those
+sections go to the parameters, the rest of the docstring (its body, `Returns:`,
+`Note:`) stays in the description.
 """
 
 from __future__ import annotations
 
 import functools
 import inspect
+import re
 import typing
 from typing import Annotated, Any
 
@@ -115,28 +118,30 @@ class PythonTool:
     returns: Any = None
     """The JSON Schema of a function's return annotation (None: not annotated, `None`, or
     not a function), or the text of why pydantic cannot describe it (a str)."""
+    untyped: tuple[str, ...] = ()
+    """A function's parameters with no annotation, each a property taking any value."""
 
 
-def to_schema(value: Any) -> dict[str, Any]:
+def to_schema(value: Any, *, docstring: bool = True) -> dict[str, Any]:
     """The JSON Schema pydantic generates for a model, adapter, type or function.
 
-    A function's schema carries the docstring's summary as its description and the
-    docstring's parameter descriptions; no title (the function's name is not one).
+    With `docstring`, the docstring's parameter sections describe the parameters (or
+    fields), and the rest of it is the description (see `_Doc.body`); a function's
+    schema has no title (the function's name is not one). Without, a class's schema is
+    pydantic's own (a framework's `args_schema`, sent as the framework sends it).
     """
-    if _is_function(value):
-        schema, doc = _generate(value)
-        summary = doc.summary
-        if summary:
-            schema["description"] = summary
-        return schema
-    return _generate(value)[0]
+    schema, doc = _generate(value, docstring)
+    if _is_function(value) and doc.body:
+        schema["description"] = doc.body
+    return schema
 
 
 def python_tool(value: Any) -> PythonTool:
     """`value` (a typed function, or a pydantic model, dataclass or TypedDict class) as a tool.
 
     The name is the function's `__name__` or the class's schema title; the description
-    is the docstring's summary, and nothing of the docstring stays in the schema.
+    is the docstring but its parameter sections, which describe the parameters, and
+    nothing else of the docstring stays in the schema.
     """
     schema, doc = _generate(value)
     title = schema.pop("title", None)
@@ -145,17 +150,23 @@ def python_tool(value: Any) -> PythonTool:
         name = title if isinstance(title, str) and title else getattr(value, "__name__", None)
     if not isinstance(name, str) or not name or name == "<lambda>":
         raise SchemaInputError(f"{_describe(value)} has no name to give its tool")
-    # pydantic puts a class's whole docstring in the description; the tool takes the summary
-    if doc.text is not None and schema.get("description") == doc.text:
-        del schema["description"]
-    description = doc.summary or schema.pop("description", None)
+    # a class's description (its docstring, read as `_generate` reads it) is the tool's
+    description = doc.body if _is_function(value) else schema.pop("description", None)
     if not _is_function(value):
         return PythonTool(name, description if isinstance(description, str) else None, schema)
     signature = _signature(value)
     return PythonTool(
         name, description if isinstance(description, str) else None, schema,
         _var_positional(value), _injected_parameters(signature), _return_schema(signature),
+        _untyped_parameters(signature, schema),
     )
+
+
+def _untyped_parameters(signature: inspect.Signature, schema: dict[str, Any]) -> tuple[str, ...]:
+    """The parameters without an annotation that are properties of `schema`, in order."""
+    props = schema.get("properties")
+    named = props if isinstance(props, dict) else {}
+    return tuple(n for n, p in signature.parameters.items() if p.annotation is p.empty and n in named)
 
 
 def _return_schema(signature: inspect.Signature) -> dict[str, Any] | str | None:
@@ -230,7 +241,7 @@ def _var_positional(fn: Any) -> str | None:
     return None
 
 
-def _generate(value: Any) -> tuple[dict[str, Any], "_Doc"]:
+def _generate(value: Any, docstring: bool = True) -> tuple[dict[str, Any], "_Doc"]:
     try:
         import pydantic
     except ImportError:
@@ -255,8 +266,17 @@ def _generate(value: Any) -> tuple[dict[str, Any], "_Doc"]:
         raise SchemaInputError(f"pydantic cannot describe {_describe(value)}: {exc}") from None
     except pydantic.errors.PydanticSchemaGenerationError as exc:
         raise SchemaInputError(f"pydantic cannot describe {_describe(value)}: {exc}") from None
+    if not docstring:
+        return schema, _Doc(None, None, {})
     doc = _read_doc(value, schema)
     _describe_parameters(schema, doc.params)
+    if doc.text is not None and schema.get("description") == doc.text:
+        # pydantic's description of a class is its whole docstring: its parameter
+        # sections now describe the fields, so they are not said twice
+        if doc.body:
+            schema["description"] = doc.body
+        else:
+            del schema["description"]
     return schema, doc
 
 
@@ -458,8 +478,9 @@ def _describe_parameters(schema: dict[str, Any], params: dict[str, str]) -> None
 class _Doc:
     text: str | None
     """The docstring as pydantic reads it (cleaned)."""
-    summary: str | None
-    """Its first paragraph, sections left out."""
+    body: str | None
+    """It without the sections `params` is read from, the rest as written (None where
+    nothing is left): the description."""
     params: dict[str, str]
     """Parameter (or attribute) name -> description, from the docstring's sections."""
 
@@ -480,20 +501,51 @@ def _read_doc(value: Any, schema: dict[str, Any]) -> _Doc:
         import docstring_parser
     except ImportError:
         logs.warning(
-            "the docstring of %s is read for its summary only: parameter descriptions need "
+            "the docstring of %s is the description whole: describing each parameter from it needs "
             "docstring_parser (pip install 'wireschema[pydantic]')",
             _describe(value),
         )
-        return _Doc(text, text.split("\n\n")[0].strip() or None, {})
+        return _Doc(text, text, {})
     try:
         parsed = docstring_parser.parse(text)
     except docstring_parser.ParseError as exc:
-        logs.warning("the docstring of %s does not parse (%s): its summary only is read", _describe(value), exc)
-        return _Doc(text, text.split("\n\n")[0].strip() or None, {})
-    prose = parsed.description or ""
-    summary = prose.split("\n\n")[0].strip() or None
+        logs.warning("the docstring of %s does not parse (%s): it is the description whole", _describe(value), exc)
+        return _Doc(text, text, {})
     params = {p.arg_name: p.description.strip() for p in parsed.params if p.arg_name and p.description and p.description.strip()}
-    return _Doc(text, summary, params)
+    return _Doc(text, _without_params(text, parsed.style) if params else text, params)
+
+
+def _without_params(text: str, style: Any) -> str | None:
+    """`text` without the sections docstring_parser reads parameters from, in the style
+    it read (a Google `Args:` block, a NumPy `Parameters` section, Sphinx `:param x:`
+    and `:type x:` fields); the rest as written, or None where nothing is left. A
+    Google or Sphinx section ends at the first line not indented: text the parser would
+    take into it stays in the description rather than be lost."""
+    pattern = _param_sections().get(style.name)
+    if pattern is None:
+        return text
+    rest = re.sub(r"\n{3,}", "\n\n", pattern.sub("", text + "\n")).strip()
+    return rest or None
+
+
+@functools.cache
+def _param_sections() -> dict[str, re.Pattern[str]]:
+    """By docstring style, what matches one parameter section: the section titles and
+    fields docstring_parser itself reads parameters from."""
+    from docstring_parser import google, numpydoc
+    from docstring_parser.common import PARAM_KEYWORDS
+
+    indented = r"(?:[ \t]+\S.*\n|[ \t]*\n)*"
+    google_titles = "|".join(re.escape(s.title) for s in google.DEFAULT_SECTIONS if s.key in PARAM_KEYWORDS)
+    numpy_titles = "|".join(re.escape(s.title) for s in numpydoc.DEFAULT_SECTIONS if isinstance(s, numpydoc.ParamSection))
+    fields = "|".join(sorted(PARAM_KEYWORDS | {"type"}))
+    return {
+        "GOOGLE": re.compile(rf"^(?:{google_titles}):[ \t]*\n{indented}", re.M),
+        # a NumPy section runs to the next title, a line over a line of dashes
+        "NUMPYDOC": re.compile(rf"^(?:{numpy_titles})[ \t]*\n-+[ \t]*\n(?:(?!.*\n-+[ \t]*\n).*\n)*", re.M),
+        "REST": re.compile(rf"^:(?:{fields})\b.*\n{indented}", re.M),
+        "EPYDOC": re.compile(rf"^@(?:{fields})\b.*\n{indented}", re.M),
+    }
 
 
 def _describe(value: Any) -> str:
@@ -502,3 +554,22 @@ def _describe(value: Any) -> str:
     origin = _origin(value)
     named = getattr(origin, "__qualname__", None) or type(origin).__name__
     return f"a partial of {named}" if origin is not value else named
+
+
+def field_of(obj: Any, path: Sequence[str]) -> Any:
+    """The value at `path`, through dicts and SDK objects (`model_copy`), or None."""
+    for key in path:
+        obj = obj.get(key) if isinstance(obj, dict) else getattr(obj, key, None) if hasattr(obj, "model_copy") else None
+    return obj
+
+
+def replaced(obj: Any, path: Sequence[str], value: Any) -> dict[str, Any]:
+    """A dict of `obj` (an SDK object dumped as its SDK sends it) with `value` at `path`;
+    `obj` itself is not changed."""
+    key = path[0]
+    if isinstance(obj, dict):
+        out = dict(obj)
+    else:
+        out = plain(obj.model_copy(update={key: None}))
+    out[key] = value if len(path) == 1 else replaced(field_of(obj, (key,)), path[1:], value)
+    return out

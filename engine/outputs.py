@@ -93,7 +93,8 @@ def wrap(schema: Any) -> tuple[dict[str, Any], int]:
 
 
 def normalize_output(
-    schema: Any, target: Union[str, "Target"], *, strict: bool | None = None, options: Options | None = None
+    schema: Any, target: Union[str, "Target", None] = None, *, strict: bool | None = None, options: Options | None = None,
+    model: str | None = None,
 ) -> Result:
     """Normalize a structured-output schema; `Result.unwrap` undoes a wrapper it added.
 
@@ -101,11 +102,12 @@ def normalize_output(
     (`output: {wrap_non_object: true}`), a schema whose root is not an object is wrapped
     under `response` first. Elsewhere (Gemini's `responseSchema`, which takes arrays,
     enums and scalars) any root is normalized as it is. `schema` may be anything
-    `normalize` takes, a pydantic `TypeAdapter(list[Recipe])` included.
+    `normalize` takes, a pydantic `TypeAdapter(list[Recipe])` included. `model=` names a
+    model in place of the target (see `target_for`).
     """
-    from . import _log_result
+    from . import _log_result, _target
 
-    result = _normalize_output_quiet(schema, target, strict=strict, options=options)
+    result = _normalize_output_quiet(schema, _target(target, model), strict=strict, options=options)
     _log_result(result, "the output schema")
     return result
 

@@ -11,7 +11,7 @@ from typing import Any, Iterator
 from . import logs
 from .blobs import thaw
 from .errors import SchemaInputError, WireschemaError
-from .model import Issue, Result
+from .model import RAISE, Issue, Result
 from .passes.objects import PAIR_KEY, PAIR_VALUE, is_pairs, pure_map
 from .passes.prepare import JSON_TYPES
 from .positions import decode_fragment, follow, pointer, ref_token, unescape, upgraded_tokens
@@ -303,22 +303,25 @@ def _map_values(doc: _Doc, schema: dict[str, Any], depth: int = 0) -> Any:
 
 
 def parse_value(value: Any) -> Any:
-    """JSON text (`str`, `bytes`) parsed as schema text is (NaN refused); any other value as it is."""
+    """A model's arguments (or output) as JSON text (`str`, `bytes`) parsed, NaN
+    refused, the error saying so (`SchemaInputError`); any other value as it is."""
     if not isinstance(value, (str, bytes, bytearray, memoryview)):
         return value
     from .model import Options
-    from .prepare import parse_input
+    from .prepare import read_json_text
 
-    try:
-        return parse_input(value, Options())
-    except SchemaInputError as exc:
-        raise SchemaInputError(f"the value is not JSON text ({exc})") from None
+    return read_json_text(value, Options(), "the arguments'")
 
 
-def restore(result: Result, value: Any) -> Any:
+def restore(result: Result, value: Any, default: Any = RAISE) -> Any:
     original = _original(result)
-    value = result.unwrap(parse_value(value))
-    return _restore(_Doc(original, tuple(result.notes.get("paired_maps", ()))), original, json_copy(value), 0)
+    try:
+        parsed = parse_value(value)
+    except SchemaInputError:
+        if default is RAISE:
+            raise
+        return default
+    return _restore(_Doc(original, tuple(result.notes.get("paired_maps", ()))), original, json_copy(result.unwrap(parsed)), 0)
 
 
 def validate(result: Result, value: Any) -> tuple[Issue, ...]:

@@ -27,13 +27,14 @@ def err(path: str, container: Any, key: Any, message: str, *, of_key: bool = Fal
     raise RuleFileError(path, line, col, message)
 
 
-def suggest(name: Any, known: Iterable[str]) -> str:
-    """` — did you mean 'x'?` for the known name nearest `name`, or nothing."""
+def suggest(name: Any, known: Iterable[str], cutoff: float = 0.6) -> str:
+    """` — did you mean 'x'?` for the known name nearest `name`, or nothing: none is
+    as near as `cutoff` (difflib's similarity ratio, 1 for the same text)."""
     if not isinstance(name, str):
         return ""
     import difflib  # for a mistake only
 
-    close = difflib.get_close_matches(name, sorted(set(known)), n=1, cutoff=0.6)
+    close = difflib.get_close_matches(name, sorted(set(known)), n=1, cutoff=cutoff)
     return f" — did you mean {close[0]!r}?" if close else ""
 
 
@@ -112,6 +113,12 @@ _INHERITED = (
     " them) makes; a file changing more states it, or is refused at its `extends`: a schema sent there would"
     " otherwise go without those changes, unsaid."
 )
+# how a file inherits its strict and output variants (`ruletable.Registry.derive`)
+_DERIVED = (
+    " Where the target it names lacks changes the file (or a file between them) makes, the file's is derived:"
+    " that target with those files' own fields and rules laid over it, named `TARGET+FILE`. A file states"
+    " its own to choose another; one whose changes do not compile there is refused at its `extends`."
+)
 
 TOP_FIELDS: dict[str, Field] = {
     "target": Field("name", "never", "The target's name: the file name without `.yaml` (a different name is refused, since targets are found by file name). Letters, digits, `_ . -`; a name starting with `_` is never a target."),
@@ -121,14 +128,17 @@ TOP_FIELDS: dict[str, Field] = {
     "strict": Field("bool", "whole", "The output is meant for a strict wire (OpenAI Structured Outputs, Anthropic strict tool use): `Result.strict` says whether it was reached. Default `false`."),
     "fail_open": Field("target name", "whole", "For a `strict: true` file: the non-strict target that normalizes the input again when the strict pipeline finds it unrepresentable." + _INHERITED),
     "non_strict": Field("target name", "whole", "For a `strict: true` file: the target used when the caller asks `strict=False` (or sets `WIRESCHEMA_NO_STRICT=1`); `fail_open` if unset." + _INHERITED),
-    "strict_variant": Field("target name", "whole", "For a non-strict file: the target used when the caller asks `strict=True`. A file extending one that has a strict variant says `strict_variant: null` when its wire has none." + _INHERITED),
+    "strict_variant": Field("target name", "whole", "For a non-strict file: the target used when the caller asks `strict=True`. A file extending one that has a strict variant says `strict_variant: null` when its wire has none." + _DERIVED),
     "mcp_ingest": Field("bool", "never", "`true`: this is the target `normalize_mcp_tool` normalizes MCP tools to (`tools/list` ingestion). One shipped file says so."),
     "tool": Field("mapping", "keys", "Where a tool of this wire keeps its name, description, schema and strict flag, and which entries of a tool list are no tools of the caller's (fields below). `normalize_tool` reads a tool in the shape of any target and writes this one; without `tool` a target normalizes schemas only."),
     "locate": Field("mapping", "keys", "Where, in a whole request body, `normalize_request` finds the tool lists (`tools`) and the output schemas (`outputs`): one JSONPath or a list of them each, every SDK spelling listed (fields below)."),
     "names": Field("mapping", "keys", "The wire's tool-name rule, applied by `normalize_tool(s)` (a rename is reported): fields below."),
     "request_limits": Field("mapping", "keys", "Limits of one request, applied by `normalize_tools` and `normalize_request` (fields below)."),
+    "request": Field("mapping", "keys", "How the wire spells the tool-related parts of a request body beside its tools: `normalize_request` reads a body written for another wire by that wire's spelling and writes it in this one's (fields below)."),
     "output": Field("mapping", "keys", "How `normalize_output` treats a structured-output schema (fields below)."),
     "spill": Field("mapping", "keys", "How a spilled keyword reads in `description` (fields below). `Options(spill=False)` drops instead of spilling."),
+    "risks": Field("mapping", "keys", "Where a schema the wire takes by its documents may still be refused (an undocumented depth, grammar or state limit): `wireschema check` reports a `risk` finding past each threshold; normalizing changes nothing (fields below)."),
+    "probe": Field("mapping", "keys", "Where `wireschema probe` sends its battery of small schemas, with which key and request shape (fields below). A file for another wire states its own, or `probe: null`."),
     "reader": Field("mapping", "keys", "Spellings the wire's own reader takes beside the ones wireschema writes (the proto3 JSON reader of Google's Schema takes `max_items` and `OBJECT`): `check` reads a schema so before judging it, as the wire would (fields below). Normalizing writes the wire's spelling all the same."),
     "fallback": Field("JSON Schema (mapping or boolean)", "whole", "What the tool gets when its schema is unrepresentable. Default `{\"type\": \"object\", \"properties\": {}}`."),
     "lists": Field("mapping of name to list", "lists", "Named lists a rule option refers to as `list:NAME` (a `keys`, `strlist` or `typemap` option): a list of strings, or a mapping of a type to a list of strings. Declared once, a list is shared by a rule and its check (an allow-list and the check that holds the output to it), and a file that extends it states only what changes."),
@@ -142,6 +152,8 @@ TOOL_FIELDS: dict[str, Sub] = {
     "description": Sub(str, "path or list of paths", "Where its description sits (MCP lists `$.title` second: a title stands in for a missing description)."),
     "schema": Sub(str, "path or list of paths", "Required (an abstract file may leave it to the files extending it). Where its parameter schema sits (`$.input_schema`, `$.toolSpec.inputSchema.json`)."),
     "strict": Sub(str, "path", "Where its strict flag sits; the flag written is the strictness reached."),
+    "strict_only_true": Sub(bool, "bool", "The strict flag is written only where strict mode was reached: a wire refusing the field by its presence gets none for a tool sent non-strict, and the caller's `false` is left out, reported (`tool/shape`)."),
+    "no_empty_description": Sub(bool, "bool", "An empty description is not sent, reported (`tool/shape`): the wire refuses one shorter than one character."),
     "fixed": Sub(dict, "mapping", "Constant keys of every tool of this wire (`{type: function}`); a tool that says otherwise is not of this shape."),
     "kinds": Sub(dict, "mapping of key to list", "The values of a key (like `type`) that mark a function tool; an entry with another value (a server tool) passes through a tool list untouched."),
     "passthrough": Sub(list, "list of keys", "Keys that mark an entry of a tool list as no tool of the caller's (`cachePoint`, `custom`): it passes through untouched."),
@@ -149,6 +161,8 @@ TOOL_FIELDS: dict[str, Sub] = {
     "outputs": Sub(str, "path or list of paths", "Where a tool of this wire carries schemas of its own output (a Gemini declaration's `response`): each one present is normalized as this target's structured output is (`normalize_output`), but never wrapped (no one unwraps what a tool returns), where the tool keeps its shape, its changes reported as `tool/output` changes of the tool's result. A tool rebuilt from another wire's shape carries the first output schema it holds there (a `responseJsonSchema`, an MCP `outputSchema`) to this field's first path, normalized so and reported, unless it would be sent as the target's fallback; on a wire with no such field it is left behind (`tool/shape`)."),
     "returns": Sub(bool, "bool", "A Python function made a tool sends its return annotation's JSON Schema at the first of `outputs`, normalized as a tool's own output schema is (python-genai's `FunctionDeclaration.from_callable` sends it so); a function annotated to return `None`, or not annotated, sends none, and one whose return type pydantic cannot describe says so (`tool/shape`)."),
     "takes": Sub(str, "path or list of paths", "Every field this wire's tool takes (its message's, each spelling its reader takes): where a tool keeps its shape, a field of the caller's at no such path (nor on the way to one) is not sent, named in one `tool/shape` change. For a wire whose own reader refuses a field it does not know (Google's protos, botocore's Bedrock model); it must take the shape's own name, description, schema, strict and output paths. Left out, every field travels along."),
+    "provided": Sub(dict, "mapping of key to regex", "Entries of a tool list that are the wire's own tools beside the caller's functions (Anthropic's dated server tools, OpenAI's hosted tools), by the value of a key; with `passthrough`'s, the only entries other than function tools this wire's tool lists take: another wire's own tool is a `ToolShapeError`, or dropped and reported on request."),
+    "refuses_strict": Sub(bool, "bool", "The wire refuses a tool's strict field by its presence, whatever it says (Bedrock Converse on several Claude models: `tools.0.custom.strict: Extra inputs are not permitted`, BerriAI/litellm#31582, #35688): a caller's flag is never sent, reported (`tool/shape`). The model catalog sets it where a model does so."),
     "groups": Sub(list, "list of keys", "Keys under which one entry holds a list of this wire's tools (a Gemini `Tool`'s `functionDeclarations`): `normalize_tools` takes such an entry alone as its list of tools, and one inside a list as the tools it holds, where it stands (python-genai's `config.tools`)."),
 }
 
@@ -157,7 +171,7 @@ LOCATE_FIELDS: dict[str, Sub] = {
     "outputs": Sub(str, "JSONPath or list", "The structured-output schemas of a request body; a `strict` flag beside one asks for strict mode and is rewritten to what was reached."),
     "strict_outputs": Sub(str, "JSONPath or list", "Output schemas the wire always enforces (Anthropic's `output_config.format`): read as `outputs` are, each asking for strict mode (the strict variant's form on a non-strict target)."),
     "tool_names": Sub(str, "JSONPath or list", "Strings of a request body that name one of its tools (a forced tool choice, the tool calls of earlier turns): a name the wire renamed its tool from is rewritten to the tool's wire name, reported (`request/tool-name`); any other is left as it is."),
-    "gathered": Sub(str, "field path or list", "Tool lists of an SDK's request object (python-genai's `GenerateContentConfig.tools`), each a field of the body (`$.tools`), that take the caller's own tools beside the wire's groups: a Python function (or a class, as `normalize_tools` takes one), or an SDK's tool object whose dump holds no group (`tool.groups`) and none of the wire's own tools (`tool.passthrough`), such as an MCP `Tool`. Where such a list holds one, it is sent as the SDK sends it: every such tool, and every tool the list's groups hold, in list order, in one group at the list's end (under the first of `tool.groups`), each group's other parts left where they stand; reported (`request/tools`). A list holding none of them is left as it is."),
+    "gathered": Sub(str, "field path or list", "Tool lists of an SDK's request object (python-genai's `GenerateContentConfig.tools`), each a path of plain fields (`$.tools`; `$.config.tools`, through a dict or an SDK's object), that take the caller's own tools beside the wire's groups: a Python function (or a class, as `normalize_tools` takes one), or an SDK's tool object whose dump holds no group (`tool.groups`) and none of the wire's own tools (`tool.passthrough`), such as an MCP `Tool`. Where such a list holds one, it is sent as the SDK sends it: every such tool, and every tool the list's groups hold, in list order, in one group at the list's end (under the first of `tool.groups`), each group's other parts left where they stand; reported (`request/tools`). A list holding none of them is left as it is."),
     "outputs_of": Sub(str, "target name or list", "Targets whose output fields the same request may hold beside this target's own, in their dialect (Gemini's `responseJsonSchema` beside `responseSchema`): each one found where that target's `locate` says (`outputs`, `strict_outputs`; not its own `outputs_of`) is normalized as that target's output, where it stands."),
 }
 
@@ -166,12 +180,13 @@ NAME_FIELDS: dict[str, Sub] = {
     "allowed": Sub(str, "regex", "One allowed character; any other becomes its base letter (NFKD) where the wire takes that, else is replaced; a name whose letters are replaced is said in its tool's description."),
     "first": Sub(str, "regex", "An allowed first character; a name whose first character it refuses gets the replacement (or `x`) in front."),
     "replacement": Sub(str, "string", "What stands for each refused character (default `_`); refused characters are dropped where the wire refuses the replacement too."),
+    "rename": Sub(bool, "bool", "`false`: the wire only advises the rule (MCP's SHOULD), so a name it refuses is sent as it is, reported (`tool/name`, `kept`). Default `true`."),
 }
 
 LIMIT_FIELDS: dict[str, Sub] = {
     "max_tools": Sub(int, "int", "Tools in one request; more is a `RequestLimitError`."),
-    "max_strict_tools": Sub(int, "int", "Strict tools in one request, in request order: a strict tool past it is sent non-strict (reported as `request/strict-budget`)."),
-    "max_optional_params": Sub(int, "int", "Optional parameters over the strict tools of one request (nested objects counted); a strict tool that would pass it is sent non-strict."),
+    "max_strict_tools": Sub(int, "int", "Strict tools in one request: past it, the tools holding the most optional parameters are sent non-strict first, then the last ones (reported as `request/strict-budget`)."),
+    "max_optional_params": Sub(int, "int", "Optional parameters over the strict tools of one request (nested objects counted); past it, the tools holding the most are sent non-strict first."),
     "max_union_params": Sub(int, "int", "Parameters using a union (`anyOf`, a type list) over the strict tools of one request; as above."),
     "max_total_properties": Sub(int, "int", "Properties over the strict tools of one request; as above."),
 }
@@ -180,7 +195,7 @@ OUTPUT_FIELDS: dict[str, Sub] = {
     "wrap_non_object": Sub(bool, "bool", "A root that is no object is wrapped as `{\"response\": ...}` (`Result.unwrap` undoes it), reported as the first change (`output/wrap`); `false` for wires whose output schema takes any root."),
     "wrap_maps": Sub(bool, "bool", "With `wrap_non_object`, a root that is a map (an object naming no properties, each member taking one schema) is wrapped too, so that a `map-to-pairs` rule, which leaves the root an object, sends it as pairs; read from the target the outputs run as (`variant`)."),
     "disable": Sub(list, "list of ids", "Rules and checks left out of output schemas (those that hold for tool parameters only); each must name a rule or check of the target."),
-    "variant": Sub(str, "target name", "The target whose rules normalize this target's output schemas, where the wire reads them otherwise than tool parameters (Anthropic's `output_config.format`, which always enforces strict mode, so an output cannot fail open to a non-strict form as a tool can); its own `output.disable` applies. One hop: the variant's own `output.variant` is not followed. A file extending one that names a variant inherits it, so its outputs are that target's, not its own rules': a file changing such a target's rules names a variant of its own, or `null`." + _INHERITED),
+    "variant": Sub(str, "target name", "The target whose rules normalize this target's output schemas, where the wire reads them otherwise than tool parameters (Anthropic's `output_config.format`, which always enforces strict mode, so an output cannot fail open to a non-strict form as a tool can); its own `output.disable` applies. One hop: the variant's own `output.variant` is not followed. A file extending one that names a variant inherits it." + _DERIVED),
 }
 
 SPILL_FIELDS: dict[str, Sub] = {
@@ -193,14 +208,41 @@ READER_FIELDS: dict[str, Sub] = {
     "types": Sub(dict, "mapping of name to type", "A `type` value's other name -> the JSON Schema type (`OBJECT: object`), alone or in a type list."),
 }
 
+RISK_FIELDS: dict[str, Sub] = {
+    "max_depth": Sub(int, "int", "Nesting of JSON objects and arrays in one sent schema, the root at 1, past which `check` reports `risk/depth`."),
+    "max_items": Sub(int, "int", "A `maxItems` or `minItems` above which `check` reports `risk/items` (a grammar unrolls each item)."),
+    "grammar": Sub(int, "int", "Grammar units (see the `check` guide) over the strict schemas of one request, past which `check` reports `risk/grammar`; the real ceiling depends on the model."),
+}
+
+PROBE_FIELDS: dict[str, Sub] = {
+    "base": Sub(str, "URL", "Required. The API's base URL, as its SDK's `base_url` (`https://api.openai.com/v1`); `--base-url` replaces it."),
+    "path": Sub(str, "string", "Required. The endpoint below `base`; `{model}` stands for the model."),
+    "key_env": Sub(list, "list of names", "Required. Environment variables that may hold the caller's key, the first one set used."),
+    "headers": Sub(dict, "mapping", "Headers of every request; `{key}` stands for the key. A header holding the key is never recorded."),
+    "model": Sub(str, "string", "The model probed unless `--model` names another."),
+    "body": Sub(dict, "mapping", "Required. The request body: the string `{tools}` stands for the tool list, `{prompt}` and `{model}` inside strings for the prompt and model."),
+    "calls": Sub(list, "JSONPath or list", "Required. Where a response holds the arguments of a tool call (an object, or JSON text)."),
+    "error": Sub(list, "JSONPath or list", "Required. Where a refusal holds the server's error message."),
+}
+
+REQUEST_FIELDS: dict[str, Sub] = {
+    "tools": Sub(str, "path", "Where the body's tool list sits (`$.tools`, `$.toolConfig.tools`); on a wire whose tools come in groups (`tool.groups`) each entry is a group."),
+    "tool_choice": Sub(dict, "mapping", "Where the tool choice sits (`at`), the value of each mode the wire has (`auto`, `none`, `required`: a mode left out is one the wire has no form for), and a forced tool (`tool`: its constant keys `fixed`, and where its `name` sits, or the list of `names` allowed)."),
+    "output": Sub(dict, "mapping", "The structured-output field: its holder (`at`), the holder's constant keys (`fixed`), where the holder keeps `schema`, `name`, `description` and `strict`; `text: true` where the schema is JSON text, `enforced: true` where the wire always enforces it, `shared: true` where the holder keeps other settings too (Gemini's `generationConfig`), `none`: the holder's values that ask for no structured output."),
+    "messages": Sub(dict, "mapping", "The turns of earlier conversation (`at`), each turn's `role` (`roles` maps system, user, assistant and, where results are turns of their own, tool to the wire's values) and `content` (`text_content: true` where a string stands for one text part), the system text held apart (`system`: `at` and where its `parts` sit), the spelling of a `text` part, a tool `call` (`id`, `name`, `input`; `input_text: true` where the arguments are JSON text; `calls`: where a turn holds its calls apart from its parts) and a tool `result` (`id`, `name`, `output`, `error` with `error_value`), how a result's `result_output` is spelled (`text`, `object` or `parts`), and the rule call ids follow (`ids`, as `names`)."),
+}
+
 SUB_FIELDS: dict[str, dict[str, Sub]] = {
     "tool": TOOL_FIELDS,
     "locate": LOCATE_FIELDS,
     "names": NAME_FIELDS,
     "request_limits": LIMIT_FIELDS,
+    "request": REQUEST_FIELDS,
     "output": OUTPUT_FIELDS,
     "spill": SPILL_FIELDS,
     "reader": READER_FIELDS,
+    "risks": RISK_FIELDS,
+    "probe": PROBE_FIELDS,
 }
 
 DEFAULT_SPILL = {"template": " ({key}: {value})", "skip_if": "({key}:"}
@@ -390,7 +432,11 @@ def _plain_list(name: str, entry: Entry) -> tuple[bool, Any, dict]:
 
 
 def _edit_list(name: str, entry: Entry, typemap: bool, items: Any, marks: dict) -> Any:
+    # each list is edited as a dict of its words (insertion-ordered): a membership test
+    # is one lookup, so an edit of n words costs n, never n times the list
     edit = entry.value
+    if not typemap:
+        items = {"": dict.fromkeys(items)}
     for op in ("remove", "add"):
         if op not in edit:
             continue
@@ -403,31 +449,33 @@ def _edit_list(name: str, entry: Entry, typemap: bool, items: Any, marks: dict) 
                 sub = Entry(entry.path, change, t)
                 if not isinstance(words, list) or not all(isinstance(w, str) for w in words):
                     sub.err(f"list {name!r}: {op}.{t} must be a list of strings")
-                have = items.setdefault(t, [])
+                have = dict.fromkeys(items.get(t, ()))
                 for i, w in enumerate(words):
                     _apply(name, op, have, w, Entry(entry.path, words, i), marks, (t, w), f"{t}: ")
-                if not have:
-                    del items[t]
+                if have:
+                    items[t] = list(have)
+                else:
+                    items.pop(t, None)
         else:
             if not isinstance(change, list):
                 at.err(f"list {name!r} is a list: {op} takes a list of strings")
             for i, w in enumerate(change):
                 if not isinstance(w, str):
                     at.err_in(i, f"list {name!r}: items are strings, got {w!r}")
-                _apply(name, op, items, w, Entry(entry.path, change, i), marks, w, "")
-    return items
+                _apply(name, op, items[""], w, Entry(entry.path, change, i), marks, w, "")
+    return items if typemap else list(items[""])
 
 
-def _apply(name: str, op: str, have: list, word: str, at: Entry, marks: dict, key: Any, prefix: str) -> None:
+def _apply(name: str, op: str, have: dict, word: str, at: Entry, marks: dict, key: Any, prefix: str) -> None:
     if op == "remove":
         if word not in have:
-            at.err(f"list {name!r}: cannot remove {prefix}{word!r}, it is not in the list{suggest(word, have)}")
-        have.remove(word)
+            at.err(f"list {name!r}: cannot remove {prefix}{word!r}, it is not in the list{suggest(word, list(have))}")
+        del have[word]
         marks.pop(key, None)
     else:
         if word in have:
             at.err(f"list {name!r}: {prefix}{word!r} is in the list already")
-        have.append(word)
+        have[word] = None
         marks[key] = at
 
 
@@ -515,10 +563,7 @@ def check_locate(value: Any) -> dict[str, tuple[str, ...]]:
                 entry.err("locate.outputs_of must name targets (a name or a list of names)")
             out[place] = tuple(names)
         elif place == "gathered":
-            fields = _field_paths(entry, "locate.gathered must be fields of the body ($.tools)")
-            if any(len(keys) > 1 for keys in fields):
-                entry.err("locate.gathered must be fields of the body itself ($.tools): an SDK's object is read field by field")
-            out[place] = tuple(keys[0] for keys in fields)
+            out[place] = field_paths(entry, "locate.gathered must be paths of plain fields ($.tools, $.config.tools)")
         elif isinstance(paths, list):
             for j, p in enumerate(paths):
                 parse_jsonpath(p, Entry(entry.path, paths, j), f"locate.{place}", lazy=True)
@@ -529,13 +574,14 @@ def check_locate(value: Any) -> dict[str, tuple[str, ...]]:
     return out
 
 
-def _field_paths(entry: Any, must: str) -> tuple[tuple[str, ...], ...]:
-    """A path of plain fields (`$.function.name`), or a list of them, as key tuples; a
-    path of any other form is refused at its place (`must`, and what it got)."""
+def field_paths(entry: Any, must: str, *, itself: bool = False) -> tuple[tuple[str, ...], ...]:
+    """A path of plain fields (`$.function.name`; with `itself`, `$` too: the value
+    itself), or a list of them, as key tuples; a path of any other form is refused at its
+    place (`must`, and what it got)."""
     v = entry.value
     paths = v if isinstance(v, list) and v else [v]
     for j, p in enumerate(paths):
-        if not isinstance(p, str) or not _FIELD_PATH.match(p):
+        if not isinstance(p, str) or not (_FIELD_PATH.match(p) or (itself and p == "$")):
             message = f"{must}, got {p!r}"
             if paths is v:
                 entry.err_in(j, message)
@@ -564,17 +610,23 @@ def check_tool(value: Any, *, partial: bool = False) -> dict:
                 entry.err("tool.fixed must be a mapping of constant keys")
             out[k] = freeze_json(v)
         elif k in ("name", "description", "schema", "strict"):
-            paths = _field_paths(entry, f"tool.{k} must be a path of plain fields like $.function.name")
+            paths = field_paths(entry, f"tool.{k} must be a path of plain fields like $.function.name")
             out[k] = paths[0]
             if len(paths) > 1:
                 aliases[k] = paths[1:]
         elif k in ("outputs", "takes"):
-            out[k] = _field_paths(entry, f"tool.{k} must be paths of plain fields like $.response")
+            out[k] = field_paths(entry, f"tool.{k} must be paths of plain fields like $.response")
         elif k == "kinds":
             if not isinstance(v, dict) or not all(isinstance(x, list) and all(isinstance(s, str) for s in x) for x in v.values()):
                 entry.err("tool.kinds must map a key (like type) to the list of its values a function tool has")
             out[k] = freeze_json(v)
-        elif k in ("schema_required", "returns"):
+        elif k == "provided":
+            if not isinstance(v, dict) or not all(isinstance(x, str) for x in v.values()):
+                entry.err("tool.provided must map a key (like type) to a regex of the values the wire's own tools have")
+            for key in v:
+                regex(v[key], Entry(entry.path, v, key))
+            out[k] = freeze_json(v)
+        elif k in ("schema_required", "returns", "strict_only_true", "no_empty_description", "refuses_strict"):
             if not isinstance(v, bool):
                 entry.err(f"tool.{k} must be true or false")
             out[k] = v

@@ -16,17 +16,20 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable
 
 import attrs
 
-from . import logs
+from . import logs, rulepaths
 from .digests import sha256
 from .errors import RuleFileError
 from .facts import ENGINE_FACTS, FACTS
 from .listing import VOCABULARY
 from .positions import is_schema_path
+from .probespec import check_probe
+from .requestspec import check_request
 from .rulefields import (
     DEFAULT_SPILL,
     RULE_FIELDS,
     TOP_FIELDS,
     Entry,
+    Keyed,
     NamedList,
     check_fields,
     check_keywords,
@@ -179,8 +182,11 @@ class Target:
     names: MappingProxyType
     tool: MappingProxyType
     request_limits: MappingProxyType
+    request: MappingProxyType  # see requestspec: how the wire spells a request's tool-related parts
     output: MappingProxyType
     reader: MappingProxyType  # see rulefields' `reader`: what `check` reads as the wire does
+    risks: MappingProxyType  # see rulefields' `risks`: what `check` reports, never enforced
+    probe: MappingProxyType | None  # see probespec: where `wireschema probe` sends its battery
     rules: tuple[Rule, ...]
     checks: tuple[Rule, ...]
     stages: tuple[Stage, ...]
@@ -192,6 +198,9 @@ class Target:
     registry: Any = attrs.field(repr=False)
     # where the name is given (`target:`), for a clash between two files
     name_at: tuple[int | None, int | None] = attrs.field(default=(None, None), repr=False)
+    # a derived target (see `Registry.derive`): the files whose own fields and rules lie over
+    # the chain of `path`, in order; () for a rule file's own target
+    layers: tuple[str, ...] = attrs.field(default=(), repr=False)
 
     _planner: Any = attrs.field(init=False, default=None, repr=False, eq=False)
 
@@ -274,7 +283,7 @@ class Vocabulary:
 def read_rule_file(path: Path) -> tuple[Any, str]:
     """The parsed file (MarkedDict/MarkedList tree) and its text."""
     try:
-        raw = path.read_bytes()
+        raw = rulepaths.read_bytes(path)
     except OSError as exc:
         raise RuleFileError(str(path), None, None, f"cannot read rule file: {exc.strerror}") from None
     try:
@@ -365,6 +374,11 @@ class Registry:
         self._shapes_key: str | None = None
         self._body_paths: tuple[tuple[str, str, tuple[str, ...]], ...] | None = None
         self._variants: dict[tuple[Any, ...], Target] = {}
+        self.merged: dict[tuple[str, bool], dict[str, Any]] = {}
+        """Each file's merge with what it extends (`_merge_chain`), by (path, with rules)."""
+        # derived targets by (target named, files laid over it), and by name until kept
+        self._derivations: dict[tuple[str, tuple[str, ...]], str] = {}
+        self._derived: dict[str, Target] = {}
         self._lock = threading.RLock()
         self.skipped: dict[str, RuleFileError] = {}
         """Files left out where every file is read (target list, tool shapes), by name."""
@@ -392,7 +406,8 @@ class Registry:
         key = str(path)
         found = self._real.get(key)
         if found is None:
-            found = self._real[key] = str(path.resolve())
+            # realpath, not resolve(): a link that loops is left as it is, never a RuntimeError
+            found = self._real[key] = os.path.realpath(path)
         return found
 
     def fields(self, name: str) -> dict[str, Any] | None:
@@ -407,9 +422,10 @@ class Registry:
             # the fields only: the rules of the chain are merged (and checked) when it compiles
             spec = _merge_chain(path, self, (), rules=False)
             abstract = bool(_top(spec, self, "abstract")) or path.stem.startswith("_")
-            out = {f: _top(spec, self, f, abstract=abstract) for f in ("description", "strict", "tool", "mcp_ingest", "locate")}
+            out = {f: _top(spec, self, f, abstract=abstract) for f in ("description", "strict", "tool", "mcp_ingest", "locate", "request")}
             out["abstract"] = abstract
             out["path"] = str(path)
+            out["files"] = tuple(spec["files"])
             self._fields[name] = out
             return out
 
@@ -536,6 +552,10 @@ class Registry:
             for rel in (t.fail_open, t.non_strict, t.strict_variant, t.output.get("variant")):
                 if rel is None or rel in pending or rel in self._compiled:
                     continue
+                if rel in self._derived:
+                    pending[rel] = self._derived[rel]
+                    todo.append(pending[rel])
+                    continue
                 path = self.file_for(rel)
                 if path is not None:
                     pending[rel] = compile_file(path, self)
@@ -556,18 +576,64 @@ class Registry:
         ids = frozenset(drop)
         if not ids:
             return target
-        key = (target.path, tag, ids)
+        key = (target.path, target.layers, tag, ids)
         digest = sha256(f"{tag}\0{target.digest}\0{sorted(ids)}".encode()).hexdigest()
         with self._lock:
             found = self._variants.get(key)
             if found is None or found.digest != digest:
                 path = Path(target.path)
-                spec = _merge_chain(path, self, ())
+                spec = _spec_of(path, target.layers, self)
                 for field in ("rules", "checks"):
                     spec[field] = [it for it in spec[field] if _rid(it) not in ids]
-                found = attrs.evolve(_compile(spec, path, self, variant=True), digest=digest)
+                found = attrs.evolve(
+                    _compile(spec, path, self, variant=True), digest=digest, name=target.name, layers=target.layers,
+                    fail_open=target.fail_open, non_strict=target.non_strict, strict_variant=target.strict_variant,
+                    output=target.output)
                 self._variants[key] = found
             return found
+
+    def derive(self, named: str, layers: tuple[str, ...], child: str, child_files: tuple[str, ...]) -> str:
+        """The target `named` with the own fields and rules of the files `layers` laid
+        over it, in order: what a file extending a target hands a schema to, where it
+        states no target of its own (`child`, whose chain is `child_files`). Its own
+        relations are derived alike; one that would make `child` again names it. Its
+        name is `named+` the layers' names; compiled once per registry."""
+        with self._lock:
+            key = (named, layers)
+            name = self._derivations.get(key)
+            if name is not None:
+                return name
+            name = "+".join([named, *(Path(f).stem for f in layers)])
+            self._derivations[key] = name
+            try:
+                path = self.file_for(named)
+                target = _compile(_spec_of(path, layers, self), path, self, variant=True)
+                related = {f: self._derived_relation(getattr(target, f), layers, child, child_files) for f in _RELATIONS}
+                output = dict(target.output)
+                if output.get("variant") is not None:
+                    output["variant"] = self._derived_relation(output["variant"], layers, child, child_files)
+                self._derived[name] = attrs.evolve(
+                    target, name=name, layers=layers, output=MappingProxyType(output), **related)
+            except RuleFileError:
+                del self._derivations[key]
+                raise
+            return name
+
+    def _derived_relation(self, named: str | None, layers: tuple[str, ...], child: str, child_files: tuple[str, ...]) -> str | None:
+        """Where a derived target hands a schema: `named` itself where it makes the
+        changes of `layers` already, `child` where `named` with them is `child`, else
+        `named` derived with the layers it lacks."""
+        path = None if named is None else self.file_for(named)
+        if path is None:
+            return named
+        carried = _chain_files(path, self)
+        lacking = tuple(f for f in layers if f not in carried)
+        if not lacking:
+            return named
+        if set(carried) <= set(child_files) and all(
+                f in carried or f in lacking or not _changes(self.read(Path(f))[0]) for f in child_files):
+            return child
+        return self.derive(named, lacking, child, child_files)
 
     def problems(self) -> dict[str, RuleFileError]:
         """Every file of the rule dirs that does not compile (with what it extends and
@@ -586,7 +652,7 @@ def list_origins(target: Target) -> dict[str, list[tuple[str, str, int | None]]]
     ("declared" | "edited", file, line) (what `wireschema rules explain` prints)."""
     if target.registry is None:
         return {}
-    spec = _merge_chain(Path(target.path), target.registry, ())
+    spec = _spec_of(Path(target.path), target.layers, target.registry)
     out = {}
     for name, layers in spec.get("lists", {}).items():
         places = []
@@ -625,7 +691,21 @@ _OWN_ONLY = tuple(f for f, spec in TOP_FIELDS.items() if spec.inherit == "never"
 
 def _merge_chain(path: Path, registry: Registry, stack: tuple[str, ...], rules: bool = True) -> dict[str, Any]:
     """The file's fields and rules over those of everything it extends, unvalidated.
-    Without `rules`, the fields only: "rules" and "checks" stay empty, unread."""
+    Without `rules`, the fields only: "rules" and "checks" stay empty, unread.
+
+    Each file's merge is made once per registry and copied out: a folder of n files
+    extending each other in a chain merges n files, not n * n / 2. A merge that fails
+    is not kept (it fails again, the same way, where it is asked for again).
+    """
+    key = (str(path), rules)
+    found = registry.merged.get(key)
+    if found is None:
+        found = registry.merged[key] = _merge_file(path, registry, stack, rules)
+    # a copy: a caller replaces fields of its own (variants), never the lists inside
+    return dict(found)
+
+
+def _merge_file(path: Path, registry: Registry, stack: tuple[str, ...], rules: bool) -> dict[str, Any]:
     spath = str(path)
     key = registry.real(path)
     data, text = registry.read(path)
@@ -658,6 +738,12 @@ def _merge_chain(path: Path, registry: Registry, stack: tuple[str, ...], rules: 
     # a file is abstract, named, or the MCP ingestion target only by what it says itself
     for field in _OWN_ONLY:
         merged.pop(field, None)
+    _lay_own(merged, spath, data, text, rules)
+    return merged
+
+
+def _lay_own(merged: dict[str, Any], spath: str, data: MarkedDict, text: str, rules: bool, skip: frozenset[str] = frozenset()) -> None:
+    """One file's own fields (but `extends` and `skip`) and rules over `merged`."""
     own: dict[str, Any] = {"rules": [], "checks": [], "files": [spath], "texts": [text]}
     fields: list[tuple[str, Entry]] = []
     for field, value in data.items():
@@ -668,13 +754,32 @@ def _merge_chain(path: Path, registry: Registry, stack: tuple[str, ...], rules: 
                 _err(spath, data, field, f"{field} must be a list of rules")
             if rules:
                 own[field] = [(spath, value, i) for i in range(len(value))]
-        elif field != "extends":
+        elif field != "extends" and field not in skip:
             fields.append((field, Entry(spath, data, field)))
     _unique_ids(spath, own["rules"] + own["checks"])
     _overlay(merged, own)
     for field, entry in fields:
         layer(merged, field, entry)
-    return merged
+
+
+def _spec_of(path: Path, layers: tuple[str, ...], registry: Registry) -> dict[str, Any]:
+    """The merged chain of `path`, with each file of `layers` laid over it (its own
+    fields and rules, but its name, words and relations: the chain's stand)."""
+    spec = _merge_chain(path, registry, ())
+    if not layers:
+        return spec
+    output = spec.get("output")
+    variant = output.items.get("variant") if isinstance(output, Keyed) else None
+    for f in layers:
+        data, text = registry.read(Path(f))
+        _lay_own(spec, f, data, text, True, skip=_NO_CHANGE)
+    output = spec.get("output")
+    if isinstance(output, Keyed):
+        items = {k: v for k, v in output.items.items() if k != "variant"}
+        if variant is not None:
+            items["variant"] = variant
+        spec["output"] = Keyed(output.at, items)
+    return spec
 
 
 def _unique_ids(spath: str, items: list[tuple[str, Any, int]]) -> None:
@@ -877,8 +982,11 @@ _TOP_CHECKS: dict[str, Any] = {
     "names": check_names,
     "locate": check_locate,
     "request_limits": lambda v: check_fields(v, "request_limits"),
+    "request": check_request,
     "output": check_output,
     "reader": check_reader,
+    "risks": lambda v: check_fields(v, "risks"),
+    "probe": check_probe,
 }
 
 
@@ -938,8 +1046,9 @@ def _compile(spec: dict[str, Any], path: Path, registry: Registry, *, variant: b
             fpath, raw = _flatten(item)[1]["id"]
             _err(fpath, raw, "id", f"duplicate rule id {rid!r}: used by a rule and a check")
         seen.add(rid)
-    if not abstract and not variant:
-        _relations_stated(spec, path, registry)
+    derived = _relations_stated(spec, path, registry, name) if not abstract and not variant else {}
+    if "output.variant" in derived:
+        output = {**output, "variant": derived["output.variant"]}
     digest = sha256(
         "\0".join([vocab.text, *spec["texts"]]).encode("utf-8")
     ).hexdigest()
@@ -952,14 +1061,17 @@ def _compile(spec: dict[str, Any], path: Path, registry: Registry, *, variant: b
         strict=top("strict", False),
         fail_open=top("fail_open"),
         non_strict=top("non_strict"),
-        strict_variant=top("strict_variant"),
+        strict_variant=derived.get("strict_variant", top("strict_variant")),
         spill=MappingProxyType(spill),
         fallback=top("fallback", {"type": "object", "properties": {}}),
         locate=MappingProxyType(locate),
         tool=MappingProxyType(_top(spec, registry, "tool", {}, abstract=abstract)),
         request_limits=MappingProxyType(top("request_limits", {})),
+        request=MappingProxyType(top("request", {})),
         output=MappingProxyType(output),
         reader=MappingProxyType(top("reader", {})),
+        risks=MappingProxyType(top("risks", {})),
+        probe=top("probe"),
         names=MappingProxyType(top("names", {})),
         rules=rules,
         checks=checks,
@@ -973,44 +1085,58 @@ def _compile(spec: dict[str, Any], path: Path, registry: Registry, *, variant: b
 
 
 _RELATIONS = ("fail_open", "non_strict", "strict_variant")  # the targets a target hands schemas to, beside output.variant
+# the relations a file inherits derived (`Registry.derive`) where their target lacks its changes
+_DERIVED = ("strict_variant", "output.variant")
 # what a file may state and still do what the file it extends does: its name and words,
-# and the targets it hands schemas to
-_NO_CHANGE = frozenset({"target", "description", "extends", "abstract", "mcp_ingest", *_RELATIONS})
+# the targets it hands schemas to, what `check` reports as risks, and where `wireschema probe` sends its battery
+_NO_CHANGE = frozenset({"target", "description", "extends", "abstract", "mcp_ingest", "risks", "probe", *_RELATIONS})
 
 
-def _relations_stated(spec: dict[str, Any], path: Path, registry: Registry) -> None:
-    """Refuse a target that inherits a relation (`fail_open`, `non_strict`,
-    `strict_variant`, `output.variant`) whose target does not carry the changes this
-    file, or a file between it and the one that named the relation, makes: a tool run
-    strict, an output, a schema failed open would run without them, and nothing would
-    say so. Where the named target extends those files itself (anthropic-strict's
-    output variant, anthropic-output, extends it), it carries them."""
+def _relations_stated(spec: dict[str, Any], path: Path, registry: Registry, name: str) -> dict[str, str]:
+    """Derived targets, by field, for the variants this file inherits whose target
+    lacks changes this file (or a file between it and the one naming the target)
+    makes: sent there, a strict tool or an output would go without them, unsaid. A
+    target extending those files carries them (anthropic-output extends
+    anthropic-strict). `strict_variant` and `output.variant` are derived
+    (`Registry.derive`); an inherited `fail_open` or `non_strict`, or a derivation
+    that does not compile, is refused at `extends`."""
     spath = str(path)
     stated = [(f, spec[f]) for f in _RELATIONS if f in spec]
     if "output" in spec and "variant" in spec["output"].items:
         stated.append(("output.variant", spec["output"].items["variant"]))
-    unstated = []  # (field, target named, the file naming it, the files whose changes it does not make)
+    unstated = []  # (field, target named, the file naming it, the files whose changes it does not make, why not derived)
+    derived: dict[str, str] = {}
     for field, entry in stated:
         named = entry.value
         named_path = None if entry.path == spath or named is None else registry.file_for(named)
         if named_path is None:
             continue
         carried = {*_chain_files(Path(entry.path), registry), *_chain_files(named_path, registry)}
-        changed = [Path(f).stem for f in spec["files"] if f not in carried and _changes(registry.read(Path(f))[0])]
-        if changed:
-            unstated.append((field, named, Path(entry.path).stem, changed))
+        changed = [f for f in spec["files"] if f not in carried and _changes(registry.read(Path(f))[0])]
+        if not changed:
+            continue
+        if field in _DERIVED:
+            try:
+                derived[field] = registry.derive(named, tuple(changed), name, tuple(spec["files"]))
+                continue
+            except RuleFileError as exc:
+                failed = f" ({named} with those changes does not compile: {exc})"
+        else:
+            failed = ""
+        unstated.append((field, named, Path(entry.path).stem, [Path(f).stem for f in changed], failed))
     if unstated:
         # every one at once: a file stating one relation would otherwise meet the next only then
         data, _ = registry.read(path)
         said = "; ".join(
             f"{field}: {named} from {by}, but {named} does not make the changes {', '.join(changed)} "
-            f"make{'s' if len(changed) == 1 else ''}" for field, named, by, changed in unstated)
+            f"make{'s' if len(changed) == 1 else ''}{failed}" for field, named, by, changed, failed in unstated)
         lines = ", ".join(f"`output: {{variant: {named}}}`" if field == "output.variant" else f"`{field}: {named}`"
-                          for field, named, _by, _changed in unstated)
+                          for field, named, *_rest in unstated)
         _err(spath, data, "extends", (
             f"{path.stem} inherits {said}: a schema {path.stem} sends there would go without them, and nothing would "
             f"say so. State each in this file: {lines} to send it there as that target does, a target of yours that "
             f"makes the same changes, or null for none"))
+    return derived
 
 
 def _chain_files(path: Path, registry: Registry) -> list[str]:
@@ -1227,7 +1353,9 @@ def _option(opt: Opt, value: Any, scope: _Scope, err: Any, use: Any) -> Any:
     if t == "keys":
         out: list[str] = []
         for w, i, at in _flat(value, scope, err, use, "must be a list of keywords or group:NAME / list:NAME references", keys=True):
-            if w.startswith("group:"):
+            if w == "group:keywords":  # every keyword a rule may name but extensions
+                out.extend(vocab.keywords | scope.keywords)
+            elif w.startswith("group:"):
                 if w[6:] not in vocab.groups:
                     err(unknown("keyword group", w[6:], sorted(vocab.groups)), i, at)
                 out.extend(vocab.groups[w[6:]])

@@ -53,13 +53,15 @@ class Read:
         name or description (docstrings compared as Python cleans them), nor those
         `root` does not list; and those keywords, each apart: a framework that
         describes its tool by one docstring sends it once, and one that sends only some
-        root keywords leaves the others out. A Python type is made JSON Schema first;
-        the caller's dict is not changed."""
+        root keywords leaves the others out. A Python type is made JSON Schema first,
+        as pydantic makes it (its docstring describes no parameter: a framework that
+        sends the docstring as the tool's description says them there already); the
+        caller's dict is not changed."""
         if not self.once and self.root is None:
             return self.schema, (), ()
         from .native import is_native, to_schema
 
-        schema = to_schema(self.schema) if is_native(self.schema) else self.schema
+        schema = to_schema(self.schema, docstring=False) if is_native(self.schema) else self.schema
         if not isinstance(schema, dict):
             return schema, (), ()
         parts = {"name": self.name, "description": self.description}

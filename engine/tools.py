@@ -22,13 +22,14 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Mapping, Se
 import attrs
 
 from .blobs import freeze_entry
+from .budgets import strict_budget
 from .cache import collector_paused
 from .errors import RequestLimitError, SchemaInputError, ToolShapeError, UnknownToolNameError
 from .model import Change, Options, Result, options_key, options_of
 from .names import NameMap, NameRule, assign_wire_names, says_name, wire_name
 from .native import dump as _dump
 from .native import has_dump as _has_dump
-from .native import is_python_tool, python_tool
+from .native import field_of, is_python_tool, python_tool, replaced
 from .positions import pointer
 from .prepare import json_copy, mended_text, mended_tree, nested_past
 
@@ -107,6 +108,9 @@ class ToolsResult:
     wire_names: tuple[str | None, ...] = ()
     # where each tool holds its schema (the caller's spelling, where the shape was kept)
     _schema_paths: tuple[Any, ...] = attrs.field(default=(), repr=False, eq=False)
+    changes: tuple[Change, ...] = ()
+    """What was done to the list beside its tools: another wire's own tool the target's
+    lists do not take, dropped where the caller asked (`request/untranslatable`)."""
 
     @property
     def results(self) -> tuple[Result | None, ...]:
@@ -133,7 +137,8 @@ class ToolsResult:
         return tuple(i for i, result in enumerate(made) if result is not None and _lost(result))
 
     def __repr__(self) -> str:
-        return f"ToolsResult(tools={self.tools!r}, results={self.results!r}, names={self.names!r}, wire_names={self.wire_names!r})"
+        return (f"ToolsResult(tools={self.tools!r}, results={self.results!r}, names={self.names!r}, "
+                f"wire_names={self.wire_names!r}, changes={self.changes!r})")
 
     def __iter__(self) -> Iterator[dict[str, Any]]:
         return iter(self.tools)
@@ -240,7 +245,7 @@ def _reading(registry: Any) -> _Reading:
     found = _READINGS.get(registry)
     if found is None:
         shapes = list(registry.tool_shapes())
-        shapes.sort(key=lambda s: (-len(s["schema"]), -len(s.get("fixed", {})), -len(s)))
+        shapes.sort(key=lambda s: (-len(s["schema"]), -len(s.get("fixed", {})), "strict" not in s, -len(s)))
         kinds: dict[str, dict[str, list[Any]]] = {}
         passthrough: set[str] = set()
         groups: set[str] = set()
@@ -403,13 +408,21 @@ def build_tool(
             changes.append(Change("tool/text", "", "rewritten", mended))
         if mended is not None or say_name or not same:
             _set(out, at.get("description", shape["description"]), text)
+    if shape.get("no_empty_description") and _get(out, at.get("description", shape["description"])) == "":
+        _unset(out, at.get("description", shape["description"]))
+        changes.append(Change("tool/shape", "", "dropped", f"the tool's description is empty: not sent, as {target.name} takes none shorter than one character"))
     _set(out, at.get("schema", shape["schema"]), schema)
-    if "strict" in shape:
+    if "strict" in shape and not strict and shape.get("strict_only_true"):
+        if _get(out, at.get("strict", shape["strict"])) is not _MISSING:
+            _unset(out, at.get("strict", shape["strict"]))
+            said = "" if parsed.strict is None else f" (saying {str(parsed.strict).lower()})"
+            changes.append(Change("tool/shape", "", "dropped", f"the tool's strict flag{said}: not sent, as {target.name} takes it only where strict mode is reached"))
+    elif "strict" in shape:
         _set(out, at.get("strict", shape["strict"]), strict)
-    elif same and parsed.strict is not None and parsed.strict != strict and "strict" in at:
-        # the caller's flag, on a wire whose tool has no place for one, says otherwise
-        # than the strictness reached (strict mode asked where there is none): sent, it
-        # would say what the Result denies (and Gemini's proto refuses the field)
+    elif same and parsed.strict is not None and (parsed.strict != strict or shape.get("refuses_strict")) and "strict" in at:
+        # the caller's flag, on a wire whose tool has no place for one, says otherwise than the
+        # strictness reached (strict asked where there is none), or is refused by its presence:
+        # sent, it would say what the Result denies (and Gemini's proto refuses the field)
         _unset(out, at["strict"])
         changes.append(_not_sent("the tool's", [_dotted(at["strict"])], target, f" (saying {str(parsed.strict).lower()})"))
     if same:
@@ -653,6 +666,9 @@ def _tool_dict(item: Any, where: str, target: Any) -> tuple[Any, tuple[Change, .
             "tool/shape", "", "dropped",
             f"the function's {said} is no parameter of the tool: its framework passes it, never the model "
             "(rules/_objects.yaml, injected)") for said in made.injected)
+        told += tuple(Change(
+            "tool/shape", pointer(("properties", name)), "kept",
+            f"the function's parameter {name} has no type annotation: it takes any value") for name in made.untyped)
         returns = made.returns if target.tool.get("returns") and target.tool.get("outputs") else None
         if isinstance(returns, str):
             told += (Change("tool/shape", "", "dropped", f"the function's return annotation has no JSON Schema ({returns}): no output schema sent"),)
@@ -717,7 +733,7 @@ def _tool_list(tools: Any, registry: Any) -> list[Any]:
             return list(inner["tools"])  # a tools/list result (or its JSON-RPC response)
         key = _reading(registry).group_of(tools)
         if key is not None:
-            return _group_tools(tools, key)
+            return _split_group(tools, key)
         raise ToolShapeError(
             "normalize_tools takes a list of tools or a tools/list result ({'tools': [...]}), "
             f"got a dict with keys {sorted(map(str, tools))[:8]}; use normalize_tool for one tool"
@@ -740,6 +756,16 @@ def _group_tools(entry: dict[str, Any], key: str) -> list[Any]:
             f"{key!r} to normalize_tools, or the whole request to normalize_request"
         )
     return list(held)
+
+
+def _split_group(entry: dict[str, Any], key: str) -> list[Any]:
+    """A group's other parts (a Gemini Tool's `googleSearch`), as one entry where the group
+    stands, then the tools it holds: what python-genai sends the group as, read apart."""
+    held = entry[key]
+    if not isinstance(held, list):
+        raise ToolShapeError(f"{key} must be a list of tools, got {_what(held)}")
+    rest = {k: v for k, v in entry.items() if k != key and v is not None}
+    return [rest, *held] if rest else list(held)
 
 
 def _uncollected(items: list[Any]) -> tuple[list[Any], list[str]]:
@@ -781,7 +807,7 @@ def _ungrouped(
             flat.append(tool)
             continue
         try:
-            flat.extend(_group_tools(tool, key))
+            flat.extend(_split_group(tool, key))
         except ToolShapeError as exc:
             raise ToolShapeError(f"tool {i}: {exc}") from None
     return flat, moved
@@ -803,7 +829,19 @@ def _need_shape(t: Any) -> None:
 
 
 def _name_rule(target: Any) -> NameRule:
-    return NameRule.from_target(target) if target.names else _FREE_NAMES
+    return NameRule.from_target(target) if target.names and target.names.get("rename", True) else _FREE_NAMES
+
+
+def _advised(target: Any, name: str) -> Change | None:
+    """A name sent as it is though the rule a wire only advises (`names.rename: false`)
+    refuses it: said, never renamed."""
+    if not target.names or target.names.get("rename", True):
+        return None
+    rule = NameRule.from_target(target)
+    if rule.valid(name):
+        return None
+    chars = f" of {rule.allowed}" if rule.allowed else ""
+    return Change("tool/name", "", "kept", f"tool name {name!r} sent as it is, though {target.name} advises 1 to {rule.max_bytes} bytes{chars}")
 
 
 def _rename_change(original: str, wire: str, plain: str, said: bool) -> Change:
@@ -827,6 +865,10 @@ def _wire_names(originals: Mapping[int, str], order: Sequence[int], target: Any,
             if said:
                 unsaid.add(i)
             changes[i] = _rename_change(originals[i], out[i], wire_name(originals[i], rule), said)
+        else:
+            advised = _advised(target, originals[i])
+            if advised is not None:
+                changes[i] = advised
     return out, changes, unsaid
 
 
@@ -871,10 +913,12 @@ def _fallback_result(target: Any, rule: str, reason: str) -> Result:
 
 def normalize_tools(
     tools: Any,
-    target: TargetLike,
+    target: TargetLike | None = None,
     *,
     strict: bool | None = None,
     options: Options | None = None,
+    on_untranslatable: str = "error",
+    model: str | None = None,
 ) -> ToolsResult:
     """Normalize a list of tools for one target; one bad tool falls back alone.
 
@@ -886,18 +930,24 @@ def normalize_tools(
     whose description is no text or strict flag no boolean, falls back alone, reported
     (`tool/unreadable`), under a placeholder name (`tool_<index>`) no real tool of the
     list has. Entries that are not function tools (server tools, cache points) pass
-    through untouched.
+    through untouched where the target's lists take them (`tool.passthrough`,
+    `tool.provided`); another wire's own tool (Google's `googleSearch` on OpenAI, an
+    Anthropic server tool on Gemini) is a `ToolShapeError` naming it, or with
+    `on_untranslatable="drop"` dropped, reported in `changes`.
 
     Each tool's own `strict` flag, where its shape has one, asks for strict mode unless
     `strict` overrides it; the rebuilt tool says the strictness actually reached.
     Names are rewritten to the wire's name rule and made unique (two tools called
     `search` get `search` and `search_<hex>`), each rename reported in its tool's
     `Result.changes`; `names` maps back and `result_for` finds a tool by wire name.
+    `model=` names a model in place of the target (see `target_for`).
     """
-    from . import _log_tools
+    from . import _log_tools, _target
+
+    t = _target(target, model)
 
     def logged() -> ToolsResult:
-        out = _normalize_tools_quiet(tools, target, strict=strict, options=options)
+        out = _normalize_tools_quiet(tools, t, strict=strict, options=options, on_untranslatable=on_untranslatable)
         _log_tools(out)
         return out
 
@@ -908,10 +958,12 @@ def normalize_tools(
 
 def _normalize_tools_quiet(
     tools: Any, target: TargetLike, *, strict: bool | None = None, options: Options | None = None,
-    reserved: frozenset[str] = frozenset(),
+    reserved: frozenset[str] = frozenset(), on_untranslatable: str = "error",
 ) -> ToolsResult:
     from . import _target, _the_memo, _uncached
+    from .requests import dropping
 
+    drop = dropping(on_untranslatable)
     t = _target(target)
     _need_shape(t)
     registry = _registry_of(t)
@@ -926,18 +978,18 @@ def _normalize_tools_quiet(
         given = [tool for tool, _left in read]
         told = {i: left for i, (_tool, left) in enumerate(read) if left}
     if _uncached():
-        return _normalize_tools(given, t, registry, strict, options, reserved, told)
+        return _normalize_tools(given, t, registry, strict, options, reserved, told, drop)
     opts = options_of(options)
     # a repeated request is one entry: its tools, results and names come back at once
     # (what reading its objects left out, which the tools read do not show, too)
     key = (
-        "tools", t.digest, t.name, t.path, registry.shapes_key(), strict, options_key(opts), tuple(sorted(reserved)),
+        "tools", t.digest, t.name, t.path, registry.shapes_key(), strict, options_key(opts), tuple(sorted(reserved)), drop,
         tuple((i, c.detail) for i, left in told.items() for c in left),
     )
     out: ToolsResult = _the_memo().memoize(
         key,
         given,
-        lambda: _normalize_tools(given, t, registry, strict, options, reserved, told),
+        lambda: _normalize_tools(given, t, registry, strict, options, reserved, told, drop),
         _freeze_tools,
         _thaw_tools,
     )
@@ -949,24 +1001,26 @@ def _freeze_tools(out: ToolsResult) -> tuple[ToolsResult, Any, int]:
     if frozen is None:
         return out, None, 0
     bare = tuple(r if r is None else r.with_schema(None) for r in out.results)
-    return out, (frozen, bare, out.names, out.wire_names, out._schema_paths, out._losing()), len(frozen)
+    return out, (frozen, bare, out.names, out.wire_names, out._schema_paths, out._losing(), out.changes), len(frozen)
 
 
 def _thaw_tools(stored: Any) -> ToolsResult:
-    frozen, bare, names, wires, paths, losing = stored
+    frozen, bare, names, wires, paths, losing, changes = stored
     tools = tuple(frozen.thaw())
     # each result will hold its tool's schema, as on the first call
-    return ToolsResult(tools, _Unmade(bare, tools, paths, losing), names, wires, paths)
+    return ToolsResult(tools, _Unmade(bare, tools, paths, losing), names, wires, paths, changes)
 
 
 def _normalize_tools(
     given: list[Any], t: Any, registry: Any, strict: bool | None, options: Options | None, reserved: frozenset[str],
-    told: Mapping[int, tuple[Change, ...]] = MappingProxyType({}),
+    told: Mapping[int, tuple[Change, ...]] = MappingProxyType({}), drop: bool = False,
 ) -> ToolsResult:
     from . import _normalize
+    from .requests import untaken_dropped
 
     reading = _reading(registry)
     given, told = _ungrouped(given, told, reading)
+    given, told, dropped = untaken_dropped(given, told, t, registry, drop)
     # entries that are not function tools stay where they are, untouched
     parsed: dict[int, _Parsed] = {}
     unreadable: dict[int, str] = {}
@@ -999,7 +1053,7 @@ def _normalize_tools(
         except SchemaInputError as exc:
             results[i] = _fallback_result(t, "input/not-json", str(exc))
     order = [i for i in sorted(results) if i in parsed]
-    relaxed = _strict_budget(t, [parsed[i] for i in order], [results[i] for i in order], options)
+    relaxed = strict_budget(t, [parsed[i].schema for i in order], [results[i] for i in order], options)
     results.update(zip(order, relaxed))
     built: list[dict[str, Any]] = []
     aligned: list[Result | None] = []
@@ -1022,63 +1076,11 @@ def _normalize_tools(
         mine = p.at.get("schema")
         paths.append(mine if mine is not None and _get(built[-1], mine) is result.schema else t.tool["schema"])
     pairs = tuple((wires[i], originals[i]) for i in sorted(originals))
-    return ToolsResult(tuple(built), tuple(aligned), NameMap(pairs), tuple(wire_list), tuple(paths))
+    return ToolsResult(tuple(built), tuple(aligned), NameMap(pairs), tuple(wire_list), tuple(paths), dropped)
 
 
-_BUDGETS = (
-    ("max_strict_tools", "strict tools"),
-    ("max_optional_params", "optional parameters"),
-    ("max_union_params", "parameters with a union type"),
-    ("max_total_properties", "properties"),
-)
-
-
-def _strict_budget(target: Any, parsed: list[_Parsed], results: list[Result], options: Any) -> list[Result]:
-    """Keep strict tools within the request's strict budget, in request order.
-
-    A strict tool that would take the request over a budget is sent non-strict
-    (normalized again with strict=False); a later, smaller tool may still fit.
-    """
-    from . import _normalize
-
-    # a tool that asked for strict mode on a non-strict target ran as its strict variant,
-    # whose wire's limits it spends
-    ruled = target.strict_form() or target
-    limits = {k: ruled.request_limits[k] for k, _ in _BUDGETS if k in ruled.request_limits}
-    if not limits:
-        return results
-    used = dict.fromkeys(limits, 0)
-    out = []
-    for p, result in zip(parsed, results):
-        if not result.strict:
-            out.append(result)
-            continue
-        cost = _strict_cost(result.schema)
-        over = [k for k in limits if used[k] + cost[k] > limits[k]]
-        if not over:
-            for k in limits:
-                used[k] += cost[k]
-            out.append(result)
-            continue
-        relaxed = _normalize(p.schema, target, strict=False, options=options)
-        what = ", ".join(f"{dict(_BUDGETS)[k]} over {limits[k]}" for k in over)
-        change = Change("request/strict-budget", "", "rewritten", f"sent non-strict: the request's strict budget ({what}) is spent")
-        # named, as a strict tool that failed open is, by the strict target it asked for:
-        # its tool is built in that target's shape, whose strict flag says false
-        out.append(attrs.evolve(relaxed, target=result.target, changes=(change, *relaxed.changes)))
-    return out
-
-
-def _strict_cost(schema: Any) -> dict[str, int]:
-    """What one strict schema spends of each budget: itself, its optional and union
-    parameters, its properties (counted over every object, nested ones included)."""
-    from .passes.counts import count_properties
-
-    optional, unions, props = count_properties(schema)
-    return {"max_strict_tools": 1, "max_optional_params": optional, "max_union_params": unions, "max_total_properties": props}
-
-
-def normalize_tool(tool: Any, target: TargetLike, *, strict: bool | None = None, options: Options | None = None) -> ToolResult:
+def normalize_tool(tool: Any, target: TargetLike | None = None, *, strict: bool | None = None, options: Options | None = None,
+                   model: str | None = None) -> ToolResult:
     """Normalize one tool into the target's native tool object.
 
     `tool` is a dict in any shipped shape (OpenAI Chat or Responses, Anthropic,
@@ -1092,11 +1094,11 @@ def normalize_tool(tool: Any, target: TargetLike, *, strict: bool | None = None,
     dict no shape reads, raises `ToolShapeError`; so does a server tool or cache
     point, which has no schema to normalize, and a description that is no text or a
     strict flag that is no boolean (named with the tool). A null one is none: a tool
-    kept in its shape leaves it out, reported (`tool/shape`).
+    kept in its shape leaves it out, reported (`tool/shape`). `model=`: see `target_for`.
     """
-    from . import _log_result
+    from . import _log_result, _target
 
-    out = _normalize_tool_quiet(tool, target, strict=strict, options=options)
+    out = _normalize_tool_quiet(tool, _target(target, model), strict=strict, options=options)
     _log_result(out.result, f"tool {out.original_name!r}")
     return out
 
@@ -1159,8 +1161,17 @@ class RequestResult:
         raise UnknownToolNameError(wire_name, "wire", self.names)
 
 
-def normalize_request(body: Any, target: TargetLike, *, options: Options | None = None) -> RequestResult:
+def normalize_request(
+    body: Any, target: TargetLike | None = None, *, options: Options | None = None, model: str | None = None,
+    on_untranslatable: str = "error",
+) -> RequestResult:
     """Normalize every schema of a provider request body, found by the rule file's `locate`.
+
+    A body written for another wire (found from its shape, see `requests`) is first made
+    one of the target's: its tools, tool choice, structured output and earlier turns read
+    by that wire's `request:` spelling and written in the target's (`request/translate`).
+    What the target has no form for is an `UntranslatableError` naming each part, or
+    with `on_untranslatable="drop"` dropped (`request/untranslatable`); never half.
 
     `locate.tools` finds tool lists (normalized as `normalize_tools`, names made unique
     across the request), `locate.outputs` output schemas (normalized as
@@ -1179,16 +1190,18 @@ def normalize_request(body: Any, target: TargetLike, *, options: Options | None 
     of the body is judged as a tool's other fields are: a value that is no JSON (a set,
     NaN without `allow_nan`, a datetime) or nesting deeper than `Options.max_depth`
     beside the schemas is a `SchemaInputError` naming where; a string no UTF-8 text
-    holds is mended, reported in `changes`.
+    holds is mended, reported in `changes`. `model=`: see `target_for`.
     """
     from . import _log_result, _log_tools, _target
     from .native import plain
     from .outputs import _normalize_output_quiet
     from .pipeline import stable_dump
     from .prepare import is_json_text, read_json_text
-    from .ruletable import jsonpath
+    from .requests import dropping, strict_flag_beside, translated
+    from .ruletable import jsonpath, path_tokens
 
-    t = _target(target)
+    drop = dropping(on_untranslatable)
+    t = _target(target, model)
     # the targets that read the body's outputs, compiled before any work: a broken one
     # fails the request at its start, never half-way through it
     readers = (t, *map(t.related, t.locate.get("outputs_of", ())))
@@ -1207,13 +1220,15 @@ def normalize_request(body: Any, target: TargetLike, *, options: Options | None 
     # [types.Tool(...)]}`), each dumped as its SDK sends it; the caller's own tools an SDK
     # gathered kept, for the tool list's normalizing to read as normalize_tools reads them
     out = json_copy(given, objects=lambda v: v if id(v) in kept else plain(v))
+    gathered = (*gathered, *translated(out, t, drop))
     groups = []
     taken: set[str] = set()
     for path in t.locate.get("tools", ()):
         for datum in jsonpath(path).find(out):
             if isinstance(datum.value, list):
                 _refuse_groups(datum, t)
-                group = _normalize_tools_quiet(datum.value, t, options=options, reserved=frozenset(taken))
+                group = _normalize_tools_quiet(datum.value, t, options=options, reserved=frozenset(taken),
+                                               on_untranslatable=on_untranslatable)
                 datum.value[:] = list(group.tools)
                 taken.update(w for w in group.wire_names if w is not None)
                 groups.append(group)
@@ -1237,10 +1252,16 @@ def normalize_request(body: Any, target: TargetLike, *, options: Options | None 
             parent[key] = stable_dump(result.schema) if isinstance(datum.value, (str, bytes)) else result.schema
             if "strict" in parent:
                 parent["strict"] = result.strict
+            elif result.strict and strict_flag_beside(by, path) is not None:
+                # a strict schema sent without its wire's flag would be read non-strict
+                parent[strict_flag_beside(by, path)] = True
+                gathered = (*gathered, Change("request/strict", pointer((*path_tokens(datum)[:-1], "strict")), "added",
+                                              "the output is sent strict: its wire's strict flag says so"))
             outputs.append(result)
     if not groups and not outputs:
         _say_held_elsewhere(out, t)
-    changes = (*gathered, *_tool_names_rewritten(out, t, groups), *_judged_body(out, t, groups, outputs, options))
+    changes = (*gathered, *(c for g in groups for c in g.changes), *_tool_names_rewritten(out, t, groups),
+               *_judged_body(out, t, groups, outputs, options))
     for group in groups:
         _log_tools(group)
     for result in outputs:
@@ -1256,25 +1277,24 @@ def _as_sent(body: Any, target: Any) -> tuple[Any, tuple[Change, ...], frozenset
     caller's body, a dict or an object, is not changed."""
     from .native import plain
 
-    lists = {}
+    given = body
     changes = []
     kept: set[int] = set()
-    for field in target.locate.get("gathered", ()):
-        held = body.get(field) if isinstance(body, dict) else getattr(body, field, None) if hasattr(body, "model_copy") else None
+    for path in target.locate.get("gathered", ()):
+        held = field_of(body, path)
         gathered = _gathered(held, target) if isinstance(held, list) else None
         if gathered is not None:
-            lists[field], callers = gathered
+            made, callers = gathered
+            # the rest of an SDK's object dumped as the SDK sends it, the list in its place
+            given = replaced(given, path, made)
             kept.update(map(id, callers))
             changes.append(Change(
-                "request/tools", pointer((field,)), "rewritten",
+                "request/tools", pointer(path), "rewritten",
                 f"{len(callers)} of the caller's own tools (a Python function, an SDK's tool object) sent as the SDK "
                 "sends them: each as a declaration, with those of the list's groups, in one group at the list's end",
             ))
-    if not lists:
+    if not changes:
         return plain(body), (), frozenset()
-    # the rest of an SDK's object dumped as the SDK sends it, each list in its place
-    given = dict(body) if isinstance(body, dict) else plain(body.model_copy(update=dict.fromkeys(lists, [])))
-    given.update(lists)
     return given, tuple(changes), frozenset(kept)
 
 
@@ -1408,4 +1428,4 @@ def _judged_body(out: Any, target: Any, groups: list[ToolsResult], outputs: list
 def _check_tool_count(target: Any, count: int) -> None:
     limit = target.request_limits.get("max_tools")
     if limit is not None and count > limit:
-        raise RequestLimitError(f"{count} tools in one request; {target.name} takes at most {limit}")
+        raise RequestLimitError(f"{count} tools in one request; {target.name} takes at most {limit} (request_limits.max_tools)")

@@ -15,6 +15,9 @@ import pytest
 
 from wireschema import bench
 
+# corpus-wide: CI runs it (pytest -m corpus); the default run leaves it out
+pytestmark = pytest.mark.corpus
+
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT.parent / "shared" / "corpus"
 
@@ -38,7 +41,6 @@ def test_quick_run_prints_every_table():
         capture_output=True,
         text=True,
         cwd=ROOT,
-        timeout=120,
         stdin=subprocess.DEVNULL,
     )
     assert proc.returncode == 0, proc.stderr
@@ -73,7 +75,7 @@ def test_against_another_checkout_times_both_per_target(tmp_path):
     shutil.copytree(ROOT / "rules", other / "rules")
     proc = subprocess.run(
         [sys.executable, "-m", "wireschema.bench", "--quick", "--corpus", str(CORPUS), "--against", str(other), "--only-against"],
-        capture_output=True, text=True, cwd=ROOT, timeout=300, stdin=subprocess.DEVNULL,
+        capture_output=True, text=True, cwd=ROOT, stdin=subprocess.DEVNULL,
     )
     assert proc.returncode == 0, proc.stderr
     assert f"### (f) Against another version: `{other}`" in proc.stdout
@@ -86,7 +88,7 @@ def test_against_another_checkout_times_both_per_target(tmp_path):
 def test_profile_counts_each_targets_bytecodes_by_function():
     proc = subprocess.run(
         [sys.executable, "-m", "wireschema.bench", "--quick", "--corpus", str(CORPUS), "--profile", "mcp,gemini"],
-        capture_output=True, text=True, cwd=ROOT, timeout=120, stdin=subprocess.DEVNULL,
+        capture_output=True, text=True, cwd=ROOT, stdin=subprocess.DEVNULL,
     )
     assert proc.returncode == 0, proc.stderr
     for target in ("mcp", "gemini"):
@@ -100,7 +102,7 @@ def test_profile_counts_each_targets_bytecodes_by_function():
 def test_profile_of_no_such_target_is_a_usage_error():
     proc = subprocess.run(
         [sys.executable, "-m", "wireschema.bench", "--quick", "--profile", "mcp,nope"],
-        capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL,
+        capture_output=True, text=True, stdin=subprocess.DEVNULL,
     )
     assert proc.returncode == 2 and "--profile takes target names" in proc.stderr
 
@@ -108,7 +110,7 @@ def test_profile_of_no_such_target_is_a_usage_error():
 def test_against_what_is_no_checkout_is_a_usage_error(tmp_path):
     proc = subprocess.run(
         [sys.executable, "-m", "wireschema.bench", "--quick", "--against", str(tmp_path)],
-        capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL,
+        capture_output=True, text=True, stdin=subprocess.DEVNULL,
     )
     assert proc.returncode == 2 and "no wireschema checkout" in proc.stderr
 
@@ -118,7 +120,6 @@ def test_missing_corpus_is_a_usage_error(tmp_path):
         [sys.executable, "-m", "wireschema.bench", "--quick", "--corpus", str(tmp_path)],
         capture_output=True,
         text=True,
-        timeout=60,
         stdin=subprocess.DEVNULL,
     )
     assert proc.returncode == 2

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import threading
 
 import pytest
@@ -392,3 +393,24 @@ def test_only_an_entry_small_enough_to_compile_cheaply_is_compiled(monkeypatch):
         for _ in range(blobs.Entry.COMPILE_AFTER + 2):
             assert entry.thaw() == value
     assert compiled == [len(small)]
+
+
+@pytest.mark.parametrize("setting", [
+    {"max_entries": None}, {"max_entries": "512"}, {"max_entries": [1]}, {"max_entries": -1}, {"max_entries": True},
+    {"max_bytes": None}, {"max_bytes": -5}, {"max_bytes": 1.5},
+])
+def test_a_bad_cache_size_is_refused_where_it_is_given(setting):
+    (name, value), = setting.items()
+    with pytest.raises(wireschema.OptionsError, match=re.escape(f"configure_cache: {name} must be an int of at least 0, got {value!r}")):
+        wireschema.configure_cache(**setting)
+    # the memo is as it was: later calls never meet the bad value
+    assert (wireschema.cache_info().max_entries, wireschema.cache_info().max_bytes) == (512, 16 * 1024 * 1024)
+    assert _twice(SCHEMA, "gemini") == wireschema.normalize(SCHEMA, "gemini")
+
+
+def test_a_cache_of_size_0_keeps_nothing():
+    for setting in ({"max_entries": 0}, {"max_bytes": 0}):
+        wireschema.configure_cache(**setting)
+        _twice(SCHEMA, "gemini")
+        wireschema.normalize(SCHEMA, "gemini")
+        assert (wireschema.cache_info().entries, wireschema.cache_info().hits) == (0, 0)

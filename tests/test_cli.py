@@ -76,7 +76,6 @@ def _cli(*args, stdin=None, cwd):
         capture_output=True,
         cwd=cwd,
         env=env,
-        timeout=120,
     )
 
 
@@ -297,10 +296,12 @@ def test_a_request_body_report_json_holds_each_tools_and_outputs_changes(run):
 
 
 def test_a_request_body_the_target_finds_nothing_in_is_printed_as_it_is_with_a_warning(run):
-    ran = run("normalize", "-", "--target", "gemini", stdin=json.dumps(BODY))
+    """On a target no `request:` spelling writes a body for (another wire's body is
+    translated where one does, see test_requests)."""
+    ran = run("normalize", "-", "--target", "cca-claude", stdin=json.dumps(BODY))
     assert ran.returncode == 0
     assert json.loads(ran.stdout) == BODY
-    assert "no tool list or output schema where gemini's requests hold them" in ran.stderr
+    assert "no tool list or output schema where cca-claude's requests hold them" in ran.stderr
 
 
 def test_a_request_body_explains_what_was_mended_beside_its_schemas(run):
@@ -375,7 +376,7 @@ def test_a_syntax_error_names_its_line_and_column(run, tmp_path, line):
 
 @pytest.mark.parametrize("literal", ["NaN", "Infinity", "-Infinity", "1e400", "-2.5E999"])
 @pytest.mark.parametrize("layout", ["one", "pretty", "third line of JSON Lines"])
-def test_a_number_json_or_python_cannot_take_exits_2_naming_where(run, tmp_path, literal, layout):
+def test_a_number_json_or_python_cannot_take_is_named_where_it_stands(run, tmp_path, literal, layout):
     schema = {"type": "object", "properties": {"n": {"type": "number", "minimum": "@"}}}
     text = json.dumps(schema, indent=2 if layout == "pretty" else None).replace('"@"', literal)
     if layout.startswith("third"):
@@ -383,7 +384,13 @@ def test_a_number_json_or_python_cannot_take_exits_2_naming_where(run, tmp_path,
     f = tmp_path / "n.json"
     f.write_text(text)
     line, column = _place(text, literal)
-    message = one_error_line(run("normalize", f, "--target", "gemini"))
+    ran = run("normalize", f, "--target", "gemini")
+    if layout.startswith("third"):
+        # a line of a batch: a null in its place, the others go on (exit 1)
+        assert ran.returncode == 1 and ran.stdout.splitlines()[2] == "null"
+        [message] = ran.stderr.splitlines()
+    else:
+        message = one_error_line(ran)
     assert f"n.json:{line}:{column}: " in message and literal in message
 
 
@@ -513,11 +520,13 @@ LOSSY_OUTPUT = {"type": "object", "properties": {"n": {"type": "integer", "minim
      "/outputConfig/textFormat/structure/jsonSchema/schema"),
 ])
 def test_check_judges_a_request_bodys_output_schemas_on_every_target(run, body, at):
-    """Where any wire keeps one: a body written for one wire is judged on another."""
+    """Where any wire keeps one: a body written for one wire is judged on another, as
+    normalize sends it there (translated)."""
     code, report = _check_json(run, "-", "--targets", "anthropic-strict,openai-strict", "--fail-on", "spilled",
                                stdin=json.dumps(body))
     found = {(t["target"], f["item"], f["pointer"]) for t in report["targets"] for f in t["findings"]}
-    assert code == 1 and found == {("anthropic-strict", f"output {at}", "/properties/n/minimum")}
+    assert code == 1 and found == {("anthropic-strict", "output #0", "/properties/n/minimum")}
+    assert wireschema.normalize_request(body, "anthropic-strict").outputs[0].changes
 
 
 def test_check_reads_a_gemini_bodys_declarations_not_their_group(run):
@@ -527,12 +536,28 @@ def test_check_reads_a_gemini_bodys_declarations_not_their_group(run):
         {"name": "f", "parameters": {"type": "object", "properties": {"a": {"type": "string", "format": "email"}}}},
         {"name": "g", "parameters": {"type": "object", "properties": {"b": {"type": "string", "pattern": "^x"}}}}]},
         {"googleSearch": {}}]}
-    code, report = _check_json(run, "-", "--targets", "gemini,openai-strict", "--fail-on", "spilled,strict,fallback",
+    code, report = _check_json(run, "-", "--targets", "gemini", "--fail-on", "spilled,strict,fallback",
                                stdin=json.dumps(body))
-    found = {(t["target"], f["name"], f["pointer"], f["kind"]) for t in report["targets"] for f in t["findings"]}
-    assert code == 1 and found == {("gemini", "f", "/properties/a/format", "spilled")}
+    found = {(t["target"], f["item"], f["pointer"], f["kind"]) for t in report["targets"] for f in t["findings"]}
+    assert code == 1 and found == {("gemini", "tool f", "/properties/a/format", "spilled")}
     ran = run("check", "-", "--targets", "gemini", stdin=json.dumps(body))
     assert ran.stdout.strip() == "gemini: ok (2 checked)"
+    # on openai-strict, as normalize says, Google's own tool has no form: the same error
+    said = [run(command, "-", flag, "openai-strict", stdin=json.dumps(body)) for command, flag in
+            (("check", "--targets"), ("normalize", "--target"))]
+    assert [r.returncode for r in said] == [2, 2] and said[0].stderr == said[1].stderr
+    assert "/tools/1: a tool holding googleSearch, gemini's own tool" in said[0].stderr
+
+
+def test_check_and_normalize_judge_a_body_alike(run):
+    """Finding 5 of issue 53: check said "ok" on gemini where normalize left the same body
+    unchanged; an OpenAI body whose image no Gemini part of ours stands for is refused by both."""
+    body = {"model": "m", "tools": [{"type": "function", "function": {"name": "f", "parameters": {"type": "object"}}}],
+            "messages": [{"role": "user", "content": [{"type": "image_url", "image_url": {"url": "data:x"}}]}]}
+    said = [run(command, "-", flag, "gemini", stdin=json.dumps(body)) for command, flag in
+            (("check", "--targets"), ("normalize", "--target"))]
+    assert [r.returncode for r in said] == [2, 2] and said[0].stderr == said[1].stderr
+    assert "/messages/0/content/0: a part of type 'image_url'" in said[0].stderr
 
 
 GEMINI_TOOL = {"functionDeclarations": [
@@ -591,12 +616,26 @@ def test_a_body_holding_no_tool_list_at_its_top_is_normalized_as_a_body(run):
     assert "type" not in json.loads(ran.stdout)
 
 
-def test_check_default_fails_on_fallback_strict_dropped_and_loosened_only(run):
+def test_check_default_fails_on_fallback_strict_dropped_loosened_risk_and_misspelled_only(run):
     spills_only = {"type": "object", "properties": {"u": {"type": "string", "format": "uri"}}}
     result = wireschema.normalize(spills_only, "gemini")
     assert {c.action for c in result.changes} == {"spilled"}
     code, report = _check_json(run, "-", "--targets", "gemini", stdin=json.dumps(spills_only))
-    assert code == 0 and report["fail_on"] == ["fallback", "strict", "dropped", "loosened"] and _found(report) == set()
+    assert code == 0 and report["fail_on"] == ["fallback", "strict", "dropped", "loosened", "risk", "misspelled"] and _found(report) == set()
+
+
+def test_check_names_a_misspelt_keyword_once_with_the_keyword_meant(run):
+    """Issue 54: anthropic passed `propertes` through and check said ok; gemini said
+    only that the wire does not take it."""
+    typo = json.dumps({"type": "object", "propertes": {"a": {"type": "string"}}, "requried": ["a"], "x-propertes": 1})
+    code, report = _check_json(run, "-", "--targets", "anthropic,gemini", stdin=typo)
+    assert code == 1 and _found(report) == {
+        (t, None, p, "misspelled") for t in ("anthropic", "gemini") for p in ("/propertes", "/requried")}
+    ran = run("check", "-", "--targets", "anthropic", stdin=typo)
+    assert "anthropic: /propertes misspelled: propertes is no JSON Schema keyword — did you mean 'properties'?" in ran.stdout
+    # asked for drops alone, the wire's drop is the finding
+    code, report = _check_json(run, "-", "--targets", "gemini", "--fail-on", "dropped", stdin=typo)
+    assert {(p, kind) for _, _, p, kind in _found(report)} == {("/propertes", "dropped"), ("/requried", "dropped")}
 
 
 @pytest.mark.parametrize("schema,target", [
@@ -776,7 +815,7 @@ def test_listing_and_help_compile_no_target(argv):
         "    pass\n"
         "print('COMPILED', len(made), file=sys.stderr)\n"
     )
-    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert proc.stderr.strip().endswith("COMPILED 0"), proc.stderr
 
 
@@ -789,7 +828,7 @@ def test_as_a_process_stdout_is_utf8_json_whatever_the_locale(tmp_path):
     schema = '{"type": "object", "properties": {"\\ud800": {"type": "string", "description": "caf\\u00e9 \\ud83d\\ude00"}}}'
     proc = subprocess.run(
         [sys.executable, "-m", "wireschema", "normalize", "-", "--target", "gemini"],
-        input=schema.encode(), capture_output=True, cwd=tmp_path, timeout=120,
+        input=schema.encode(), capture_output=True, cwd=tmp_path,
         env={**{k: v for k, v in os.environ.items() if not k.startswith(("WIRESCHEMA_", "LC_", "LANG", "PYTHONIOENCODING"))},
              "LANG": "C", "PYTHONIOENCODING": "ascii"},
     )
@@ -825,7 +864,7 @@ def test_progress_bar_on_a_terminal_never_in_a_pipe(tmp_path):
         if not chunk:
             break
         seen += chunk
-    proc.wait(timeout=60)
+    proc.wait()
     os.close(master)
     assert proc.returncode == 0
     assert b"250/250" in seen and b"####" in seen
@@ -834,7 +873,7 @@ def test_progress_bar_on_a_terminal_never_in_a_pipe(tmp_path):
 def test_a_closed_pipe_ends_quietly(tmp_path):
     f = _many(tmp_path, 2000)
     proc = subprocess.run(f"{sys.executable} -m wireschema normalize {f} --target gemini | head -1",
-                          shell=True, capture_output=True, cwd=tmp_path, timeout=120)
+                          shell=True, capture_output=True, cwd=tmp_path)
     assert proc.stdout.count(b"\n") == 1 and b"Traceback" not in proc.stderr
 
 

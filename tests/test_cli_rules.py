@@ -84,18 +84,21 @@ def test_new_writes_a_file_that_compiles_and_changes_nothing_yet(tmp_path, monke
     assert "title" not in wireschema.normalize(WEATHER, wireschema.load_rules(path)["my-gemini"]).schema["properties"]["city"]
 
 
-def test_new_states_where_the_bases_other_modes_send_schemas(tmp_path, monkeypatch):
-    """A file that changes what it extends states its strict and output variants: its
-    starting file does, so that its first rule compiles."""
+def test_new_shows_where_the_bases_other_modes_send_schemas(tmp_path, monkeypatch):
+    """A file's strict and output variants are its base's with its changes laid over
+    them (issue 55): its starting file names them in comments, and its first rule
+    reaches a strict tool too. Before, it stated them, so the rule did not."""
     assert run(monkeypatch, "rules", "new", "my-claude", "--extends", "anthropic", "--dir", tmp_path)[0] == 0
     path = tmp_path / "my-claude.yaml"
     text = path.read_text(encoding="utf-8")
-    assert "\nstrict_variant: anthropic-strict\noutput: {variant: anthropic-output}\n" in text
+    assert "\n# strict_variant: anthropic-strict\n# output: {variant: anthropic-output}\n" in text
     uncommented = text.replace("  # - id: my-claude/drop-title", "  - id: my-claude/drop-title")
     for line in ("kind: drop", "keys: [title]", "why: One line"):
         uncommented = uncommented.replace(f"  #   {line}", f"    {line}", 1)
     path.write_text(uncommented, encoding="utf-8")
-    assert "title" not in wireschema.normalize(WEATHER, wireschema.load_rules(path)["my-claude"]).schema["properties"]["city"]
+    mine = wireschema.load_rules(path)["my-claude"]
+    assert "title" not in wireschema.normalize(WEATHER, mine).schema["properties"]["city"]
+    assert "title" not in wireschema.normalize(WEATHER, mine, strict=True).schema["properties"]["city"]
 
 
 @pytest.mark.parametrize("argv,phrase", [
@@ -116,7 +119,7 @@ def test_explain_prints_the_merged_rules_and_where_each_came_from(monkeypatch):
     target = wireschema._target("openai-strict-compat")
     lines = out.splitlines()
     assert code == 0 and lines[0].startswith("openai-strict-compat: OpenAI strict mode")
-    assert lines[1] == "  files: _base.yaml -> openai-strict.yaml -> openai-strict-compat.yaml (each over the ones before it)"
+    assert lines[1] == "  files: _base.yaml -> _chat-request.yaml -> _openai-probe.yaml -> openai-strict.yaml -> openai-strict-compat.yaml (each over the ones before it)"
     assert "  list keys: declared in openai-strict.yaml:" in out and ", edited in openai-strict-compat.yaml:" in out
     numbered = [line for line in lines if line.lstrip()[:1].isdigit()]
     assert len(numbered) == len(target.rules) + len(target.checks)

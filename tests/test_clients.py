@@ -21,6 +21,22 @@ def _mcp():
     return pytest.importorskip("mcp.types")
 
 
+def _name_titles_dropped(value):
+    """A framework's own schema (or tool) as wireschema sends it: each title that only
+    repeats its property's or definition's name as pydantic writes it dropped
+    (`prepare/name-titles`), every other part as it is."""
+    if isinstance(value, list):
+        return [_name_titles_dropped(v) for v in value]
+    if not isinstance(value, dict):
+        return value
+    out = {k: _name_titles_dropped(v) for k, v in value.items()}
+    for kw in ("properties", "$defs"):
+        for name, sub in out.get(kw, {}).items() if isinstance(out.get(kw), dict) else ():
+            if isinstance(sub, dict) and sub.get("title") in (name, name.title().replace("_", " ").strip()):
+                del sub["title"]
+    return out
+
+
 def _genai():
     return pytest.importorskip("google.genai.types")
 
@@ -65,10 +81,10 @@ def test_an_mcp_servers_own_tool_is_read_as_its_list_tools_sends_it():
     (tool,) = server._tool_manager.list_tools()
     (listed,) = asyncio.run(server.list_tools())
     sent = listed.model_dump(by_alias=True, exclude_none=True, mode="json")
-    assert wireschema.normalize_tool(tool, "mcp").tool == wireschema.normalize_tool(listed, "mcp").tool == sent
+    assert wireschema.normalize_tool(tool, "mcp").tool == wireschema.normalize_tool(listed, "mcp").tool == _name_titles_dropped(sent)
     gemini = wireschema.normalize_tool(tool, "gemini")
     assert set(gemini.tool) == {"name", "description", "parameters", "response"}
-    assert gemini.tool["response"]["properties"] == {"result": {"title": "Result", "type": "integer"}}
+    assert gemini.tool["response"]["properties"] == {"result": {"type": "integer"}}
     assert [c.detail for c in gemini.result.changes if c.rule == "tool/shape"] == ["the tool's title has no place in gemini's tool: not sent"]
 
 
@@ -140,12 +156,25 @@ def test_a_list_of_gemini_tools_is_the_list_of_their_declarations():
     types.Tool(function_declarations=list(gemini.tools))  # one Tool takes them all
     with pytest.raises(wireschema.ToolShapeError, match="^this entry holds a list of tools under 'functionDeclarations'"):
         wireschema.normalize_tool(first, "openai-chat")
-    # a group holding another tool of Google's beside its declarations has no one place in the list
-    both = types.Tool(function_declarations=[types.FunctionDeclaration(name="f")], google_search=types.GoogleSearch())
-    with pytest.raises(wireschema.ToolShapeError, match=r"^tool 1: this entry holds tools under 'functionDeclarations' and \['googleSearch'\] beside them"):
-        wireschema.normalize_tools([second, both], "gemini")
-    with pytest.raises(wireschema.ToolShapeError, match=r"and \['googleSearch'\] beside them"):
-        wireschema.normalize_tools(both, "gemini")
+
+
+
+def test_a_gemini_tool_holding_declarations_and_googles_own_tool_is_read_on_gemini():
+    """`types.Tool(function_declarations=[fd], google_search=...)`, as python-genai takes it:
+    Google's tool where the group stood, then its declarations. Before, a ToolShapeError on
+    every target, gemini included; on another wire Google's tool is refused (no such tool)."""
+    types = _genai()
+    second = {"functionDeclarations": [{"name": "h", "parameters": WEATHER}]}
+    both = types.Tool(function_declarations=[types.FunctionDeclaration(name="f", parameters_json_schema=WEATHER)],
+                      google_search=types.GoogleSearch())
+    for given, want in (([second, both], ["h", {"googleSearch": {}}, "f"]), (both, [{"googleSearch": {}}, "f"])):
+        out = wireschema.normalize_tools(given, "gemini")
+        assert [t.get("name", t) for t in out.tools] == want
+        assert [r is None for r in out.results] == [isinstance(w, dict) for w in want]
+    with pytest.raises(wireschema.ToolShapeError, match=r"googleSearch.*gemini.*own tool, which openai-strict's tool lists do not take"):
+        wireschema.normalize_tools([both], "openai-strict")
+    dropped = wireschema.normalize_tools([both], "openai-strict", on_untranslatable="drop")
+    assert [t["function"]["name"] for t in dropped.tools] == ["f"] and dropped.changes[0].rule == "request/untranslatable"
 
 
 def test_googles_own_tools_pass_through_a_tool_list_untouched():
@@ -333,12 +362,15 @@ def test_a_type_where_python_genai_takes_one_is_its_json_schema():
     class Recipe(pydantic.BaseModel):
         name: str
 
-    recipe = {"type": "object", "title": "Recipe", "properties": {"name": {"type": "string", "title": "Name"}}, "required": ["name"]}
-    for given, sent in ((Recipe, recipe), (list[Recipe], {"type": "array", "items": recipe})):
+    # pydantic's title of the property, its name again, dropped; the model's, at the root, kept
+    recipe = {"type": "object", "title": "Recipe", "properties": {"name": {"type": "string"}}, "required": ["name"]}
+    # in a list the model is a definition, its title its name again: dropped too
+    untitled = {k: v for k, v in recipe.items() if k != "title"}
+    for given, sent in ((Recipe, recipe), (list[Recipe], {"type": "array", "items": untitled})):
         config = types.GenerateContentConfig(response_mime_type="application/json", response_schema=given)
         assert wireschema.normalize_request(config, "gemini").body["responseSchema"] == sent
         assert wireschema.normalize_output(given, "gemini").schema == sent
-    assert wireschema.normalize_output(Recipe | None, "gemini").schema == {**recipe, "nullable": True}
+    assert wireschema.normalize_output(Recipe | None, "gemini").schema == {**untitled, "nullable": True}
     assert wireschema.normalize_output(Literal["a", "b"], "gemini").schema == {"type": "string", "enum": ["a", "b"]}
     config = types.GenerateContentConfig(response_json_schema=object())
     with pytest.raises(wireschema.SchemaInputError, match="GenerateContentConfig cannot be dumped to JSON: object is no JSON value$"):
@@ -380,7 +412,7 @@ def test_a_functions_return_type_is_its_declarations_output_schema_where_python_
     handle.__annotations__ = {"x": int, "return": Opaque}
 
     sdk = types.FunctionDeclaration.from_callable(client=SimpleNamespace(vertexai=False), callable=get_weather, use_json_schema=True)
-    assert wireschema.normalize_tool(get_weather, "gemini-jsonschema").tool["responseJsonSchema"] == sdk.response_json_schema
+    assert wireschema.normalize_tool(get_weather, "gemini-jsonschema").tool["responseJsonSchema"] == _name_titles_dropped(sdk.response_json_schema)
     vertex = wireschema.normalize_tool(get_weather, "vertex")
     assert vertex.tool["response"]["items"] == {"ref": "#/defs/Forecast"}
     types.FunctionDeclaration.model_validate(vertex.tool)
@@ -657,7 +689,7 @@ def test_a_langchain_one_input_tool_sends_one_string_as_langchain_does():
     convert = pytest.importorskip("langchain_core.utils.function_calling").convert_to_openai_tool
     search = tools.Tool(name="search", description="Web search", func=lambda q: q)
     out = wireschema.normalize_tool(search, "openai-chat")
-    assert out.tool["function"]["parameters"] == convert(search)["function"]["parameters"]
+    assert out.tool["function"]["parameters"] == _name_titles_dropped(convert(search)["function"]["parameters"])
 
 
 def test_a_langchain_tool_class_of_the_users_own_is_read_as_base_tool_is():
@@ -721,6 +753,9 @@ def test_a_langchain_tool_sends_its_docstring_once_as_langchain_does():
     assert out["description"] == sent["description"] == tool.description
     assert "description" not in out["parameters"] and "title" not in out["parameters"]
     assert "description" not in sent["parameters"] and "title" not in sent["parameters"]
+    # its description holds the Args block, as LangChain sends it: no parameter is described again
+    assert not any("description" in p for p in out["parameters"]["properties"].values())
+    assert out["parameters"]["properties"] == sent["parameters"]["properties"]  # no title either, as LangChain sends it
 
 
 
@@ -802,7 +837,7 @@ def test_a_parameter_its_framework_passes_is_no_parameter_of_the_tool(framework)
         server.tool()(fn)
         own = server._tool_manager.list_tools()[0].parameters
     out = wireschema.normalize_tool(fn, "anthropic")
-    assert out.tool["input_schema"]["properties"] == {"city": {"title": "City", "type": "string"}}
+    assert out.tool["input_schema"]["properties"] == {"city": {"type": "string"}}
     assert out.tool["input_schema"]["required"] == ["city"]
     assert set(own["properties"]) == {"city"}  # the framework's own schema agrees
     (said,) = [c.detail for c in out.result.changes if c.rule == "tool/shape"]
@@ -902,12 +937,12 @@ def test_a_llamaindex_tool_is_read_as_its_openai_llm_sends_it():
                  tools.FunctionTool.from_defaults(fn=get_weather, name="wx", description="Weather now.")):
         out = wireschema.normalize_tool(tool, "openai-chat")
         # what LlamaIndex's OpenAI LLM sends, its workflow context left out of the schema
-        assert out.tool == tool.metadata.to_openai_tool(skip_length_check=True)
+        assert out.tool == _name_titles_dropped(tool.metadata.to_openai_tool(skip_length_check=True))
         assert not out.result.used_fallback
     # a tool with no schema of its own sends one string, as LlamaIndex sends it
     bare = tools.FunctionTool(fn=get_weather, metadata=tools.ToolMetadata(name="ask", description="Ask the docs."))
     out = wireschema.normalize_tool(bare, "anthropic")
-    assert out.tool["input_schema"] == bare.metadata.get_parameters_dict()
+    assert out.tool["input_schema"] == _name_titles_dropped(bare.metadata.get_parameters_dict())
     # its default schema's own title and description, which LlamaIndex leaves out, are said left out
     (said,) = [c.detail for c in out.result.changes if c.rule == "tool/shape"]
     assert said.startswith("the ToolMetadata's schema's description, title at its root: not sent")
@@ -980,7 +1015,7 @@ def test_a_google_adk_tool_is_read_as_its_declaration():
     tool = adk.FunctionTool(get_weather)
     sent = tool._get_declaration().model_dump(mode="json", exclude_none=True)
     out = wireschema.normalize_tool(tool, "mcp")  # the target that keeps the most
-    assert out.tool == {"name": "get_weather", "description": sent["description"], "inputSchema": sent["parameters_json_schema"]}
+    assert out.tool == {"name": "get_weather", "description": sent["description"], "inputSchema": _name_titles_dropped(sent["parameters_json_schema"])}
     assert set(out.tool["inputSchema"]["properties"]) == {"city", "days"}
     for target in ("gemini", "gemini-jsonschema"):
         types.FunctionDeclaration.model_validate(wireschema.normalize_tool(tool, target).tool)

@@ -12,6 +12,9 @@ import wireschema
 from wireschema.report import read_schemas, render
 from conftest import CORPUS, ROOT, refused_by, rule_ids_of_kind, targets_with_kind, targets_without_kind
 
+# corpus-wide: CI runs it (pytest -m corpus); the default run leaves it out
+pytestmark = pytest.mark.corpus
+
 
 def _corpus():
     records = []

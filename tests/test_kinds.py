@@ -69,6 +69,13 @@ CASES = {
         strict: true
         why: test
     """, {"type": "object", "properties": {"any": {"description": "anything"}}}),
+    "infer-type-every-type": ("""
+      - id: t/infer
+        kind: infer-type
+        every_type: true
+        why: test
+    """, {"type": "object", "properties": {"any": {"description": "anything"}, "e": {"enum": [1, "x"]}, "u": {"anyOf": [{}]},
+                                           "none": {"type": []}}}),
     "nullable-marker": ("""
       - id: t/nullable
         kind: nullable

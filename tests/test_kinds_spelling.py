@@ -134,6 +134,20 @@ CASES = {
         "$defs": {"A": {"type": "object", "required": ["b"], "properties": {"b": {"$ref": "#/$defs/B"}}},
                   "B": {"type": "object", "required": ["a"], "properties": {"a": {"$ref": "#/$defs/A", "description": "back"}}},
                   "Opt": {"type": "object", "properties": {"more": {"$ref": "#/$defs/Opt"}}}}}),
+    "unroll-required-recursion-union-exits": ("""
+      - id: t/refs
+        kind: resolve-refs
+        mode: keep-defs
+        recursion: keep
+        why: test
+      - id: t/unroll
+        kind: unroll-required-recursion
+        max_unroll: 1
+        union_exits: true
+        why: test
+    """, {"type": "object", "required": ["ends", "loops"], "properties": {"ends": {"$ref": "#/$defs/E"}, "loops": {"$ref": "#/$defs/L"}},
+          "$defs": {"E": {"type": "object", "required": ["next"], "properties": {"next": {"anyOf": [{"$ref": "#/$defs/E"}, {"type": "null"}]}}},
+                    "L": {"type": "object", "required": ["next"], "properties": {"next": {"anyOf": [{"$ref": "#/$defs/L"}, {"type": "object"}]}}}}}),
     "nullable-marker-with-null-type": ("""
       - id: t/nullable
         kind: nullable
@@ -228,6 +242,14 @@ CHECKS = {
         why: test
     """, {"type": "object", "properties": {"ok": {"anyOf": [{"type": "string"}], "title": "T"},
                                            "bad": {"anyOf": [{"type": "string"}], "description": "d"}}}),
+    "recursion-through-optional-union-exits": ("""
+      - id: t/recursion
+        kind: recursion-through-optional
+        union_exits: true
+        why: test
+    """, {"type": "object", "properties": {"a": {"$ref": "#/$defs/A"}, "n": {"$ref": "#/$defs/N"}},
+          "$defs": {"A": {"type": "object", "required": ["next"], "properties": {"next": {"anyOf": [{"$ref": "#/$defs/A"}, {"type": "array"}]}}},
+                    "N": {"type": "object", "required": ["next"], "properties": {"next": {"anyOf": [{"$ref": "#/$defs/N"}, {"type": ["string", "null"]}]}}}}}),
     "recursion-through-optional": ("""
       - id: t/recursion
         kind: recursion-through-optional
@@ -269,3 +291,35 @@ def test_check_kind(case, check_targets, snap):
     violations = wireschema.check(schema, check_targets[case])
     assert violations
     assert {"schema": schema, "violations": [str(v) for v in violations]} == snap
+
+
+def test_a_misspelt_keyword_is_reported_with_the_keyword_meant_on_every_target():
+    """Issue 54: `propertes` and `requried` were passed through (anthropic) or dropped as
+    "not accepted by this wire" (gemini, openai-strict: a strict tool with no parameters),
+    and nothing said they were typos."""
+    typo = {"type": "object", "propertes": {"a": {"type": "string"}}, "requried": ["a"]}
+    for target in wireschema.targets():
+        result = wireschema.normalize(typo, target.name)
+        said = [(c.pointer, c.action, c.detail) for c in result.changes if c.rule == "prepare/misspelled-keywords"]
+        assert said == [
+            ("/propertes", "kept", "propertes is no JSON Schema keyword — did you mean 'properties'?"),
+            ("/requried", "kept", "requried is no JSON Schema keyword — did you mean 'required'?"),
+        ], target.name
+    assert wireschema.normalize(typo, "anthropic").schema == typo  # kept as written, where the wire keeps it
+
+
+def test_extensions_and_other_vocabularies_keywords_are_no_misspelling():
+    schema = {"type": "object", "x-propertes": 1, "typeof": "string", "options": {}, "markdownDescription": "m",
+              "enumDescriptions": [], "propertyOrdering": []}
+    assert not [c for c in wireschema.normalize(schema, "mcp").changes if c.rule == "prepare/misspelled-keywords"]
+
+
+def test_a_schema_of_very_many_unknown_keywords_is_read_for_misspellings_up_to_a_bound():
+    # each unknown keyword is compared with every keyword there is: past 256 distinct
+    # ones (no hand-written schema), the rest are left alone, in document order
+    def said(unknown: int) -> list[str]:
+        schema = {"type": "object", **{f"u{i}": 1 for i in range(unknown)}, "propertes": {}}
+        return [c.pointer for c in wireschema.normalize(schema, "mcp").changes if c.rule == "prepare/misspelled-keywords"]
+
+    assert said(255) == ["/propertes"]
+    assert said(256) == []

@@ -383,6 +383,16 @@ def test_rule_from_the_shipped_openai_strict_target():
     assert wire_name("ns.get weather", rule) == "ns_get_weather"
 
 
+@pytest.mark.parametrize("target,longest", [("anthropic", 128), ("anthropic-strict", 128), ("bedrock", 64),
+                                             ("bedrock-strict", 64), ("cca-claude", 64)])
+def test_anthropic_takes_tool_names_of_128_characters_and_bedrock_64(target, longest):
+    """Anthropic takes ^[a-zA-Z0-9_-]{1,128}$ (anthropics/claude-code #96152); before, a
+    name was cut at 64. botocore's ToolSpecification.name and Code Assist keep 64."""
+    rule = NameRule.from_target(target)
+    assert wire_name("n" * 100, rule) == "n" * min(100, longest)
+    assert wire_name("n" * 200, rule) == "n" * longest
+
+
 def test_a_target_without_names_gets_the_defaults(tmp_path):
     (tmp_path / "bare.yaml").write_text("extends: _base\n")
     target = wireschema.load_rules(tmp_path)["bare"]

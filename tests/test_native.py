@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import inspect
 import sys
 from typing import Annotated, Callable, Literal, Optional
 
@@ -33,7 +34,7 @@ class Filters(TypedDict):
 def get_weather(city: str, units: Literal["metric", "imperial"] = "metric") -> str:
     """Daily forecast for a city.
 
-    Extra detail the description leaves out."""
+    Extra detail the description keeps."""
     return city
 
 
@@ -50,12 +51,12 @@ def test_a_type_adapter_and_a_dataclass():
 
 
 def test_a_typed_dict():
-    assert wireschema.normalize(Filters, "mcp").schema["properties"] == {"tag": {"title": "Tag", "type": "string"}}
+    assert wireschema.normalize(Filters, "mcp").schema["properties"] == {"tag": {"type": "string"}}
 
 
 def test_a_typed_function_becomes_an_object_of_its_parameters():
     r = wireschema.normalize(get_weather, "gemini")
-    assert r.schema["description"] == "Daily forecast for a city."
+    assert r.schema["description"] == "Daily forecast for a city.\n\nExtra detail the description keeps."
     assert r.schema["required"] == ["city"]
     assert r.schema["properties"]["units"]["enum"] == ["metric", "imperial"]
 
@@ -69,7 +70,7 @@ def test_keyword_arguments_are_the_schema_of_any_other_property_and_varargs_are_
     def anything(q: str, **rest): ...
 
     assert wireschema.normalize(search, "anthropic").schema == {
-        "additionalProperties": {"type": "integer"}, "properties": {"q": {"title": "Q", "type": "string"}}, "required": ["q"], "type": "object"}
+        "additionalProperties": {"type": "integer"}, "properties": {"q": {"type": "string"}}, "required": ["q"], "type": "object"}
     assert wireschema.normalize(anything, "anthropic").schema["additionalProperties"] is True
     strict = wireschema.normalize(search, "openai-strict")  # an open object has no strict form: said, not hidden
     assert not strict.strict and strict.strict_reason.startswith("openai-strict/open-objects")
@@ -86,7 +87,22 @@ def test_a_tool_made_of_a_function_with_varargs_says_they_are_left_out():
     assert "terms" not in out.tool["input_schema"]["properties"]
     (said,) = [c for c in out.result.changes if c.rule == "tool/shape"]
     assert said.action == "dropped" and said.detail.startswith("the function's *terms: str is no parameter of the tool")
-    assert not wireschema.normalize_tool(plain, "anthropic").result.changes
+    assert not [c for c in wireschema.normalize_tool(plain, "anthropic").result.changes if c.rule == "tool/shape"]
+
+
+def test_a_tool_made_of_a_function_says_which_parameters_have_no_type():
+    """Issue 54: `def f(a, b: int)` sent `a` as `{"title": "A"}`, any value, with no word."""
+    def f(a, b: int, _c=1): ...
+
+    out = wireschema.normalize_tool(f, "anthropic")
+    assert out.tool["input_schema"]["properties"] == {"a": {}, "b": {"type": "integer"}, "_c": {"default": 1}}
+    told = [(c.pointer, c.action, c.detail) for c in out.result.changes if c.rule == "tool/shape"]
+    assert told == [
+        ("/properties/a", "kept", "the function's parameter a has no type annotation: it takes any value"),
+        ("/properties/_c", "kept", "the function's parameter _c has no type annotation: it takes any value"),
+    ]
+    assert [c.pointer for c in out.result.changes if c.rule == "prepare/name-titles"] == [
+        "/properties/a/title", "/properties/b/title", "/properties/_c/title"]
 
 
 def test_every_argument_a_call_passes_is_a_property_whatever_its_name():
@@ -103,7 +119,7 @@ def test_every_argument_a_call_passes_is_a_property_whatever_its_name():
     assert list(schema["properties"]) == ["text", "cls", "_id", "model_config", "copy"]
     assert schema["required"] == ["text", "cls", "_id"]
     assert schema["properties"]["model_config"]["default"] == 2
-    assert schema["properties"]["copy"] == {"default": "c", "description": "kept", "title": "Copy", "type": "string"}
+    assert schema["properties"]["copy"] == {"default": "c", "description": "kept", "type": "string"}
 
     class Weather:
         def today(self, city: str): ...
@@ -190,9 +206,9 @@ def test_a_model_of_pydantic_v1s_api_is_described_as_v1_describes_it():
     Trip.update_forward_refs(Place=Place)
     r = wireschema.normalize(Trip, "gemini")
     # v1's draft-07 `definitions`, upgraded and inlined as any other input's
-    assert r.schema["properties"]["stop"]["properties"] == {"x": {"title": "X", "type": "integer"}}
+    assert r.schema["properties"]["stop"]["properties"] == {"x": {"type": "integer"}}
     assert r.schema["properties"]["days"]["minimum"] == 1 and r.schema["required"] == ["city"]
-    assert [c.rule for c in r.changes][:2] == ["draft/definitions", "prepare/resolve-refs"]
+    assert [c.rule for c in r.changes if c.rule != "prepare/name-titles"][:2] == ["draft/definitions", "prepare/resolve-refs"]
     tool = wireschema.normalize_tool(Trip, "anthropic").tool
     assert (tool["name"], tool["description"]) == ("Trip", "A trip.")
 
@@ -217,7 +233,7 @@ def test_a_v1_model_v1_cannot_describe_is_a_clear_error():
 def forecast_google(city: str, days: int = 3) -> str:
     """Daily forecast for a city.
 
-    A longer explanation the tool's description leaves out.
+    A longer explanation the tool's description keeps.
 
     Args:
         city: The city name, e.g. "Lyon".
@@ -251,16 +267,68 @@ def forecast_sphinx(city: str, days: int = 3) -> str:
     return city
 
 
+DESCRIBED = {
+    "forecast_google": "Daily forecast for a city.\n\nA longer explanation the tool's description keeps.",
+    "forecast_numpy": "Daily forecast for a city.",
+    "forecast_sphinx": "Daily forecast for a city.",
+}
+
+
 @pytest.mark.parametrize("fn", [forecast_google, forecast_numpy, forecast_sphinx], ids=["google", "numpy", "sphinx"])
 def test_a_function_is_a_whole_tool_whatever_its_docstring_style(fn):
     out = wireschema.normalize_tool(fn, "anthropic")
     assert out.tool["name"] == fn.__name__ and out.original_name == fn.__name__
-    assert out.tool["description"] == "Daily forecast for a city."
+    # the docstring but its parameter sections, which describe the parameters
+    assert out.tool["description"] == DESCRIBED[fn.__name__]
     schema = out.tool["input_schema"]
     assert "title" not in schema and "description" not in schema  # the docstring is the tool's, not the schema's
     assert schema["properties"]["city"]["description"] == 'The city name, e.g. "Lyon".'
     assert schema["properties"]["days"]["description"] == "How many days,\nat most 14."
     assert schema["required"] == ["city"]
+
+
+def test_a_docstring_is_the_description_but_its_parameter_sections():
+    """Issue 54: the tool's description was the docstring's summary, the rest of it
+    dropped without a word."""
+    def book(origin: str, seats: int = 1) -> str:
+        """Book a flight.
+
+        Only economy seats; prices in EUR.
+
+        Args:
+            origin: Where from.
+            seats: How many.
+
+        Note:
+            One booking a call.
+
+        Returns:
+            The booking id.
+        """
+        return origin
+
+    out = wireschema.normalize_tool(book, "anthropic")
+    assert out.tool["description"] == (
+        "Book a flight.\n\nOnly economy seats; prices in EUR.\n\nNote:\n    One booking a call.\n\nReturns:\n    The booking id.")
+    assert [p["description"] for p in out.tool["input_schema"]["properties"].values()] == ["Where from.", "How many."]
+
+
+def test_a_models_attributes_section_describes_its_fields_and_is_not_said_again():
+    class Trip(pydantic.BaseModel):
+        """A trip.
+
+        Booked one way.
+
+        Attributes:
+            origin: Where from.
+        """
+
+        origin: str
+
+    schema = wireschema.normalize(Trip, "mcp").schema
+    assert schema["description"] == "A trip.\n\nBooked one way."
+    assert schema["properties"]["origin"]["description"] == "Where from."
+    assert wireschema.normalize_tool(Trip, "mcp").tool["description"] == "A trip.\n\nBooked one way."
 
 
 def test_a_description_the_code_gives_wins_over_the_docstrings():
@@ -410,17 +478,17 @@ def test_a_lambda_has_no_name_for_a_tool():
         wireschema.normalize_tool(lambda x: x, "gemini")
 
 
-def test_without_docstring_parser_the_summary_only_and_a_warning(monkeypatch, caplog):
+def test_without_docstring_parser_the_whole_docstring_and_a_warning(monkeypatch, caplog):
     monkeypatch.setitem(sys.modules, "docstring_parser", None)
     out = wireschema.normalize_tool(forecast_google, "gemini")
-    assert out.tool["description"] == "Daily forecast for a city."
+    assert out.tool["description"] == inspect.cleandoc(forecast_google.__doc__) and "city: The city name" in out.tool["description"]
     assert "description" not in out.tool["parameters"]["properties"]["city"]
     assert "docstring_parser" in caplog.text
 
 
-def test_normalize_of_a_function_keeps_its_summary_and_parameter_descriptions_no_title():
+def test_normalize_of_a_function_keeps_its_docstring_and_parameter_descriptions_no_title():
     schema = wireschema.normalize(forecast_google, "mcp").schema
-    assert schema["description"] == "Daily forecast for a city."
+    assert schema["description"] == DESCRIBED["forecast_google"]
     assert "title" not in schema
     assert schema["properties"]["city"]["description"] == 'The city name, e.g. "Lyon".'
 

@@ -449,13 +449,14 @@ def test_an_anthropic_output_past_16_optional_described_models_narrows_them_keep
 
         street: str
 
-    fields = {f"a{i}": (Address | None, pydantic.Field(None, description=f"address {i}", title=f"A{i}")) for i in range(18)}
+    fields = {f"a{i}": (Address | None, pydantic.Field(None, description=f"address {i}", title=f"Address {i}")) for i in range(18)}
     model = pydantic.create_model("Contacts", **fields)
     result = wireschema.normalize_output(model, "anthropic-output")
     assert result.strict and not result.strict_reason and result.target == "anthropic-output"
     last = result.schema["properties"]["a17"]
-    assert "anyOf" not in last and last["type"] == "object" and last["title"] == "A17"
-    assert last["description"] == "address 17 (A postal address.) (title: Address)"
+    assert "anyOf" not in last and last["type"] == "object" and last["title"] == "Address 17"
+    # the branch's title, its model's name, was dropped before (prepare/name-titles): nothing more to say
+    assert last["description"] == "address 17 (A postal address.)"
     assert "anyOf" in result.schema["properties"]["a15"]
     narrowed = [c.detail.split(":")[0] for c in result.changes if c.rule == "anthropic-output/property-counts"]
     assert narrowed == [f"null dropped from optional a{i}'s union; its description says the branch's too" for i in (16, 17)]

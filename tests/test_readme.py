@@ -6,8 +6,8 @@ and its tables name what the package has.
 - `console`: `$ ` lines run in one shell, in a scratch copy of `examples/`; the other
   lines are the exact output (stdout and stderr as a terminal shows them);
 - `yaml`: a rule file (its first line names it), compiled and used;
-- the target table lists exactly the targets of `wireschema targets`; the command table
-  names only commands and options the argument parser has, and every command.
+- the target table lists exactly the targets of `wireschema targets` (the docs' command
+  table is held to the argument parser: tests/test_docs.py).
 """
 
 from __future__ import annotations
@@ -45,7 +45,7 @@ def _env() -> dict[str, str]:
 def _shell(script: str, cwd: Path) -> subprocess.CompletedProcess:
     return subprocess.run(
         ["bash", "-c", script], cwd=cwd, env=_env(), stdin=subprocess.DEVNULL,
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=300,
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
     )
 
 
@@ -60,7 +60,7 @@ def test_the_readme_starts_with_install_and_run_then_the_test_command(tmp_path):
     install, run = (part.strip() for part in first.split("&&"))
     assert install == "python -m pip install -e ."
     assert run.startswith("wireschema normalize examples/")
-    proc = subprocess.run(run.split(), cwd=ROOT, env=_env(), capture_output=True, text=True, timeout=120)
+    proc = subprocess.run(run.split(), cwd=ROOT, env=_env(), capture_output=True, text=True)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.lstrip().startswith("{") and proc.stderr.startswith("target ")
     test_install, test_run = (part.strip() for part in second.split("&&"))
@@ -72,7 +72,7 @@ def test_the_readme_starts_with_install_and_run_then_the_test_command(tmp_path):
 @pytest.mark.parametrize("index", range(len(_blocks("python"))))
 def test_python_block_runs(index):
     proc = subprocess.run([sys.executable, "-c", _blocks("python")[index]], cwd=ROOT, env=_env(),
-                          capture_output=True, text=True, timeout=120)
+                          capture_output=True, text=True)
     assert proc.returncode == 0, f"README python block {index}:\n{proc.stderr}"
 
 
@@ -131,21 +131,6 @@ def _subcommands() -> dict[str, set[str]]:
         for full, q in ([(f"{name} {n}", q) for n, q in nested[0].choices.items()] if nested else [(name, p)]):
             out[full] = {opt for a in q._actions for opt in a.option_strings}
     return out
-
-
-def test_command_table_names_the_commands_and_options_the_parser_has():
-    known = _subcommands()
-    rows = [row[0] for row in _table("On the command line")]
-    named = set()
-    for cell in rows:
-        usage = re.fullmatch(r"`wireschema ((?:rules )?\w+)(.*)`", cell)
-        assert usage, cell
-        command, rest = usage.groups()
-        assert command in known, command
-        named.add(command)
-        for option in re.findall(r"--[\w-]+", rest):
-            assert option in known[command], (command, option)
-    assert named == set(known)
 
 
 def test_links_to_files_of_the_repository_exist():

@@ -283,6 +283,7 @@ def test_a_spill_inside_a_value_a_collapse_loosens_away_leaves_the_report(spills
     assert lost_spills(result, spills) == []
 
 
+@pytest.mark.corpus
 @pytest.mark.parametrize("target", ["gemini-jsonschema", "vertex", "gemini", "anthropic", "openai-chat"])
 def test_every_spilled_text_of_the_schemastore_documents_is_in_the_output(target, spills):
     """Definitions whose allOf branches, or copies of them, spilled and then folded or

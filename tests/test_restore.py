@@ -39,12 +39,19 @@ def test_a_result_that_fell_back_on_a_budget_keeps_no_copy_of_its_input():
 
 def test_text_that_is_not_json_is_an_error_for_restore_and_an_issue_for_validate():
     result = wireschema.normalize(WEATHER, "openai-strict")
-    with pytest.raises(SchemaInputError, match="not JSON"):
+    with pytest.raises(SchemaInputError, match="^the arguments' text is not JSON: "):
         result.restore('{"city": ')
-    with pytest.raises(SchemaInputError, match="UTF-8"):
+    with pytest.raises(SchemaInputError, match="^the arguments' bytes are not UTF-8"):
         result.restore(b"\xff")
     issues = result.validate("city=Lyon")
-    assert len(issues) == 1 and issues[0].pointer == "" and "not JSON" in issues[0].message
+    assert len(issues) == 1 and issues[0].pointer == "" and issues[0].message.startswith("the arguments' text is not JSON: ")
+
+
+def test_the_caller_chooses_what_restore_gives_for_text_that_is_not_json():
+    result = wireschema.normalize(WEATHER, "openai-strict")
+    assert result.restore("city=Lyon", default=None) is None
+    assert result.restore(b"\xff", default="unread") == "unread"
+    assert result.restore('{"city": "Lyon", "days": null}', default=None) == {"city": "Lyon"}
 
 
 def test_a_structured_output_as_text_is_unwrapped():

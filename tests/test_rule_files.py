@@ -160,17 +160,13 @@ def test_bad_jsonpath_in_locate(tmp_path):
     _assert_at(_error(path), path, 3, 27, "bad JSONPath '$.x[?' in locate.outputs")
 
 
-def test_gathered_tool_lists_are_fields_of_the_body_itself(tmp_path):
-    path = _write(tmp_path, "mine.yaml", """
-        locate:
-          gathered: ["$.tools", "$.config.tools"]
-        """)
-    _assert_at(_error(path), path, 2, 13, "locate.gathered must be fields of the body itself ($.tools)")
+def test_gathered_tool_lists_are_paths_of_plain_fields(tmp_path):
+    """A nested path (generate_content's `config.tools`) is read through a dict or an SDK object."""
     path = _write(tmp_path, "mine.yaml", """
         locate:
           gathered: "$.tools[*]"
         """)
-    _assert_at(_error(path), path, 2, 13, "locate.gathered must be fields of the body ($.tools), got '$.tools[*]'")
+    _assert_at(_error(path), path, 2, 13, "locate.gathered must be paths of plain fields ($.tools, $.config.tools), got '$.tools[*]'")
 
 
 def test_unknown_locate_place(tmp_path):

@@ -17,6 +17,7 @@ from wireschema.errors import RuleFileError
 from wireschema.rulefields import SUB_FIELDS, TOP_FIELDS
 from wireschema.listing import shipped_dir
 from wireschema.ruletable import Registry, Vocabulary
+from wireschema.outputs import normalize_output
 from wireschema.tools import normalize_tool, normalize_tools
 
 from conftest import ROOT, rule_error, write_rules
@@ -63,27 +64,77 @@ rules:
 DATED = {"type": "object", "properties": {"day": {"type": "string", "format": "date"}}, "required": ["day"]}
 
 
-def test_an_inherited_relation_that_would_run_without_the_files_changes_must_be_stated(tmp_path):
-    """A file extending anthropic with a rule of its own sent its outputs by anthropic-output
-    and its strict tools by anthropic-strict, neither of which has the rule: the rule did
-    not apply there, and the Result of an output still named the file's target."""
-    path = _write(tmp_path, "mine.yaml", "extends: anthropic\n" + _NO_FORMAT)
-    message = _error(path)
-    _at(message, path, 1, 10)
-    assert ("mine inherits strict_variant: anthropic-strict from anthropic, but anthropic-strict does not make the changes "
-            "mine makes; output.variant: anthropic-output from anthropic, but anthropic-output does not make the changes "
-            "mine makes: a schema mine sends there would go without them, and nothing would say so. State each in this "
-            "file: `strict_variant: anthropic-strict`, `output: {variant: anthropic-output}` to send it there") in message
-    _write(tmp_path, "mine.yaml", "extends: anthropic\nstrict_variant: anthropic-strict\n" + _NO_FORMAT)
-    assert "State each in this file: `output: {variant: anthropic-output}` to send" in _error(path)
-    # stated, each runs as shipped, as the file now says; a variant of one's own carries the rule
+# the maintainer's path (issue 55), as the issue writes it
+_NESTED = """\
+description: Tools nest their name under "tool".
+extends: anthropic
+tool: {name: "$.tool.name", description: "$.tool.description", schema: "$.tool.input"}
+"""
+
+
+def test_a_file_that_only_moves_the_tools_fields_normalizes_a_tool_as_written(tmp_path):
+    """Before, this file was refused until it stated strict_variant and output.variant.
+    Its variants are now its parent's with its own changes laid over them."""
+    path = tmp_path / "nested.yaml"
+    path.write_text(_NESTED, encoding="utf-8")
+    rules = wireschema.load_rules(path)
+    nested = rules["nested"]
+    tool = {"tool": {"name": "get_weather", "description": "Forecast", "input": WEATHER}}
+    sent = {"tool": {"name": "get_weather", "description": "Forecast", "input": wireschema.normalize(WEATHER, "anthropic").schema}}
+    assert normalize_tool(tool, nested).tool == sent
+    strict = normalize_tool(tool, nested, strict=True)
+    assert (strict.result.target, strict.result.strict) == ("anthropic-strict+nested", True)
+    assert strict.tool == {"tool": {"name": "get_weather", "description": "Forecast",
+                                    "input": wireschema.normalize(WEATHER, "anthropic-strict").schema}, "strict": True}
+    # what strict mode cannot take fails open to the file itself, in its own shape
+    derived = rules[nested.strict_variant]
+    assert (derived.fail_open, derived.non_strict, derived.output["variant"]) == ("nested", "nested", "anthropic-output+nested")
+    recursive = {"type": "object", "properties": {"next": {"$ref": "#"}}}
+    opened = normalize_tool({"tool": {"name": "r", "input": recursive}}, nested, strict=True)
+    assert not opened.result.strict and opened.result.strict_reason.endswith("sent non-strict as nested")
+    assert normalize_output(WEATHER, nested).schema == normalize_output(WEATHER, "anthropic").schema
+
+
+def test_an_inherited_variant_carries_the_files_own_changes(tmp_path):
+    """A file extending anthropic with a rule of its own sent its strict tools by
+    anthropic-strict and its outputs by anthropic-output, neither of which has the rule:
+    it was refused until it stated both. Each is now derived with the rule; a relation
+    the file states wins."""
+    _write(tmp_path, "mine.yaml", "extends: anthropic\n" + _NO_FORMAT)
+    mine = wireschema.load_rules(tmp_path / "mine.yaml")["mine"]
+    assert (mine.strict_variant, mine.output["variant"]) == ("anthropic-strict+mine", "anthropic-output+mine")
+    assert "format" not in wireschema.normalize(DATED, mine).schema["properties"]["day"]
+    strict = wireschema.normalize(DATED, mine, strict=True)
+    assert strict.strict and "format" not in strict.schema["properties"]["day"]
+    assert "mine/no-format" in [c.rule for c in strict.changes]
+    out = normalize_output(DATED, mine)
+    assert "format" not in out.schema["properties"]["day"] and out.schema["additionalProperties"] is False
+    # stated, each runs as the file says: as shipped, or a variant of one's own
     _write(tmp_path, "mine.yaml", "extends: anthropic\nstrict_variant: null\noutput: {variant: mine-output}\n" + _NO_FORMAT)
     # an output of its own fails to its fallback: it has no non-strict form to go to
     _write(tmp_path, "mine-output.yaml", "extends: anthropic-output\nfail_open: null\nnon_strict: null\n" + _NO_FORMAT)
     rules = wireschema.load_rules(tmp_path)
-    assert "format" not in wireschema.normalize(DATED, rules["mine"]).schema["properties"]["day"]
-    out = wireschema.normalize_output(DATED, rules["mine"])
-    assert "format" not in out.schema["properties"]["day"] and out.schema["additionalProperties"] is False
+    assert rules["mine"].strict_variant is None and rules["mine"].output["variant"] == "mine-output"
+    assert "format" not in normalize_output(DATED, rules["mine"]).schema["properties"]["day"]
+
+
+def test_a_variant_the_files_changes_do_not_compile_on_must_be_stated(tmp_path):
+    """anthropic-output drops anthropic-strict/open-objects, which this file overrides:
+    laid over it, the override finds no rule, so the relation is refused, saying why."""
+    path = _write(tmp_path, "open.yaml", """
+        extends: anthropic-strict
+        fail_open: anthropic
+        non_strict: anthropic
+        rules:
+          - id: anthropic-strict/open-objects
+            why: a team's own reason.
+        """)
+    message = _error(path)
+    _at(message, path, 1, 10)
+    assert message.split(": ", 1)[1].startswith(
+        "open inherits output.variant: anthropic-output from anthropic, but anthropic-output does not make the changes "
+        "open makes (anthropic-output with those changes does not compile: ")
+    assert "State each in this file: `output: {variant: anthropic-output}`" in message
 
 
 def test_a_relation_is_inherited_where_its_target_makes_the_same_changes(tmp_path):
@@ -405,10 +456,10 @@ def test_the_loader_reads_every_documented_field_and_no_other(tmp_path):
     assert "limits" not in documented
 
 
-def test_rules_readme_lists_every_kind_under_the_phase_it_declares():
+def test_the_rule_language_page_lists_every_kind_under_the_phase_it_declares():
     from wireschema.passes import CHECKS, KINDS
 
-    text = (ROOT / "rules" / "README.md").read_text(encoding="utf-8")
+    text = (ROOT / "docs" / "maintainers" / "rule-language.md").read_text(encoding="utf-8")
     table = text.split("\n| phase | kinds |\n| --- | --- |\n", 1)[1].split("\n\n", 1)[0]
     listed: dict[str, set[str]] = {}
     for row in table.splitlines():

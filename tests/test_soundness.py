@@ -52,7 +52,8 @@ STRICT = ["openai-strict", "openai-strict-compat", "anthropic-strict", "deepseek
 # strict or failed open, are validated as the wire reads them
 READ_CLOSED = {"xai", "xai-open"}
 
-pytestmark = pytest.mark.skipif(not JSTS.is_file(), reason="the shared corpus (jsts.jsonl) is not beside the repository")
+# corpus-wide: CI runs it (pytest -m corpus); the default run leaves it out
+pytestmark = [pytest.mark.corpus, pytest.mark.skipif(not JSTS.is_file(), reason="the shared corpus (jsts.jsonl) is not beside the repository")]
 
 
 @functools.lru_cache(maxsize=1)

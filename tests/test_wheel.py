@@ -57,7 +57,7 @@ def _missing_wheel_builder() -> str | None:
 
 def _run(cmd, **kwargs):
     proc = subprocess.run(
-        [str(c) for c in cmd], capture_output=True, text=True, stdin=subprocess.DEVNULL, timeout=300, **kwargs
+        [str(c) for c in cmd], capture_output=True, text=True, stdin=subprocess.DEVNULL, **kwargs
     )
     assert proc.returncode == 0, f"{cmd} failed:\n{proc.stdout}\n{proc.stderr}"
     return proc

@@ -22,6 +22,9 @@ from wireschema import report
 
 from conftest import CORPUS, document
 
+# corpus-wide: CI runs it (pytest -m corpus); the default run leaves it out
+pytestmark = pytest.mark.corpus
+
 ENTRIES = report.assignments()
 # the validators `.[wire]` installs; xgrammar needs torch and has an extra of its own
 IN_THE_WIRE_EXTRA = sorted({a.validator for a in ENTRIES} - {"xgrammar"})

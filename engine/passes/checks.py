@@ -14,7 +14,7 @@ from ..positions import SCHEMA_CLASSES, SLOT_KIND, SLOT_MAP, SLOT_SINGLE, SUBSCH
 from . import Opt, check, test_helper
 from .literals import _allowed, _fits, dedupe
 from .objects import _IS_OBJECT, is_object
-from .types import types_of
+from .types import is_number, json_type, types_of
 
 _JSON_TYPES = ("object", "array", "string", "number", "integer", "boolean", "null")
 
@@ -70,6 +70,7 @@ def type_values(rule, node, run):
     values=Opt("choice", "primitives", choices=("strings", "strings-and-numbers", "primitives", "any")),
     types=Opt("strlist", []),
     fits_type=Opt("bool", False, doc="some value is of the node's type: none admits no value, which a grammar compiler refuses"),
+    one_type=Opt("bool", False, doc="every value is of one JSON type (an integer is a number)"),
 )
 def enum_values(rule, node, run):
     """`enum` is a non-empty list of accepted values, without repeats, on an accepted type."""
@@ -88,6 +89,8 @@ def enum_values(rule, node, run):
         run.fail(rule, node, "enum repeats a value", "enum")
     if rule.options["fits_type"] and not _some_of_its_type(enum, node):
         run.fail(rule, node, "no enum value is of the schema's type: it admits none", "enum")
+    if rule.options["one_type"] and len({"number" if is_number(v) else json_type(v) for v in enum}) > 1:
+        run.fail(rule, node, "enum values are of more than one type", "enum")
 
 
 def _some_of_its_type(values: list, node: dict) -> bool:

@@ -25,12 +25,14 @@ class _Graph:
     """Who references whom among the root and its `$defs`, and from where.
 
     A site is guarded when the path from its definition to it passes a property that
-    its object does not require. Read after reference resolution, when every `$ref`
-    is `#` or `#/$defs/<name>`.
+    its object does not require (with `union_exits`, or an `anyOf` branch beside one of
+    a scalar type). Read after reference resolution, when every `$ref` is `#` or
+    `#/$defs/<name>`.
     """
 
-    def __init__(self, root: dict):
+    def __init__(self, root: dict, union_exits: bool = False):
         self.root = root
+        self.union_exits = union_exits
         defs = root.get("$defs")
         self.defs: dict = defs if isinstance(defs, dict) else {}
         self.sites: list[tuple[Any, dict, bool, Any]] = []  # (source, node, guarded, target)
@@ -70,7 +72,7 @@ class _Graph:
             for kw, _slot, cont, key in child_slots(node):
                 if kw == "$defs" and node is self.root:
                     continue
-                stack.append((cont[key], guarded or _optional(node, kw, key)))
+                stack.append((cont[key], guarded or _optional(node, kw, key, self.union_exits)))
 
     def cyclic(self, source: Any, target: Any) -> bool:
         """An unguarded edge source -> target closes a cycle of unguarded edges only:
@@ -92,10 +94,19 @@ class _Graph:
         return [(s, n, t) for s, n, g, t in self.sites if not g and self.cyclic(s, t)]
 
 
-def _optional(node: dict, kw: str, key: Any) -> bool:
+def _optional(node: dict, kw: str, key: Any, union_exits: bool = False) -> bool:
+    if kw == "anyOf" and union_exits:
+        return any(_scalar(b) for i, b in enumerate(node["anyOf"]) if i != key)
     if kw != "properties":
         return False
     return key not in _required_names(node)
+
+
+def _scalar(branch: Any) -> bool:
+    """A branch of a type that holds no subschema (a null, a string): recursion ends there."""
+    t = branch.get("type") if isinstance(branch, dict) else None
+    types = [t] if isinstance(t, str) else t if isinstance(t, list) else []
+    return any(isinstance(x, str) and x not in ("object", "array") for x in types)
 
 
 def _required_names(node: dict) -> frozenset:
@@ -136,6 +147,10 @@ def _snapshot(node: Any, run) -> Any:
     return holder[0]
 
 
+# a wire whose recursion may end in a union's scalar branch (`anyOf [$ref, {type: null}]`)
+_UNION_EXITS = Opt("bool", False, doc="an anyOf branch beside one of a scalar type (null, string, ...) is a way out too, as a property left out of required is")
+
+
 @kind(
     "unroll-required-recursion", reads="tree", creates=True, adds=None, needs=("refs-resolved",),
     order="tree",
@@ -143,21 +158,23 @@ def _snapshot(node: Any, run) -> Any:
     max_unroll=Opt("int", 2, doc="how many times a schema may nest in itself before the cut"),
     cut=Opt("json", {}, doc="what stands where unrolling stops"),
     cut_note=Opt("str", " (recursive {name}: cut after {depth} levels)"),
+    union_exits=_UNION_EXITS,
 )
 def unroll_required_recursion(rule, run):
     """Inline, a few levels deep, the `$ref`s of cycles that pass no optional property.
 
     For a wire that keeps root `$defs` and recursion only where recursion can stop: on
     a cycle of `$ref`s none of which sits (within its definition) under a property left
-    out of `required` (array items and union branches do not count), each `$ref` is
-    inlined, up to `max_unroll` times per definition, then cut. Every other `$ref`
-    stays. Run it after a `resolve-refs` that keeps root `$defs`; definitions no longer
+    out of `required` (array items and union branches do not count, but with
+    `union_exits` a branch beside one of a scalar type), each `$ref` is inlined, up to
+    `max_unroll` times per definition, then cut. Every other `$ref` stays. Run it
+    after a `resolve-refs` that keeps root `$defs`; definitions no longer
     used are left for `prune-defs`.
     """
     root = run.root
     if not isinstance(root, dict):
         return
-    graph = _Graph(root)
+    graph = _Graph(root, rule.options["union_exits"])
     unsafe = graph.unguarded()
     if not unsafe:
         return
@@ -181,7 +198,7 @@ def _unroll(rule, run, graph: _Graph, originals: dict, source: Any, opts) -> Non
     max_depth = run.options.max_depth
     root = graph.root
     if source is _ROOT:
-        starts = [(cont, key, 1 if slot == SLOT_SINGLE else 2, _optional(root, kw, key))
+        starts = [(cont, key, 1 if slot == SLOT_SINGLE else 2, _optional(root, kw, key, graph.union_exits))
                   for kw, slot, cont, key in child_slots(root) if kw != "$defs"]
     else:
         starts = [(graph.defs, source, 2, False)]
@@ -211,7 +228,7 @@ def _unroll(rule, run, graph: _Graph, originals: dict, source: Any, opts) -> Non
             if kw == "$defs" and node is root:
                 continue
             step = 1 if slot == SLOT_SINGLE else 2
-            stack.append((cont, ckey, chain, guarded or _optional(node, kw, ckey), current, depth + step))
+            stack.append((cont, ckey, chain, guarded or _optional(node, kw, ckey, graph.union_exits), current, depth + step))
 
 
 def _cut(rule, run, node: dict, opts) -> dict:
@@ -224,12 +241,13 @@ def _cut(rule, run, node: dict, opts) -> dict:
     return run.replace(new, node)
 
 
-@check("recursion-through-optional", reads="tree", order="tree", triggers={"$ref"})
+@check("recursion-through-optional", reads="tree", order="tree", triggers={"$ref"}, union_exits=_UNION_EXITS)
 def recursion_through_optional(rule, run):
-    """Every `$ref` cycle passes, somewhere, a property its object does not require."""
+    """Every `$ref` cycle passes, somewhere, a property its object does not require
+    (with `union_exits`, or an `anyOf` branch beside one of a scalar type)."""
     root = run.root
     if not isinstance(root, dict):
         return
-    graph = _Graph(root)
+    graph = _Graph(root, rule.options["union_exits"])
     for _source, node, _target in graph.unguarded():
         run.fail(rule, node, f"recursion through {node['$ref']} passes required properties only", "$ref")

@@ -1,10 +1,20 @@
-"""Kinds that remove keywords: dropped outright, spilled into `description`, or allow-listed."""
+"""Kinds that remove keywords: dropped outright, spilled into `description`, or
+allow-listed; and one that names a misspelt keyword it keeps."""
 
 from __future__ import annotations
 
 from ..positions import NULL_AT, SUBSCHEMA_KEYS
+from ..rulefields import suggest
 from ..run import shown_value
 from . import Opt, kind
+
+# how near a keyword a misspelt one is (difflib's ratio): `propertes`, `requried`,
+# `defualt` are; keywords of other vocabularies are not (ajv's `typeof` is not `type`,
+# json-editor's `options` not `optional`, VS Code's `markdownDescription` not `description`)
+_NEAR = 0.85
+# distinct unknown keywords a run reads for a misspelling, in document order: a schema
+# holding more is no hand-written one, and reading each costs a comparison with every keyword
+_READ = 256
 
 
 # drop and spill run top-down: what they remove is never walked, and a spilled
@@ -138,3 +148,56 @@ def place_keys(rule, node, run):
     where = f"after {anchor}" if anchor else "to the end"
     run.report(rule, node, "rewritten", f"{', '.join(moving)} moved {where}", moving[0])
     return None
+
+
+def _title_of(name: str) -> str:
+    """The title pydantic gives a field of this name (`GenerateJsonSchema.get_title_from_name`)."""
+    return name.title().replace("_", " ").strip()
+
+
+@kind(
+    "drop-name-titles", fails=False, reads="children", creates=False, adds=(), order="pre",
+    triggers={"properties", "$defs"},
+    census={"title"},  # work only where the input holds a title
+)
+def drop_name_titles(rule, node, run):
+    """A title that only repeats the name it stands under, as written or as pydantic
+    writes a name (`trip_id`: "Trip Id"): a property's, or a definition's (`$defs/Trip`:
+    "Trip"). It tells the model nothing the name does not. Any other title, the
+    author's own, is kept. Put it before references are inlined, where a definition
+    still stands under its name."""
+    for kw, what in (("properties", "property"), ("$defs", "definition")):
+        named = node.get(kw)
+        if named.__class__ is not dict:
+            continue
+        for name, sub in named.items():
+            title = sub.get("title") if sub.__class__ is dict else None
+            if title.__class__ is str and (title == name or title == _title_of(name)):
+                del sub["title"]
+                run.edited(sub)
+                run.report(rule, sub, "dropped", f"title {title!r} only repeats the {what}'s name", "title")
+
+
+@kind(
+    "misspelled-keywords", fails=False, mutates=False, reads="node", creates=False, adds=(), order="pre",
+    acts_if="not {known}.issuperset(node)",
+    known=Opt("keys", required=True, doc="the keywords there are (`group:keywords`: JSON Schema's and the file's own)"),
+)
+def misspelled_keywords(rule, node, run):
+    """A keyword none of `known` spelt within a small edit distance of one that is
+    (`propertes`, `requried`) is reported with the keyword it likely means, and kept as
+    written: the wire reads it as any unknown keyword, and the author mends it.
+    Extensions (`x-`) are left alone, and so is each unknown keyword past the first 256
+    of a schema."""
+    known = rule.options["known"]
+    meant = run.memo(("misspelled", rule.id), dict)  # unknown keyword -> what it likely means
+    for k in node:
+        if k in known or k[:2] == "x-":
+            continue
+        near = meant.get(k)
+        if near is None:
+            if len(meant) >= _READ:
+                continue
+            near = meant[k] = suggest(k, known, _NEAR)
+        if near:
+            run.report(rule, node, "kept", f"{k} is no JSON Schema keyword{near}", k)

@@ -31,6 +31,9 @@ them spills the pattern. So does a `\\p{...}` naming a property the wire's parse
 `not-ecma` is what ECMA-262 refuses in both its modes, as far as a scan can tell: other
 dialects' groups and possessive quantifiers, a class range whose start is above its end,
 quantifier bounds the wrong way round, and a quantifier with nothing to repeat.
+`unanchored` is a pattern that does not both start with `^` and end with an unescaped
+`$` around one alternative: llama.cpp's converter reads the text between them as the
+whole string ("Pattern must start with '^' and end with '$'").
 """
 
 from __future__ import annotations
@@ -43,7 +46,7 @@ from . import Opt, check, kind
 
 FEATURES = ("lookaround", "lookbehind", "word-boundary", "inner-anchor", "backreference", "unicode-property", "raw-control", "lone-brace",
             "empty-class", "control-escape", "surrogate-pair", "escaped-symbol", "lone-surrogate", "identity-escape",
-            "not-ecma")
+            "not-ecma", "unanchored")
 REMOVABLE = ("lookaround", "lookbehind", "word-boundary", "inner-anchor")
 RESPELLABLE = ("raw-control", "lone-brace", "empty-class", "control-escape", "surrogate-pair", "escaped-symbol")
 _SURROGATE_PAIR = re.compile(r"\\u[dD][89abAB][0-9a-fA-F]{2}\\u[dD][c-fC-F][0-9a-fA-F]{2}")
@@ -344,6 +347,9 @@ def scan(p: str) -> Scan:
     for a in shape.anchors:
         if not (shape.at_start(p, a) if p[a] == "^" else shape.at_end(p, a)):
             out.spans["inner-anchor"].append((a, a + 1))
+    ends = shape.anchors and shape.anchors[0] == 0 and shape.anchors[-1] == n - 1 and n > 1
+    if not ends or -1 in shape.bars.values():
+        out.spans["unanchored"].append((0, n))
     return out
 
 
@@ -486,6 +492,9 @@ def _rewrite(p: Any, removable: Any, spillable: Any, respellable: Any = (), refu
     new = remove(p, found, used)
     if new is None:
         return "drop", f"uses {', '.join(used)} around groups a backreference counts"
+    blocked = [] if new in _NO_OP else scan(new).uses(spillable)
+    if blocked:
+        return "drop", f"uses {', '.join(blocked)} once {', '.join(used)} is removed"
     if respellable:
         # what is left is read again, so the output is a fixed point
         again = scan(new)

@@ -17,6 +17,7 @@ from urllib.parse import urldefrag, urljoin
 from ..graphs import first_cycle
 from ..positions import REFERENCE_KEYS, DEFINITIONS, SLOT_SINGLE, array_index, child_slots, decode_fragment, follow, is_schema_path, ref_token, schema_nodes, unescape
 from ..prepare import copy_subtree
+from ..risks import nesting
 from ..run import BudgetExceeded, Unrepresentable
 from . import Opt, kind
 from .beside import differ, kept_apart
@@ -230,6 +231,7 @@ def _as_schema(target: Any) -> Any:
     mode=Opt("choice", "inline", choices=("inline", "keep-defs")),
     recursion=Opt("choice", "fallback", choices=("fallback", "unroll", "keep")),
     max_unroll=Opt("int", 2, doc="with recursion: unroll, how many times a schema may nest in itself"),
+    max_depth=Opt("int", None, doc="with recursion: unroll, the JSON nesting (root at 1) no unrolled level may pass (unset: any)"),
     cut=Opt("json", {}, doc="what stands where unrolling stops"),
     cut_note=Opt("str", " (recursive {name}: cut after {depth} levels)"),
     external=Opt("choice", "fallback", choices=("fallback", "any")),
@@ -480,8 +482,8 @@ class _Expander:
                         self._hoist(target, node, stack, depth)
                     self._keep_recursive(node, target, owner)
                     continue
-                elif on_path > self._unroll():
-                    container[key] = self._cut(node)
+                elif on_path > self._unroll() or (on_path and self._past_depth(target, depth)):
+                    container[key] = self._cut(node, on_path)
                     continue
                 else:
                     container[key] = self._inline(node, target)
@@ -589,11 +591,15 @@ class _Expander:
         """How often a schema may already be on the path and still be inlined again."""
         return self.opts["max_unroll"] if self.opts["recursion"] == "unroll" else 0
 
-    def _cut(self, node: dict) -> dict:
+    def _past_depth(self, target: Any, depth: int) -> bool:
+        """Whether one more level of `target` at `depth` would nest past `max_depth`."""
+        limit = self.opts["max_depth"]
+        return limit is not None and self.opts["recursion"] == "unroll" and depth + nesting(target, limit) > limit
+
+    def _cut(self, node: dict, levels: int) -> dict:
         opts = self.opts
         if opts["recursion"] != "unroll":
             raise Unrepresentable(self.rule.id, self.run.pointer(node, "$ref"), f"recursive $ref {node['$ref']!r}")
-        levels = opts["max_unroll"] + 1
         new = self.run.made(opts["cut"] or {})
         note = opts["cut_note"].format(name=node["$ref"], depth=levels)
         desc = node.get("description")

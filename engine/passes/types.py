@@ -11,6 +11,8 @@ from . import Opt, kind
 _COMBINERS = ("anyOf", "oneOf", "allOf", "not", "$ref")
 _OBJECT_HINTS = ("properties", "required", "additionalProperties", "patternProperties")
 _ARRAY_HINTS = ("items", "prefixItems")
+# every JSON value is of one of these (an integer is a number)
+_EVERY_TYPE = ("string", "number", "boolean", "object", "array", "null")
 _KEEP_ON_WRAPPER = frozenset({"description", "title", "default", "examples", "$comment", "deprecated"})
 
 
@@ -83,12 +85,18 @@ def _types_for_values(values: list[Any]) -> list[str]:
         doc="also read object and array keywords (properties, items, ...) as a type: a restriction, "
         "since without a type they bind only objects and arrays",
     ),
+    every_type=Opt(
+        "bool",
+        False,
+        doc="a node that accepts any value names every JSON type, which accepts the same, for a wire that wants every schema typed",
+    ),
 )
 def infer_type(rule, node, run):
     """Give a typeless node the type its enum, const, properties or items imply.
 
     An empty type list names no type: it is replaced by the inferred type if there is
-    one, and otherwise left for `type-array` to remove.
+    one, and otherwise left for `type-array` to remove. With `every_type`, a node that
+    implies no type (it accepts any value) names every JSON type, which says the same.
     """
     if node.get("type", []) != [] or any(k in node for k in _COMBINERS if k != "$ref"):
         return None
@@ -109,11 +117,13 @@ def infer_type(rule, node, run):
         inferred = ["object"]
     elif any(k in node for k in _ARRAY_HINTS):
         inferred = ["array"]
+    if not inferred and rule.options["every_type"] and "type" not in node:
+        inferred = list(_EVERY_TYPE)
     if not inferred:
         if rule.options["strict"]:
             run.fail(rule, node, "a schema that accepts any value has no strict form")
         return None
-    node["type"] = inferred[0] if len(inferred) == 1 else inferred
+    node["type"] = inferred[0] if len(inferred) == 1 else list(inferred)
     run.report(rule, node, "rewritten", f"type {node['type']!r} inferred", "type")
     return None
 

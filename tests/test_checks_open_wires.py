@@ -1,0 +1,39 @@
+"""Residual checks of the open-weight and OpenAI-compatible wires added in 2026 (moonshot
+and after), shown on schemas that break one check each (as a hand-written "wire" schema
+would). `wireschema.check` judges a schema as it stands; `normalize` turns any such
+finding into a rewrite or, failing that, the fallback."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+import wireschema
+
+
+def _props(**props):
+    return {"type": "object", "properties": props}
+
+
+CASES = [
+    ("moonshot", "title", _props(a={"type": "string", "title": "A"})),
+    ("moonshot", "untyped-property", _props(a={"description": "any"})),
+    ("moonshot", "type-beside-any-of", _props(a={"type": "string", "anyOf": [{"type": "string"}]})),
+    ("moonshot", "nested-defs", _props(a={"type": "object", "$defs": {"X": {"type": "string"}}, "properties": {"x": {"$ref": "#/properties/a/$defs/X"}}})),
+    ("moonshot", "recursion-without-end", {**_props(n={"$ref": "#/$defs/N"}),
+                                            "$defs": {"N": {**_props(next={"$ref": "#/$defs/N"}), "required": ["next"]}}}),
+    ("moonshot", "mixed-enum", _props(a={"type": ["string", "integer"], "enum": ["a", 1]})),
+    ("moonshot", "bad-type-name", _props(a={"type": "float"})),
+    ("moonshot", "boolean-subschema", _props(a={"type": "array", "items": True})),
+    ("llamacpp", "unanchored-pattern", _props(a={"type": "string", "pattern": "abc"})),
+]
+
+
+@pytest.mark.parametrize("target,case,schema", CASES, ids=[f"{t}:{c}" for t, c, _ in CASES])
+def test_check(target, case, schema, snap):
+    violations = wireschema.check(schema, target)
+    # every case breaks something, and normalizing the same schema never raises
+    assert violations
+    json.dumps(wireschema.normalize(schema, target).schema)
+    assert {"target": target, "schema": schema, "violations": [str(v) for v in violations]} == snap

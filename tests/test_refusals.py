@@ -1,0 +1,205 @@
+"""Wires whose validator ships in no registry package: their documented refusals, as a test set.
+
+Each refusal is a plain function that finds, in a schema, what the wire's own validator
+refuses (its error text quoted). Each case's input shows the refusal, which keeps the
+set honest; its output on the target shows none, without falling back.
+
+- moonshot: MoonshotAI/walle (Go, with a prebuilt library in its repository only),
+  documented in docs/mfjs-spec.md and docs/walle.md.
+- llamacpp: llama.cpp's JSON-Schema-to-GBNF converter (common/json-schema-to-grammar.cpp)
+  and grammar parser (src/llama-grammar.cpp); llama-cpp-python, which wraps it, builds
+  from source.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+import wireschema
+from wireschema.positions import child_slots
+
+# -- moonshot: MFJS and walle ------------------------------------------------------------
+
+# mfjs-spec.md's Field Definitions, and its $defs/$ref
+MFJS_KEYS = {"type", "properties", "additionalProperties", "items", "anyOf", "enum", "required", "description", "default", "$ref", "$defs"}
+MFJS_TYPES = {"null", "boolean", "object", "array", "number", "integer", "string"}
+
+
+def _subschemas(schema):
+    """(pointer, node, is the root, under additionalProperties) of every object subschema."""
+    stack = [("", schema, True, False)]
+    while stack:
+        at, node, root, extra = stack.pop()
+        if not isinstance(node, dict):
+            continue
+        yield at, node, root, extra
+        for name, sub in (node.get("properties") or {}).items() if isinstance(node.get("properties"), dict) else ():
+            stack.append((f"{at}/properties/{name}", sub, False, False))
+        for i, sub in enumerate(node.get("anyOf") or []) if isinstance(node.get("anyOf"), list) else ():
+            stack.append((f"{at}/anyOf/{i}", sub, False, False))
+        if root and isinstance(node.get("$defs"), dict):
+            stack.extend((f"/$defs/{n}", sub, False, False) for n, sub in node["$defs"].items())
+        for kw in ("items", "additionalProperties"):
+            stack.append((f"{at}/{kw}", node.get(kw), False, kw == "additionalProperties"))
+
+
+def _enum_kind(value):
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return "number"
+    return None
+
+
+def mfjs_refusals(schema):
+    """What walle refuses in `schema`, one line each ("pointer: its error")."""
+    out = []
+    for at, node, root, extra in _subschemas(schema):
+        t = node.get("type")
+        types = [t] if isinstance(t, str) else t if isinstance(t, list) else []
+        if set(node) - MFJS_KEYS:
+            out.append(f"{at}: unsupported keywords: {', '.join(sorted(set(node) - MFJS_KEYS))}")
+        if "$defs" in node and not root:
+            out.append(f"{at}: keyword $defs must be at root level")
+        if "type" in node and "anyOf" in node:
+            out.append(f"{at}: when using anyOf, type should be defined in anyOf items instead of the parent schema")
+        if "$ref" in node:
+            if set(node) - {"$ref", "description"}:
+                out.append(f"{at}: conflicting keywords found after $ref expansion")
+            if not (node["$ref"] == "#" or str(node["$ref"]).startswith("#/$defs/")):
+                out.append(f"{at}: references must start with #/$defs/")
+        if not types and "anyOf" not in node and "$ref" not in node and not (node == {} and (root or extra)):
+            out.append(f"{at}: type is not defined")
+        if any(x not in MFJS_TYPES for x in types):
+            out.append(f"{at}: invalid type")
+        if len(types) > 1:
+            scalar_enum = "enum" in node and len(types) == 2 and "null" in types and not {"object", "array"} & set(types)
+            beside = set(node) - {"type", "description"} - ({"$defs"} if root else set())
+            if beside and not scalar_enum:
+                out.append(f"{at}: keyword {sorted(beside)[0]} is not allowed in combination with multiple types")
+        if "enum" in node:
+            kinds = {_enum_kind(v) for v in node["enum"]}
+            if None in kinds or len(kinds) != 1:
+                out.append(f"{at}: enum values are float, int or str, of one type")
+            if not types:
+                out.append(f"{at}: type is not defined (beside enum)")
+        if "items" in node and (not isinstance(node["items"], dict) or not node["items"]):
+            out.append(f"{at}: items must be an object, not empty")
+        if any(isinstance(b, bool) for b in node.get("anyOf") or [] if isinstance(node.get("anyOf"), list)):
+            out.append(f"{at}: schema in anyOf must be an object")
+        if any(isinstance(p, bool) for p in (node.get("properties") or {}).values() if isinstance(node.get("properties"), dict)):
+            out.append(f"{at}: property schema must be an object")
+    return out
+
+
+def _props(**props):
+    return {"type": "object", "properties": props}
+
+
+MOONSHOT = [
+    ("title-format-comment", _props(q={"type": "string", "title": "Q", "format": "date", "$comment": "c"})),
+    ("bounds", _props(n={"type": "integer", "minimum": 0, "exclusiveMaximum": 9}, xs={"type": "array", "items": {"type": "string"}, "maxItems": 3})),
+    ("pattern-and-lengths", _props(s={"type": "string", "pattern": "^a", "minLength": 1})),
+    ("tuple", _props(p={"type": "array", "prefixItems": [{"type": "number"}, {"type": "string"}]})),
+    ("type-beside-any-of", _props(a={"type": "string", "anyOf": [{"type": "string", "description": "x"}, {"type": "string"}]})),
+    ("type-list-with-keywords", _props(o={"type": ["object", "null"], "properties": {"a": {"type": "string"}}})),
+    ("untyped-property", _props(a={}, b={"description": "anything"})),
+    ("enum-without-type", _props(e={"enum": ["a", "b"]})),
+    ("mixed-enum", _props(e={"type": ["string", "integer"], "enum": ["a", 1]})),
+    ("boolean-enum", _props(e={"type": "boolean", "enum": [True]})),
+    ("ref-with-siblings", {**_props(a={"$ref": "#/$defs/A", "title": "the a"}), "$defs": {"A": {"type": "string"}}}),
+    ("nested-defs", _props(a={"type": "object", "$defs": {"X": {"type": "string"}}, "properties": {"x": {"$ref": "#/properties/a/$defs/X"}}})),
+    ("ref-to-a-property", _props(a={"type": "string"}, b={"$ref": "#/properties/a"})),
+    ("one-of-all-of-not", _props(o={"oneOf": [{"type": "string"}, {"type": "integer"}]}, n={"type": "string", "not": {"enum": ["x"]}})),
+    ("const", _props(c={"const": "x"})),
+    ("empty-items", _props(xs={"type": "array", "items": {}})),
+    ("boolean-subschemas", _props(xs={"type": "array", "items": False}, u={"anyOf": [True, {"type": "string"}]})),
+]
+
+
+def test_moonshot_keeps_the_specs_own_examples():
+    search = {"type": "object", "properties": {
+        "qs": {"anyOf": [{"type": "string"}, {"type": "array", "items": {"type": "string"}}], "description": "place your query or queries here"},
+        "lang": {"type": "string", "enum": ["Chinese", "English"]}}, "additionalProperties": False, "required": ["qs"]}
+    linked = {"type": "object", "properties": {"linked_list": {"$ref": "#/$defs/node"}}, "$defs": {"node": {
+        "type": "object", "properties": {"value": {"type": "number"}, "next": {"anyOf": [{"$ref": "#/$defs/node"}, {"type": "null"}]}},
+        "additionalProperties": False, "required": ["next", "value"]}}, "additionalProperties": False, "required": ["linked_list"]}
+    for schema in (search, linked):
+        assert mfjs_refusals(schema) == []
+        result = wireschema.normalize(schema, "moonshot")
+        assert result.schema == schema and not result.changes
+
+
+def test_moonshot_unrolls_recursion_with_no_way_out():
+    # walle: "detected infinite recursion without termination condition"
+    schema = {**_props(r={"$ref": "#/$defs/N"}), "$defs": {"N": {**_props(c={"$ref": "#/$defs/N"}), "required": ["c"]}}}
+    assert wireschema.check(schema, "moonshot")
+    result = wireschema.normalize(schema, "moonshot")
+    assert "moonshot/required-recursion" in {c.rule for c in result.changes}
+    assert mfjs_refusals(result.schema) == [] and not wireschema.check(result.schema, "moonshot")
+
+
+# -- llamacpp: the GBNF converter and grammar parser -------------------------------------
+
+_REPETITIONS = ("minLength", "maxLength", "minItems", "maxItems")
+
+
+def gbnf_refusals(schema):
+    """What llama.cpp refuses in `schema` (every subschema it reads), one line each."""
+    out = []
+    stack = [("", schema)]
+    while stack:
+        at, node = stack.pop()
+        if not isinstance(node, dict):
+            continue
+        p = node.get("pattern")
+        if isinstance(p, str) and not (len(p) > 1 and p[0] == "^" and p[-1] == "$" and not p.endswith("\\$")):
+            out.append(f"{at}: Pattern must start with '^' and end with '$'")
+        if isinstance(p, str) and any(look in p for look in ("(?=", "(?!", "(?<=", "(?<!")):
+            out.append(f"{at}: lookarounds are not supported")
+        for k in _REPETITIONS:
+            if isinstance(node.get(k), int) and node[k] >= 2000:
+                out.append(f"{at}/{k}: number of repetitions exceeds sane defaults")
+        stack.extend((f"{at}/{kw}/{key}", cont[key]) for kw, _slot, cont, key in child_slots(node))
+    return out
+
+
+LLAMACPP = [
+    ("unanchored-pattern", _props(a={"type": "string", "pattern": "[a-z]+"})),
+    ("half-anchored-pattern", _props(a={"type": "string", "pattern": "^v\\d+"}, b={"type": "string", "pattern": "\\.json$"})),
+    ("escaped-dollar", _props(a={"type": "string", "pattern": "^price\\$"})),
+    ("lookahead", _props(a={"type": "string", "pattern": "^(?!admin)[a-z]+$"})),
+    ("long-string", _props(a={"type": "string", "maxLength": 65536})),
+    ("many-items", _props(a={"type": "array", "items": {"type": "string"}, "minItems": 2000, "maxItems": 5000})),
+    ("in-a-definition", {**_props(a={"$ref": "#/$defs/D"}), "$defs": {"D": {"type": "string", "pattern": "x", "minLength": 4096}}}),
+]
+
+
+# -- every wire: each case shows its refusal, and the output none ------------------------
+
+CASES = [("moonshot", mfjs_refusals, *c) for c in MOONSHOT] + [("llamacpp", gbnf_refusals, *c) for c in LLAMACPP]
+
+
+@pytest.mark.parametrize("target,refusals,case,schema", CASES, ids=[f"{t}:{c}" for t, _, c, _ in CASES])
+def test_the_output_shows_none_of_the_refusals_its_input_shows(target, refusals, case, schema):
+    assert refusals(schema), "the case shows no documented refusal"
+    result = wireschema.normalize(schema, target)
+    assert not result.used_fallback, result.fallback_reason
+    assert refusals(result.schema) == []
+    assert not wireschema.check(result.schema, target)
+
+
+def test_llamacpp_keeps_anchored_patterns_and_small_bounds():
+    schema = _props(a={"type": "string", "pattern": "^[a-z]+(-[a-z]+)*$", "minLength": 1, "maxLength": 1999},
+                    b={"type": "array", "items": {"type": "integer"}, "maxItems": 1999})
+    assert gbnf_refusals(schema) == []
+    assert wireschema.normalize(schema, "llamacpp").schema == schema
+
+
+@pytest.mark.corpus
+@pytest.mark.parametrize("target,refusals", [("moonshot", mfjs_refusals), ("llamacpp", gbnf_refusals)], ids=["moonshot", "llamacpp"])
+def test_no_output_of_the_corpus_shows_a_refusal(target, refusals):
+    from test_wire import _outputs
+
+    refused = [(i, r) for i, _role, schema, _strict in _outputs(target) for r in refusals(schema)]
+    assert not refused, refused[:10]

@@ -1,0 +1,212 @@
+"""A request body written for one wire, sent to another (issue 53): translated whole by
+the rule files' `request:` spellings, or refused naming what cannot be carried; provider
+tools, request limits, python-genai's shapes and the strict flag of an output."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+import wireschema
+from wireschema import RequestLimitError, ToolShapeError, UntranslatableError, normalize_request, normalize_tools
+
+WEATHER = {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}
+FORECAST = {"type": "object", "properties": {"temp": {"type": "number"}}, "required": ["temp"]}
+
+# an OpenAI chat body as a gateway receives it: a tool named what no other wire takes, a
+# forced choice of it, a structured output and an earlier call of the tool with its result
+OPENAI_BODY = {
+    "model": "gpt-4o",
+    "max_tokens": 1024,
+    "messages": [
+        {"role": "system", "content": "You are terse."},
+        {"role": "user", "content": "Weather in Paris?"},
+        {"role": "assistant", "content": None, "tool_calls": [
+            {"id": "call_abc", "type": "function", "function": {"name": "get.weather!", "arguments": '{"city": "Paris"}'}}]},
+        {"role": "tool", "tool_call_id": "call_abc", "content": "18C, cloudy"},
+        {"role": "user", "content": "And tomorrow?"},
+    ],
+    "tools": [{"type": "function", "function": {"name": "get.weather!", "description": "Forecast", "parameters": WEATHER}}],
+    "tool_choice": {"type": "function", "function": {"name": "get.weather!"}},
+    "response_format": {"type": "json_schema", "json_schema": {"name": "forecast", "schema": FORECAST}},
+}
+
+
+def test_an_openai_body_sent_to_anthropic_is_a_messages_request_the_sdk_types_take(snap):
+    """Finding 1: the tools came back in Anthropic's shape, but the tool choice, the calls of
+    earlier turns and response_format were left as OpenAI spells them, and nothing said so."""
+    from anthropic.types.message_create_params import MessageCreateParamsNonStreaming as MessageCreateParams
+    from pydantic import TypeAdapter
+
+    out = normalize_request(OPENAI_BODY, "anthropic")
+    body = out.body
+    assert body["tool_choice"] == {"type": "tool", "name": "get_weather_"}
+    assert body["messages"][1]["content"][0] == {"type": "tool_use", "id": "call_abc", "name": "get_weather_", "input": {"city": "Paris"}}
+    assert body["messages"][2]["content"][0] == {"type": "tool_result", "tool_use_id": "call_abc", "content": "18C, cloudy"}
+    assert body["output_config"]["format"]["schema"] == out.outputs[0].schema and out.outputs[0].strict
+    assert "response_format" not in body and body["system"] == [{"type": "text", "text": "You are terse."}]
+    assert {c.rule for c in out.changes} >= {"request/translate", "request/tool-name"}
+    assert set(body) <= MessageCreateParams.__required_keys__ | MessageCreateParams.__optional_keys__
+    TypeAdapter(MessageCreateParams).validate_python(body)
+    assert OPENAI_BODY["tool_choice"] == {"type": "function", "function": {"name": "get.weather!"}}  # the caller's is not changed
+    assert body == snap
+
+
+def test_an_openai_body_sent_to_gemini_is_a_request_the_genai_types_take(snap):
+    """Finding 1: the same body came back unchanged from gemini, with a warning."""
+    from google.genai import types
+
+    out = normalize_request(OPENAI_BODY, "gemini")
+    body = out.body
+    assert body["toolConfig"] == {"functionCallingConfig": {"mode": "ANY", "allowedFunctionNames": ["get.weather_"]}}
+    assert body["generationConfig"] == {"responseMimeType": "application/json", "responseJsonSchema": out.outputs[0].schema}
+    call, result = body["contents"][1]["parts"][0], body["contents"][2]["parts"][0]
+    assert call == {"functionCall": {"id": "call_abc", "name": "get.weather_", "args": {"city": "Paris"}}}
+    assert result == {"functionResponse": {"id": "call_abc", "name": "get.weather_", "response": {"output": "18C, cloudy"}}}
+    for content in body["contents"]:
+        types.Content.model_validate(content)
+    types.Content.model_validate(body["systemInstruction"])
+    types.Tool.model_validate(body["tools"][0])
+    types.ToolConfig.model_validate(body["toolConfig"])
+    types.GenerationConfig.model_validate(body["generationConfig"])
+    assert body == snap
+
+
+def test_an_openai_body_sent_to_bedrock_is_a_converse_request_botocore_takes():
+    import botocore.session
+    from botocore.validate import validate_parameters
+
+    body = normalize_request({**OPENAI_BODY, "model": None}, "bedrock").body
+    body.pop("model")
+    body.pop("max_tokens")
+    model = botocore.session.get_session().get_service_model("bedrock-runtime")
+    validate_parameters({**body, "modelId": "m"}, model.operation_model("Converse").input_shape)
+    assert body["toolConfig"]["toolChoice"] == {"tool": {"name": "get_weather_"}}
+    assert json.loads(body["outputConfig"]["textFormat"]["structure"]["jsonSchema"]["schema"])["required"] == ["temp"]
+
+
+def test_a_gemini_body_without_call_ids_goes_to_anthropic_with_ids_its_results_share():
+    body = {"contents": [
+        {"role": "user", "parts": [{"text": "hi"}]},
+        {"role": "model", "parts": [{"functionCall": {"name": "f", "args": {"a": 1}}}, {"functionCall": {"name": "f", "args": {"a": 2}}}]},
+        {"role": "user", "parts": [{"functionResponse": {"name": "f", "response": {"output": "one"}}},
+                                   {"functionResponse": {"name": "f", "response": {"n": 2}}}]},
+    ], "tools": [{"functionDeclarations": [{"name": "f", "parameters": WEATHER}]}],
+        "toolConfig": {"functionCallingConfig": {"mode": "AUTO"}}}
+    out = normalize_request(body, "anthropic")
+    calls = [p["id"] for p in out.body["messages"][1]["content"]]
+    results = [(p["tool_use_id"], p["content"]) for p in out.body["messages"][2]["content"]]
+    assert calls == ["call_1", "call_2"] and results == [("call_1", "one"), ("call_2", '{"n":2}')]
+    assert out.body["tool_choice"] == {"type": "auto"}
+    assert [c.action for c in out.changes if c.rule == "request/call-id"] == ["added"]
+
+
+def test_an_anthropic_body_goes_to_openai_as_chat_messages():
+    body = {"model": "m", "max_tokens": 10, "system": "be brief", "tool_choice": {"type": "any"},
+            "tools": [{"name": "f", "input_schema": WEATHER}],
+            "messages": [{"role": "user", "content": "hi"},
+                         {"role": "assistant", "content": [{"type": "text", "text": "calling"},
+                                                           {"type": "tool_use", "id": "toolu_1", "name": "f", "input": {"city": "x"}}]},
+                         {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_1", "content": "ok", "is_error": True}]}]}
+    with pytest.raises(UntranslatableError, match=r"/messages/2/content/0: the result of 'f' says an error"):
+        normalize_request(body, "openai-chat")
+    out = normalize_request(body, "openai-chat", on_untranslatable="drop").body
+    assert out["messages"] == [
+        {"role": "system", "content": "be brief"}, {"role": "user", "content": "hi"},
+        {"role": "assistant", "content": "calling", "tool_calls": [
+            {"type": "function", "id": "toolu_1", "function": {"name": "f", "arguments": '{"city":"x"}'}}]},
+        {"role": "tool", "tool_call_id": "toolu_1", "content": "ok"}]
+    assert out["tool_choice"] == "required" and out["tools"][0]["function"]["name"] == "f"
+
+
+def test_a_message_part_the_target_has_no_form_for_is_refused_or_dropped_never_half():
+    body = {**OPENAI_BODY, "messages": [
+        {"role": "user", "content": [{"type": "text", "text": "look"}, {"type": "image_url", "image_url": {"url": "data:x"}}]}]}
+    with pytest.raises(UntranslatableError) as caught:
+        normalize_request(body, "anthropic")
+    assert "/messages/0/content/1: a part of type 'image_url', which no text part of the target's stands for" in str(caught.value)
+    out = normalize_request(body, "anthropic", on_untranslatable="drop")
+    assert out.body["messages"] == [{"role": "user", "content": "look"}]
+    (dropped,) = [c for c in out.changes if c.rule == "request/untranslatable"]
+    assert dropped.pointer == "/messages/0/content/1" and dropped.action == "dropped"
+
+
+def test_a_tool_choice_the_target_cannot_say_is_refused():
+    body = {"model": "m", "messages": [], "tool_choice": "none", "tools": OPENAI_BODY["tools"]}
+    with pytest.raises(UntranslatableError, match=r"/tool_choice: the tool choice 'none', which bedrock's requests cannot say"):
+        normalize_request(body, "bedrock")
+    assert "toolChoice" not in normalize_request(body, "bedrock", on_untranslatable="drop").body["toolConfig"]
+
+
+@pytest.mark.parametrize("tool, target, owner", [
+    ({"googleSearch": {}}, "openai-strict", "gemini"),
+    ({"type": "web_search"}, "gemini", "openai-responses"),
+    ({"type": "web_search_20250305", "name": "web_search", "max_uses": 3}, "openai-chat", "anthropic"),
+])
+def test_another_wires_own_tool_is_refused_or_dropped_and_reported(tool, target, owner):
+    """Finding 2: each went into the target's list as it was, with no word."""
+    fn = {"name": "f", "input_schema": WEATHER}
+    with pytest.raises(ToolShapeError, match=f"^tool 0: .*{owner}'s own tool, which {target}'s tool lists do not take"):
+        normalize_tools([tool, fn], target)
+    out = normalize_tools([tool, fn], target, on_untranslatable="drop")
+    assert len(out.tools) == 1 and out.results[0] is not None
+    assert [(c.rule, c.pointer, c.action) for c in out.changes] == [("request/untranslatable", "/0", "dropped")]
+
+
+def test_a_genai_google_search_tool_is_refused_on_openai():
+    from google.genai import types
+
+    with pytest.raises(ToolShapeError, match="googleSearch"):
+        normalize_tools([types.Tool(google_search=types.GoogleSearch()), {"name": "f", "parameters": WEATHER}], "openai-strict")
+
+
+@pytest.mark.parametrize("target, limit", [("openai-chat", 128), ("openai-strict", 128), ("gemini-jsonschema", 512), ("gemini", 512),
+                                           ("vertex", 128)])
+def test_a_request_past_its_wires_tool_limit_is_refused_naming_the_limit(target, limit):
+    """Finding 3: 130 tools passed openai-chat, 600 gemini-jsonschema."""
+    tools = [{"name": f"t{i}", "parameters": WEATHER} for i in range(limit + 1)]
+    with pytest.raises(RequestLimitError, match=rf"^{limit + 1} tools in one request; {target} takes at most {limit} \(request_limits.max_tools\)$"):
+        normalize_tools(tools, target)
+    assert len(normalize_tools(tools[:limit], target).tools) == limit
+
+
+def test_a_generate_content_body_is_normalized_where_its_config_holds_the_tools():
+    """Finding 4: `{model, contents, config}` came back with `"type": "STRING"` and no word."""
+    from google.genai import types
+
+    fd = types.FunctionDeclaration(name="f", parameters=types.Schema(type="OBJECT", properties={"a": types.Schema(type="STRING")}))
+    config = types.GenerateContentConfig(tools=[types.Tool(function_declarations=[fd])], response_json_schema={"type": "object"})
+    for given in (config, config.model_dump(by_alias=True, exclude_none=True)):
+        out = normalize_request({"model": "gemini-2.5-flash", "contents": [], "config": given}, "gemini")
+        (group,) = out.tools
+        assert out.body["config"]["tools"][0]["functionDeclarations"][0]["parameters"]["properties"]["a"] == {"type": "string"}
+        assert len(out.outputs) == 1
+
+
+def test_a_python_function_in_a_dict_config_is_taken_as_in_a_generate_content_config():
+    """Finding 4: inside a dict `config.tools` it was a SchemaInputError."""
+    from google.genai import types
+
+    def get_weather(city: str) -> str:
+        """Weather in a city."""
+        return city
+
+    made = normalize_request({"model": "m", "contents": [], "config": {"tools": [get_weather]}}, "gemini").body
+    sdk = normalize_request({"model": "m", "contents": [], "config": types.GenerateContentConfig(tools=[get_weather])}, "gemini").body
+    assert made == sdk and made["config"]["tools"][0]["functionDeclarations"][0]["name"] == "get_weather"
+
+
+def test_a_strict_output_on_openai_strict_says_strict_on_the_wire():
+    """Finding 6: the schema was made strict, `json_schema.strict` left unset (non-strict to OpenAI)."""
+    body = {"model": "m", "messages": [], "response_format": {"type": "json_schema", "json_schema": {"name": "o", "schema": FORECAST}}}
+    out = normalize_request(body, "openai-strict")
+    assert out.outputs[0].strict and out.body["response_format"]["json_schema"]["strict"] is True
+    assert [c.pointer for c in out.changes if c.rule == "request/strict"] == ["/response_format/json_schema/strict"]
+    assert "strict" not in normalize_request(body, "openai-chat").body["response_format"]["json_schema"]
+
+
+def test_a_body_of_the_targets_own_wire_is_not_translated():
+    out = normalize_request(OPENAI_BODY, "openai-chat")
+    assert not [c for c in out.changes if c.rule == "request/translate"]
+    assert out.body["messages"][3] == OPENAI_BODY["messages"][3]
