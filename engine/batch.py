@@ -592,8 +592,8 @@ def _request_report(done: Any) -> dict[str, Any]:
 
 # -- check -------------------------------------------------------------------------
 
-_KINDS = ("fallback", "strict", "dropped", "risk", "spilled", "misspelled")
-_DEFAULT_FAIL_ON = ("fallback", "strict", "dropped", "risk", "misspelled")
+_KINDS = ("fallback", "strict", "dropped", "loosened", "risk", "spilled", "misspelled")
+_DEFAULT_FAIL_ON = ("fallback", "strict", "dropped", "loosened", "risk", "misspelled")
 
 # dropping these loses no constraint: identifiers, bookkeeping and pure annotations
 _HARMLESS = frozenset(
@@ -656,7 +656,7 @@ def _result_findings(target: Any, o: _Outcome, label: str, r: Any, strict: bool 
         # keeps a part of the schema and says so (a bypassed schema is kept whole, at "")
         if c.action == "kept" and c.pointer:
             out.append(finding("misspelled", c.pointer, c.rule, c.detail))
-        elif c.action == "spilled" or (c.action == "dropped" and keyword not in _HARMLESS and not keyword.startswith("x-")):
+        elif c.action in ("spilled", "loosened") or (c.action == "dropped" and keyword not in _HARMLESS and not keyword.startswith("x-")):
             out.append(finding(c.action, c.pointer, c.rule, c.detail))
     return out
 

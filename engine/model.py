@@ -8,7 +8,9 @@ from typing import Any, Union
 
 import attrs
 
-ACTIONS = ("kept", "renamed", "rewritten", "spilled", "dropped", "fallback")
+ACTIONS = ("kept", "renamed", "rewritten", "loosened", "spilled", "dropped", "fallback")
+"""What a `Change` did. `rewritten` and `renamed` say the same in the wire's terms;
+`loosened` is a rewrite after which the wire takes values the original refuses."""
 
 JSONValue = Union[dict[str, Any], list[Any], str, int, float, bool, None]
 """A JSON value as Python holds it (a schema is a dict or a bool)."""
@@ -173,7 +175,8 @@ class Result:
         its references as written; `schema_pointer`s point into that reading. A
         keyword the local validator cannot judge (a regex only ECMA-262 knows, such as
         `\\p{L}`; a malformed value such as `minLength: "3"`) is skipped (logged at INFO
-        on the `wireschema` logger), never raised. Local only, nothing is fetched.
+        on the `wireschema` logger), never raised. Local only, nothing is fetched: a
+        reference it cannot follow (external, or naming nothing) is an Issue.
         Needs the `jsonschema` package (`pip install 'wireschema[validate]'`).
         """
         from .restore import validate

@@ -78,7 +78,7 @@ def _copy(value: Any, run: Run, given: Run | None) -> Any:
 
 
 # the changes that may add nodes, depth or characters (a drop never does)
-_GROWS = frozenset({"rewritten", "spilled", "renamed"})
+_GROWS = frozenset({"rewritten", "loosened", "spilled", "renamed"})
 
 
 def _settled(result: Result, target: Target, options: Options) -> Result:

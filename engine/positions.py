@@ -256,32 +256,52 @@ def follow(resource: Any, tokens: list[str], *, upgraded: bool = False) -> Any:
     finds what the upgrade renamed.
     """
     cur = resource
-    for i, tok in enumerate(tokens):
-        if isinstance(cur, dict):
-            if tok in cur:
-                cur = cur[tok]
-            elif not upgraded:
-                return None
-            elif tok == "definitions" and "$defs" in cur:
-                cur = cur["$defs"]
-            elif tok == "items" and "prefixItems" in cur and i + 1 < len(tokens) and array_index(tokens[i + 1]) is not None:
-                cur = cur["prefixItems"]
-            elif tok == "additionalItems" and "prefixItems" in cur and "items" in cur:
-                cur = cur["items"]
-            elif tok == "dependencies" and isinstance(cur.get("dependentSchemas"), dict):
-                cur = cur["dependentSchemas"]
-            elif _SNAKE.sub(lambda m: m.group(1).upper(), tok) in cur:
-                cur = cur[_SNAKE.sub(lambda m: m.group(1).upper(), tok)]
-            else:
-                return None
-        elif isinstance(cur, list):
-            index = array_index(tok)
-            if index is None or index >= len(cur):
-                return None
-            cur = cur[index]
-        else:
+    for i in range(len(tokens)):
+        step = _step(cur, tokens, i, upgraded)
+        if step is None:
             return None
+        cur = step[1]
     return cur
+
+
+def upgraded_tokens(resource: Any, tokens: list[str]) -> list[str] | None:
+    """The tokens that name in `resource`, as the draft upgrade spelled it, what `tokens`
+    name in an older spelling (`definitions/A` as `$defs/A`); None where they name nothing."""
+    cur, out = resource, []
+    for i in range(len(tokens)):
+        step = _step(cur, tokens, i, True)
+        if step is None:
+            return None
+        out.append(step[0])
+        cur = step[1]
+    return out
+
+
+def _step(cur: Any, tokens: list[str], i: int, upgraded: bool) -> tuple[str, Any] | None:
+    """(the token as spelled in `cur`, what it names) for `tokens[i]`, or None."""
+    tok = tokens[i]
+    if isinstance(cur, dict):
+        if tok in cur:
+            return tok, cur[tok]
+        if not upgraded:
+            return None
+        if tok == "definitions" and "$defs" in cur:
+            tok = "$defs"
+        elif tok == "items" and "prefixItems" in cur and i + 1 < len(tokens) and array_index(tokens[i + 1]) is not None:
+            tok = "prefixItems"
+        elif tok == "additionalItems" and "prefixItems" in cur and "items" in cur:
+            tok = "items"
+        elif tok == "dependencies" and isinstance(cur.get("dependentSchemas"), dict):
+            tok = "dependentSchemas"
+        else:
+            tok = _SNAKE.sub(lambda m: m.group(1).upper(), tok)
+        return (tok, cur[tok]) if tok in cur else None
+    if isinstance(cur, list):
+        index = array_index(tok)
+        if index is None or index >= len(cur):
+            return None
+        return tok, cur[index]
+    return None
 
 
 _SNAKE = re.compile(r"_([a-z])")

@@ -14,7 +14,7 @@ from .errors import SchemaInputError, WireschemaError
 from .model import RAISE, Issue, Result
 from .passes.objects import PAIR_KEY, PAIR_VALUE, is_pairs, pure_map
 from .passes.prepare import JSON_TYPES
-from .positions import pointer
+from .positions import decode_fragment, follow, pointer, ref_token, unescape, upgraded_tokens
 from .prepare import json_copy
 
 
@@ -25,11 +25,15 @@ class _Doc:
     """The original schema with its references indexed as resolution reads them
     (`$id` bases, anchors, percent-encoded pointers, `$dynamicRef`)."""
 
-    def __init__(self, root: Any, pairs: bool = False):
+    def __init__(self, root: Any, paired: tuple[str, ...] = ()):
         from .passes.refs import _Dynamic, _index
 
         self.root = root
-        self.pairs = pairs  # some map went as a list of pairs (`map-to-pairs`)
+        self.pairs = bool(paired)  # some map went as a list of pairs (`map-to-pairs`)
+        # the schemas the wire sent as pairs, where they were written (a map under an
+        # allOf, or saying what its pairs could not, is no pure map as written)
+        found = (follow(root, [unescape(t) for t in p.split("/")[1:]], upgraded=True) if p else root for p in paired)
+        self.paired: set[int] = {id(n) for n in found if isinstance(n, dict)}
         self.dynamic = _Dynamic()  # type: ignore[no-untyped-call]
         self.resources, sites = _index(root, self.dynamic)
         self.base: dict[int, str] = {id(n): b for n, b in sites}
@@ -92,6 +96,8 @@ def _follow(doc: _Doc, schema: Any, hops: int = 0) -> Any:
                 merged[k] = [*merged[k], *v]
             else:
                 merged[k] = v
+        if id(target) in doc.paired or id(schema) in doc.paired:
+            doc.paired.add(id(merged))
         # a reference left in the view is the target's own (or one beside the first)
         schema = doc.keep(merged, target if any(k in target for k in ("$ref", "$dynamicRef", "$recursiveRef")) else schema)
         hops += 1
@@ -181,7 +187,7 @@ def _fits(doc: _Doc, schema: Any, value: Any, how: tuple[bool, bool], depth: int
     for comb in ("anyOf", "oneOf"):
         if isinstance(schema.get(comb), list):
             return any(_fits(doc, b, value, how, depth + 1) for b in schema[comb])
-    if doc.pairs and is_pairs(value) and _paired(schema):
+    if doc.pairs and is_pairs(value) and _paired(doc, schema):
         return True
     t = schema.get("type")
     types = {t} if isinstance(t, str) else {x for x in t if isinstance(x, str)} if isinstance(t, list) else set()
@@ -227,9 +233,9 @@ def _restore_one(doc: _Doc, schema: Any, value: Any, depth: int, memo: dict[tupl
         return out
     if isinstance(value, list):
         schema = _list_schema(doc, schema, value)
-    if doc.pairs and is_pairs(value) and _paired(schema):
+    if doc.pairs and is_pairs(value) and _paired(doc, schema):
         # a map the wire took as a list of pairs: the map again, a key sent twice the last pair's
-        values = schema.get("additionalProperties")
+        values = _map_values(doc, schema)
         sub = values if isinstance(values, dict) else None
         return {p[PAIR_KEY]: _restore(doc, sub, p[PAIR_VALUE], depth + 1, memo) if sub is not None else p[PAIR_VALUE] for p in value}
     if isinstance(value, list) and isinstance(schema, dict):
@@ -266,18 +272,34 @@ def _for_list(doc: _Doc, schema: dict[str, Any], value: list[Any]) -> bool:
     t = schema.get("type")
     if t == "array" or (isinstance(t, list) and "array" in t) or "items" in schema or "prefixItems" in schema:
         return True
-    return doc.pairs and _paired(schema) and is_pairs(value)
+    return doc.pairs and _paired(doc, schema) and is_pairs(value)
 
 
-def _paired(schema: Any) -> bool:
-    """Whether `schema` is a map, as the wire read it: untyped, or typed by another name
-    for object (`dict`), it is the object preparation made of it."""
+def _paired(doc: _Doc, schema: Any) -> bool:
+    """Whether `schema` is a map the wire sent as pairs: one it names, or one as the wire
+    reads it (untyped, or typed by another name for object, `dict`, it is the object
+    preparation made of it)."""
     if not isinstance(schema, dict):
         return False
+    if id(schema) in doc.paired:
+        return True
     t = schema.get("type")
     if t is not None and t != "object" and (t.__class__ is not str or t in JSON_TYPES):
         return False
     return pure_map({**schema, "type": "object"})
+
+
+def _map_values(doc: _Doc, schema: dict[str, Any], depth: int = 0) -> Any:
+    """The schema of a map's values: its `additionalProperties`, or its `allOf` branches'
+    (pydantic v1 writes a map field as `allOf: [{$ref}]` beside a description)."""
+    if "additionalProperties" in schema or depth > 16:
+        return schema.get("additionalProperties")
+    for b in schema.get("allOf", []) if isinstance(schema.get("allOf"), list) else []:
+        b = _follow(doc, b)
+        found = _map_values(doc, b, depth + 1) if isinstance(b, dict) else None
+        if found is not None:
+            return found
+    return None
 
 
 def parse_value(value: Any) -> Any:
@@ -299,7 +321,7 @@ def restore(result: Result, value: Any, default: Any = RAISE) -> Any:
         if default is RAISE:
             raise
         return default
-    return _restore(_Doc(original, bool(result.notes.get("paired_maps"))), original, json_copy(result.unwrap(parsed)), 0)
+    return _restore(_Doc(original, tuple(result.notes.get("paired_maps", ()))), original, json_copy(result.unwrap(parsed)), 0)
 
 
 def validate(result: Result, value: Any) -> tuple[Issue, ...]:
@@ -348,16 +370,46 @@ def _prepared(result: Result, original: Any) -> Any:
         out = _normalize(original, prepared, options=opts)
     except WireschemaError:
         return original
-    return original if out.used_fallback else out.schema
+    if out.used_fallback:
+        return original
+    _respell_refs(out.schema)
+    return out.schema
+
+
+def _respell_refs(doc: Any) -> None:
+    """Each local `$ref` whose pointer names a keyword the draft upgrade renamed
+    (`#/definitions/A`) spelled as the upgrade did (`#/$defs/A`), as resolution reads it:
+    the validator follows pointers as written."""
+    from .passes.refs import _index, _join, _split
+
+    resources, sites = _index(doc)
+    for node, base in sites:
+        ref = node["$ref"]
+        split = _split(_join(base, ref))
+        if split is None or not split[1].startswith("/"):
+            continue
+        resource = resources.get(split[0])
+        tokens = [unescape(decode_fragment(t)) for t in split[1].split("/")[1:]]
+        if resource is None or follow(resource, tokens) is not None:
+            continue
+        found = upgraded_tokens(resource, tokens)
+        if found is not None:
+            node["$ref"] = ref[: ref.index("#")] + "#/" + "/".join(map(ref_token, found))
 
 
 def _guard(keyword: str, check: Any) -> Any:
+    from jsonschema.exceptions import ValidationError
+    from referencing.exceptions import Unresolvable
+
     def guarded(validator: Any, value: Any, instance: Any, schema: Any) -> Iterator[Any]:
         try:
             # materialized here, so an error the check raises while iterating is caught too
             found = list(check(validator, value, instance, schema) or ())
         except RecursionError:
             raise
+        except Unresolvable as exc:  # a reference the validator cannot follow: an issue
+            yield ValidationError(f"{keyword} {value!r} cannot be followed locally: what it names is not checked")
+            return
         except Exception as exc:  # re.error, TypeError, ValueError, ...: the keyword is not judged
             logs.info("validate skips %s %r, which cannot be checked locally: %s", keyword, value, exc)
             return

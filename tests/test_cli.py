@@ -616,12 +616,12 @@ def test_a_body_holding_no_tool_list_at_its_top_is_normalized_as_a_body(run):
     assert "type" not in json.loads(ran.stdout)
 
 
-def test_check_default_fails_on_fallback_strict_dropped_risk_and_misspelled_only(run):
+def test_check_default_fails_on_fallback_strict_dropped_loosened_risk_and_misspelled_only(run):
     spills_only = {"type": "object", "properties": {"u": {"type": "string", "format": "uri"}}}
     result = wireschema.normalize(spills_only, "gemini")
     assert {c.action for c in result.changes} == {"spilled"}
     code, report = _check_json(run, "-", "--targets", "gemini", stdin=json.dumps(spills_only))
-    assert code == 0 and report["fail_on"] == ["fallback", "strict", "dropped", "risk", "misspelled"] and _found(report) == set()
+    assert code == 0 and report["fail_on"] == ["fallback", "strict", "dropped", "loosened", "risk", "misspelled"] and _found(report) == set()
 
 
 def test_check_names_a_misspelt_keyword_once_with_the_keyword_meant(run):
@@ -636,6 +636,18 @@ def test_check_names_a_misspelt_keyword_once_with_the_keyword_meant(run):
     # asked for drops alone, the wire's drop is the finding
     code, report = _check_json(run, "-", "--targets", "gemini", "--fail-on", "dropped", stdin=typo)
     assert {(p, kind) for _, _, p, kind in _found(report)} == {("/propertes", "dropped"), ("/requried", "dropped")}
+
+
+@pytest.mark.parametrize("schema,target", [
+    # a const its enum does not list admitted nothing; the one-value enum admits the const
+    ({"type": "object", "properties": {"p": {"const": "x", "enum": ["y"]}}}, "gemini"),
+    # a bound beside a $ref keeps the target's: where the wire cannot keep both, it says so
+    ({"type": "object", "properties": {"n": {"$ref": "#/$defs/N", "minimum": -5}}, "$defs": {"N": {"type": "integer", "minimum": 0}}},
+     "openai-strict"),
+])
+def test_check_fails_where_the_wire_takes_what_the_original_refuses(run, schema, target):
+    code, report = _check_json(run, "-", "--targets", target, stdin=json.dumps(schema))
+    assert code == 1 and {kind for *_, kind in _found(report)} & {"loosened", "strict"}
 
 
 def test_check_a_dropped_constraint_fails_a_dropped_annotation_does_not(run):

@@ -181,7 +181,8 @@ def test_every_spilled_text_of_a_definition_pattern_is_in_the_output(target, sch
 def test_a_spill_beside_a_one_branch_all_of_survives_the_branch_winning(spills):
     schema = {"allOf": [{"multipleOf": 2}], "anyOf": [{"multipleOf": 3}], "oneOf": [{"multipleOf": 5}]}
     result = wireschema.normalize(schema, "gemini")
-    assert result.schema["description"] == '(multipleOf: 2) (anyOf: [{"multipleOf":3}]) (oneOf: [{"multipleOf":5}])'
+    # the allOf folds first (top-down), so the spill its branch's keyword makes comes last
+    assert result.schema["description"] == '(anyOf: [{"multipleOf":3}]) (oneOf: [{"multipleOf":5}]) (multipleOf: 2)'
     assert lost_spills(result, spills) == []
 
 

@@ -370,3 +370,33 @@ def test_an_ecma_only_pattern_is_skipped_and_the_other_keywords_still_judged(cap
     assert result.validate({"a": "abc"}) == ()
     assert [i.schema_pointer for i in result.validate({"a": "abcd"})] == ["/properties/a/maxLength"]
     assert "skips pattern" in caplog.text
+
+
+# --- validate follows every reference it can, and names the ones it cannot (issue 58, 4)
+
+
+@pytest.mark.parametrize("draft", [None, "http://json-schema.org/draft-04/schema#", "http://json-schema.org/draft-07/schema#",
+                                   "https://json-schema.org/draft/2019-09/schema"])
+@pytest.mark.parametrize("target", sorted(t.name for t in wireschema.targets()))
+def test_validate_follows_a_reference_to_definitions_in_any_draft(draft, target):
+    schema = {"type": "object", "properties": {"a": {"$ref": "#/definitions/A"}}, "definitions": {"A": {"type": "integer"}}}
+    if draft:
+        schema["$schema"] = draft
+    result = wireschema.normalize(schema, target)
+    assert result.validate({"a": 1}) == ()
+    assert [i.pointer for i in result.validate({"a": "x"})] == ["/a"]
+
+
+def test_validate_follows_a_reference_into_an_upgraded_tuple():
+    schema = {"type": "object", "properties": {"t": {"type": "array", "items": [{"type": "integer"}]},
+                                               "u": {"$ref": "#/properties/t/items/0"}}}
+    result = wireschema.normalize(schema, "openai-chat")
+    assert [i.pointer for i in result.validate({"t": [1], "u": "x"})] == ["/u"]
+
+
+@pytest.mark.parametrize("ref", ["https://example.com/x.json", "#/nothing"])
+def test_a_reference_validate_cannot_follow_is_an_issue(ref):
+    schema = {"type": "object", "properties": {"a": {"$ref": ref}, "b": {"type": "integer"}}}
+    result = wireschema.normalize(schema, "openai-chat")
+    issues = result.validate({"a": "x", "b": "y"})
+    assert [(i.pointer, "cannot be followed" in i.message) for i in issues] == [("/a", True), ("/b", False)]

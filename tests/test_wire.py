@@ -554,7 +554,7 @@ def test_a_bound_past_the_wire_is_loosened_or_spilled_and_reported(target, valid
     if to is None:
         assert key not in out
     else:
-        assert out[key] == to and (rule, "rewritten") in made
+        assert out[key] == to and (rule, "loosened") in made
 
 
 def _schemas(node):

@@ -6,27 +6,30 @@ from typing import Any
 
 from ..positions import IN_PLACE_LISTS, IN_PLACE_SINGLE, SLOT_SINGLE, SUBSCHEMA_ARRAY, SUBSCHEMA_MAP, bool_markers, child_slots, schema_nodes, subschemas
 from . import Opt, kind
+from .beside import differ, disjoint, fold_apart, read_apart
 from .literals import dedupe, json_equal, union
 from .objects import is_object
 
 _TEXT = ("description", "title")
 
 
-@kind("one-of-to-any-of", fails=False, reads="node", creates=True, adds={"anyOf", "allOf"}, triggers={"oneOf"})
+@kind("one-of-to-any-of", fails=False, reads="children", creates=True, adds={"anyOf", "allOf"}, triggers={"oneOf"})
 def one_of_to_any_of(rule, node, run):
-    """`oneOf` becomes `anyOf`: the branches stay, "exactly one" relaxes to "at least one"."""
+    """`oneOf` becomes `anyOf`: the branches stay, "exactly one" relaxes to "at least one",
+    reported `loosened` unless no value can match two branches (see `beside.disjoint`)."""
     branches = node.get("oneOf")
     if not isinstance(branches, list):
         return None
+    action, why = ("rewritten", "") if disjoint(branches) else ("loosened", " (a value two branches take is taken too)")
     if isinstance(node.get("anyOf"), list):
         # both on one node: all of the two unions must hold
         both = [{"anyOf": node.pop("anyOf")}, {"anyOf": node.pop("oneOf")}]
         node["allOf"] = [*node.get("allOf", []), *both] if isinstance(node.get("allOf"), list) else both
-        run.report(rule, node, "rewritten", "oneOf and anyOf on one node -> allOf of two anyOf", "oneOf")
+        run.report(rule, node, action, "oneOf and anyOf on one node -> allOf of two anyOf" + why, "oneOf")
         return None
     out = {("anyOf" if k == "oneOf" else k): v for k, v in node.items()}
     run.rewrite(node, out)
-    run.report(rule, node, "rewritten", "oneOf -> anyOf", "oneOf")
+    run.report(rule, node, action, "oneOf -> anyOf" + why, "oneOf")
     return None
 
 
@@ -176,7 +179,7 @@ def _both(a: Any, b: Any, run, joined: dict | None = None) -> Any:
         return b
     if isinstance(a, dict) and isinstance(b, dict):
         merged = dict(a)
-        if _merge_into(merged, b, run, nest=False) is None and not any(k in merged for k in ("$ref", "allOf")):
+        if not read_apart(a, b) and _merge_into(merged, b, run, nest=False) is None and not any(k in merged for k in ("$ref", "allOf")):
             run.absorbed_into(merged, a, b)
             return run.replace(merged, a)
     if joined is not None and joined.get(id(a)) is a:
@@ -211,7 +214,7 @@ def _fold_one(outer: dict, branch: dict, branch_wins: bool, run) -> dict:
 
 
 @kind(
-    "merge-all-of", fails=False, reads="children", creates=True, adds={"anyOf", "allOf"},
+    "merge-all-of", fails=False, reads="children", creates=True, adds={"anyOf", "allOf"}, order="pre",
     triggers={"allOf"},
     mode=Opt("choice", "compatible", choices=("single", "compatible")),
     single_wins=Opt("choice", "branch", choices=("branch", "outer")),
@@ -264,6 +267,8 @@ def _fold_all_of(rule, node, run) -> None:
                 return None
             run.report(rule, node, "rewritten", "one-branch allOf around a $ref -> one-branch anyOf", "allOf")
             return None
+        if fold_apart(outer, branches) or differ(outer, b):
+            return None  # folded, it would say something else: the allOf stays
         merged = _fold_one(outer, b, rule.options["single_wins"] == "branch", run)
         run.rewrite(node, merged)
         run.absorbed_into(node, b)
@@ -272,6 +277,8 @@ def _fold_all_of(rule, node, run) -> None:
     if rule.options["mode"] != "compatible":
         return None
     merged: dict[str, Any] = {k: v for k, v in node.items() if k != "allOf"}
+    if fold_apart(merged, branches):
+        return None  # a keyword would read another branch's: the allOf stays
     joined: dict[int, dict] = {}  # the allOf nodes this merge made, by id (kept alive here)
     carried: list = []  # the branch descriptions after the first
     for b in branches:

@@ -102,24 +102,41 @@ def _allowed(value, values: str) -> bool:
     otherwise=Opt("choice", "spill", choices=("spill", "keep")),
 )
 def const_to_enum(rule, node, run):
-    """`const: X` becomes the one-value `enum: [X]` (typed), where the wire has no const."""
+    """`const: X` becomes the one-value `enum: [X]` (typed), where the wire has no const.
+
+    An enum beside it narrows to what both admit: X where it lists X. Where it does not
+    list X, or the type beside it does not take X, nothing is valid, which no enum says:
+    the enum goes, and the type becomes X's, reported as a loosening.
+    """
     if "const" not in node:
         return None
     value = node["const"]
     if _allowed(value, rule.options["values"]):
+        enum = node.get("enum")
+        listed = not isinstance(enum, list) or any(json_equal(v, value) for v in enum)
+        typed = "type" not in node or any(matches_type(value, t) for t in types_of(node))
+        why = "is none of its enum's values" if not listed else f"is not of its type {_shown(node.get('type'))}"
         out = {}
         for k, v in node.items():
             if k == "const":
                 out["enum"] = [value]
-            else:
+            elif k != "enum" or not isinstance(enum, list):
                 out[k] = v
-        if "type" not in out:
+        if not typed or "type" not in out:
             out["type"] = json_type(value)
         run.rewrite(node, out)
-        run.report(rule, node, "rewritten", "const -> one-value enum", "const")
+        if not (listed and typed):
+            run.report(rule, node, "loosened", f"const {_shown(value)} {why}, so nothing was valid: one-value enum of the const", "const")
+        else:
+            run.report(rule, node, "rewritten", "const -> one-value enum" + (" (the enum beside it narrowed to it)" if isinstance(enum, list) else ""), "const")
     elif rule.options["otherwise"] == "spill":
         run.spill(rule, node, "const", value)
     return None
+
+
+def _shown(value) -> str:
+    text = json.dumps(value, ensure_ascii=False)
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 @test_helper("_text_enum")
@@ -223,7 +240,7 @@ def format_allow(rule, node, run):
 # top-down: an enum moved into `items` is there when the items schema is visited
 @kind(
     # it reads its `items` child's type and may move the enum there (a child not walked yet)
-    "enum-fits-type", fails=False, reads="children", creates=False, adds={"enum"},
+    "enum-fits-type", fails=False, reads="children", creates=True, adds={"enum", "items"},
     order="pre",
     triggers={"enum"},
     acts_if="not _text_enum(node, ('string',))",  # strings on a string fit
@@ -235,42 +252,54 @@ def enum_fits_type(rule, node, run):
 
     Such an enum admits no value at all. On an array whose items take every value it
     is the items' enum (`{type: array, items: {type: string}, enum: [a, b]}`, a list
-    of choices) and moves there; on an integer or number whose values are all strings
-    that spell such numbers (`enum: ["1", "2"]`) the values become the numbers, and on
-    a boolean whose values all spell booleans (`"True"`, `"false"`) the booleans. Where
-    the values are otherwise all of one type, the node's one type becomes theirs (a
-    null it names stays): BFCL's `{type: boolean, enum: ["True", "False", "dontcare"]}`
-    is a choice of three strings, which the model must be able to send. Any other
-    enum is left as it is (an enum some of whose values fit says what it says).
+    of choices) and moves there (into new items where the array has none); on an
+    integer or number whose values are all strings that spell such numbers
+    (`enum: ["1", "2"]`) the values become the numbers, and on a boolean whose values
+    all spell booleans (`"True"`, `"false"`) the booleans. Where the values are
+    otherwise all of one type, the node's one type becomes theirs (a null it names
+    stays): BFCL's `{type: boolean, enum: ["True", "False", "dontcare"]}` is a choice
+    of three strings, which the model must be able to send. Any other enum is left as
+    it is (an enum some of whose values fit says what it says). Each reading is
+    reported `loosened`: the original admitted no value there. Read so, an enum
+    beside a `const` it lists says no more than the const, and is removed.
     """
+    _fit(rule, node, run)
+    enum = node.get("enum")
+    if "const" in node and isinstance(enum, list) and any(json_equal(v, node["const"]) for v in enum):
+        del node["enum"]
+        run.report(rule, node, "rewritten", "enum beside a const it lists says no more: removed", "enum")
+
+
+def _fit(rule, node: dict, run) -> None:
     enum = node.get("enum")
     types = types_of(node)
     if not isinstance(enum, list) or not enum or not types:
-        return None
+        return
     spelled = node.get("format") in rule.options["string_formats"]
     # a null among them fits a null type, and says nothing of what the rest meant
     rest = [v for v in enum if v is not None]
     if not rest or any(_fits(v, types, spelled) for v in rest):
-        return None
-    items = node.get("items")
+        return
+    items = node.get("items", {} if "prefixItems" not in node else None)
     if types == ["array"] and isinstance(items, dict) and not any(k in items for k in ("enum", "const")):
         item_types = types_of(items)
         if all(any(matches_type(v, t) for t in item_types) for v in enum) if item_types else not items:
             del node["enum"]
+            if "items" not in node:  # no items schema: any item, as `{}` says
+                node["items"] = items = run.made({}, (run.chain_of(node), "items"))
             items["enum"] = enum
-            run.report(rule, node, "rewritten", "enum of item values moved into items: no array equals one", "enum")
-            return None
+            run.report(rule, node, "loosened", "enum of item values moved into items: no array equals one", "enum")
+            return
     numbers = [v for v in types if v in ("integer", "number")]
     if numbers and all(isinstance(v, str) for v in rest) and all(_fits(v, numbers, True) for v in rest):
         node["enum"] = [v if v is None else json.loads(v) for v in enum]
-        run.report(rule, node, "rewritten", f"enum of numbers written as strings -> the numbers: no {numbers[0]} equals a string", "enum")
-        return None
+        run.report(rule, node, "loosened", f"enum of numbers written as strings -> the numbers: no {numbers[0]} equals a string", "enum")
+        return
     if "boolean" in types and all(isinstance(v, str) and v.lower() in ("true", "false") for v in rest):
         node["enum"] = [v if v is None else v.lower() == "true" for v in enum]
-        run.report(rule, node, "rewritten", "enum of booleans written as strings -> the booleans: no boolean equals a string", "enum")
-        return None
+        run.report(rule, node, "loosened", "enum of booleans written as strings -> the booleans: no boolean equals a string", "enum")
+        return
     _take_the_values_type(rule, node, run, rest, types)
-    return None
 
 
 def _take_the_values_type(rule, node: dict, run, enum: list, types: list[str]) -> None:
@@ -284,7 +313,7 @@ def _take_the_values_type(rule, node: dict, run, enum: list, types: list[str]) -
     [to] = kinds
     was = node["type"]
     node["type"] = to if isinstance(was, str) else [to if t == named[0] else t for t in was]
-    run.report(rule, node, "rewritten", f"type {named[0]} takes none of its enum's values, all of type {to}: type {to}", "type")
+    run.report(rule, node, "loosened", f"type {named[0]} takes none of its enum's values, all of type {to}: type {to}", "type")
 
 
 def _fits(value, types: list[str], spelled: bool) -> bool:

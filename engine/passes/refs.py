@@ -20,6 +20,7 @@ from ..prepare import copy_subtree
 from ..risks import nesting
 from ..run import BudgetExceeded, Unrepresentable
 from . import Opt, kind
+from .beside import differ, kept_apart
 
 _BASE = "https://wireschema.invalid/root.json"
 _DEFS = DEFINITIONS
@@ -609,10 +610,12 @@ class _Expander:
     def _inline(self, node: dict, target: Any) -> dict:
         source = self.pristine if id(target) in self.roots and self.pristine is not None else target
         new = copy_subtree(_as_schema(source), self.run, self.links)
-        siblings = [k for k in node if k != "$ref"]
+        # an annotation replaces the target's; a constraint the target holds otherwise stays apart
+        conflicts = differ(new, node)
+        replaced = [k for k in node if k != "$ref" and k in new and k not in _JOINED and k not in conflicts]
         detail = f"$ref {node['$ref']} inlined"
-        if siblings:
-            detail += f"; {', '.join(siblings)} beside it {'overrides' if len(siblings) == 1 else 'override'} the target's"
+        if replaced:
+            detail += f"; {', '.join(replaced)} beside it {'replaces' if len(replaced) == 1 else 'replace'} the target's"
         self.run.report(self.rule, node, "rewritten", detail, "$ref")
         put_beside(new, node, self.run, self.rule)
         if not self.run.has_origin(new):
@@ -622,20 +625,29 @@ class _Expander:
 
 # keywords beside a $ref that add to the target's instead of replacing them: both apply
 _MERGED_MAPS = ("properties", "patternProperties", "dependentSchemas")
+_JOINED = (*_MERGED_MAPS, "required", "allOf")
 
 
 def put_beside(new: dict, node: dict, run, rule) -> None:
     """Put the keywords beside a `$ref` (in `node`) into `new`, a copy of its target.
 
-    They win over the target's, except where both apply side by side without conflict:
+    Both apply, as 2020-12 reads them. Annotations beside it replace the target's (a
+    `description` replacing one that holds spilled constraints gets those appended);
     `properties`, `patternProperties` and `dependentSchemas` are merged (a name both
     define takes both schemas, as an `allOf`), `required` lists are joined and `allOf`
-    branches are put together; a `description` replacing one that holds spilled
-    constraints gets those appended. Replacing those would drop names the target declares,
-    which its `additionalProperties` or an `unevaluatedProperties` would then refuse.
+    branches are put together. A keyword the target holds otherwise, or one that would
+    read or be read by the target's (`minContains` beside its `contains`, `properties`
+    beside its `additionalProperties`: see `beside.kept_apart`), stays apart, in an
+    `allOf` branch of its own, reported.
     """
+    apart = kept_apart(new, {k: v for k, v in node.items() if k != "$ref"})
+    if apart:
+        branch = run.replace({k: node[k] for k in apart}, node)
+        new["allOf"] = [*new["allOf"], branch] if isinstance(new.get("allOf"), list) else [branch]
+        run.made_keyword(new, "allOf")
+        run.report(rule, node, "rewritten", f"{', '.join(apart)} beside $ref {node['$ref']} kept apart from its target's keywords (allOf): both apply", apart[0])
     for k, v in node.items():
-        if k == "$ref":
+        if k == "$ref" or k in apart:
             continue
         mine = new.get(k)
         if k in _MERGED_MAPS and isinstance(mine, dict) and isinstance(v, dict):

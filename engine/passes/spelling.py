@@ -17,6 +17,7 @@ from ..prepare import copy_subtree
 from ..run import rewrite
 from . import Opt, check, kind
 from .defs import def_name, local_target, recursive
+from .beside import kept_apart
 from .refs import put_beside
 from .types import json_type, types_of
 
@@ -409,13 +410,13 @@ def any_of_alone(rule, node, run):
 
 def _inlined(rule, run, branch: dict) -> dict | None:
     """A copy of the definition the `$ref` branch names, the branch's other keywords put
-    in (None where there is no such copy: a reference that reaches itself, or that names
-    no definition)."""
+    in (None where there is no such copy: a reference that reaches itself, that names
+    no definition, or whose other keywords would change what the definition's say)."""
     ref = branch["$ref"]
     # a definition alone, as inline-refs copies: a reference to the root or into the
     # tree may name a schema that holds the branch itself, whose copy would hold it again
     target = _local(run, ref) if def_name(ref) is not None else None
-    if target is None or recursive(rule, run, ref):
+    if target is None or recursive(rule, run, ref) or kept_apart(target, {k: v for k, v in branch.items() if k != "$ref"}):
         return None
     copy = copy_subtree(target, run)
     put_beside(copy, branch, run, rule)

@@ -67,7 +67,7 @@ def keyword_values(rule, node, run):
         nearest = _nearest(value, allowed, ranges, options["floor"], options["ceil"])
         if nearest is not None:
             put_back(node, k, nearest, keys)
-            run.report(rule, node, "rewritten", f"{k} {value} loosened to {nearest}", k)
+            run.report(rule, node, "loosened", f"{k} {value} -> {nearest}", k)
 
 
 def _typed_as(declared: Any, types: tuple) -> bool:
