@@ -758,7 +758,9 @@ def test_requests_are_not_mutated_and_match_normalize_tools(goods, output, targe
     compiled = wireschema._target(target)
     tools = [_tool(i, s) for i, s in enumerate(goods)] + [BAD_TOOLS[2], BAD_TOOLS[0]]
     body: dict = {"model": "m"}
-    for path in compiled.locate.get("tools", ()):
+    # one tool list, where the wire's first spelling puts it (a body holding the same list
+    # twice, as `tools` and as a generate_content `config.tools`, names each tool twice)
+    for path in compiled.locate.get("tools", ())[:1]:
         _merge(body, _body_at(path, tools))
     for path in compiled.locate.get("outputs", ()):
         _merge(body, _body_at(path, output))
