@@ -13,7 +13,7 @@ import attrs
 
 from .model import Change
 from .positions import pointer
-from .requests import MISSING, Lost, beside, fill, get, held, matches, pop, put
+from .bodyfields import MISSING, Lost, beside, fill, get, held, matches, pop, put
 
 
 @attrs.frozen
