@@ -18,9 +18,10 @@ from .rulefields import REQUEST_FIELDS, Entry, Keyed, field_paths, freeze_json, 
 
 _CHOICE = ("at", "auto", "none", "required", "tool")
 _OUTPUT = ("at", "fixed", "schema", "name", "description", "strict", "text", "enforced", "shared", "none")
-_MESSAGES = ("at", "role", "roles", "content", "text_content", "system", "text", "call", "calls", "result",
-             "result_output", "ids")
-_PART_PATHS = {"text": ("text",), "call": ("id", "name", "input"), "result": ("id", "name", "output", "error")}
+_MESSAGES = ("at", "text_input", "role", "roles", "fixed", "content", "text_content", "system", "text", "assistant_text",
+             "call", "calls", "apart", "result", "result_output", "ids")
+_PART_PATHS = {"text": ("text",), "assistant_text": ("text",), "call": ("id", "name", "input"),
+               "result": ("id", "name", "output", "error")}
 RESULT_OUTPUTS = ("text", "object", "parts")
 
 
@@ -124,8 +125,10 @@ def _messages(entry: Entry) -> dict[str, Any]:
         what = f"request.messages.{k}"
         if k in ("at", "role", "content", "calls"):
             out[k] = _paths(sub, what)
-        elif k == "text_content":
+        elif k in ("text_content", "text_input", "apart"):
             out[k] = _flag(sub, what)
+        elif k == "fixed":
+            out[k] = _fixed(sub, what)
         elif k == "roles":
             roles = sub.value
             if not isinstance(roles, dict) or not set(roles) <= {"system", "user", "assistant", "tool"} or not all(
@@ -134,7 +137,7 @@ def _messages(entry: Entry) -> dict[str, Any]:
                 sub.err(f"{what} maps system, user, assistant and tool to the wire's role (a name, or a list read at any and written first)")
             out[k] = {r: (v,) if isinstance(v, str) else tuple(v) for r, v in roles.items()}
         elif k == "system":
-            out[k] = _part(sub, what, ("at", "parts"))
+            out[k] = _part(sub, what, ("at", "parts"), ("text_only",))
         elif k in _PART_PATHS:
             flags = ("input_text",) if k == "call" else ()
             out[k] = _part(sub, what, _PART_PATHS[k], flags, ("error_value",) if k == "result" else ())
