@@ -116,7 +116,7 @@ def _evidence(body: dict[str, Any], wire: Wire, registry: Any) -> int | None:
     holds one otherwise."""
     spec = wire.request
     score = 0
-    entries = get(body, spec.get("tools", ("tools",)))
+    entries = held(body, spec.get("tools", (("tools",),)))[0]
     if isinstance(entries, list):
         # a list where the wire keeps one, if empty, says the wire too (Converse's toolConfig.tools)
         if not _tools_fit(entries, wire, registry):
@@ -259,8 +259,8 @@ def read_output(body: dict[str, Any], spec: Mapping[str, Any], lost: Lost, *, re
             pop(body, at)
         return None
     schema, schema_at = held(holder, spec["schema"])
-    fixed = spec.get("fixed", {})
-    if schema_at is None or not matches(holder, fixed):
+    fixed = next((f for f in spec.get("fixed", ({},)) if matches(holder, f)), None)
+    if schema_at is None or fixed is None:
         if not spec.get("shared") and remove:
             lost.add(pointer(at), "the output format " + json.dumps(holder, sort_keys=True)[:80])
         elif schema_at is not None and remove:
@@ -308,7 +308,7 @@ def write_output(body: dict[str, Any], output: Output, spec: Mapping[str, Any] |
     if not isinstance(holder, dict):
         holder = {}
         put(body, spec["at"][0], holder)
-    fill(holder, spec.get("fixed", {}))
+    fill(holder, spec.get("fixed", ({},))[0])
     put(holder, spec["schema"][0], stable_dump(output.schema) if spec.get("text") else output.schema)
     changes = []
     for field, default in (("name", "response"), ("description", None)):
@@ -328,9 +328,8 @@ def write_output(body: dict[str, Any], output: Output, spec: Mapping[str, Any] |
 def _read_tools(body: dict[str, Any], wire: Wire, registry: Any) -> list[tuple[Any, str]] | None:
     """The body's tool list in the wire's spelling, each entry with where it stood (a
     group as its other parts, then the tools it holds), removed; None where it has none."""
-    path = wire.request.get("tools")
-    entries = None if path is None else get(body, path)
-    if not isinstance(entries, list):
+    entries, path = held(body, wire.request.get("tools", ()))
+    if path is None or not isinstance(entries, list):
         return None
     reading = tool_reading(registry)
     out: list[tuple[Any, str]] = []
@@ -383,7 +382,7 @@ def translated(body: dict[str, Any], target: Any, drop: bool) -> list[Change]:
         groups = target.tool.get("groups", ())
         if groups:
             kept = [*([{groups[0]: functions}] if functions else []), *(e for e in kept if not reading.is_function_tool(e))]
-        put(body, spec["tools"], kept)
+        put(body, spec["tools"][0], kept)
     if choice is not None:
         write_choice(body, choice, spec.get("tool_choice"), lost, pointer(wire.request["tool_choice"]["at"][0]))
     if output is not None:

@@ -34,7 +34,7 @@ def check_request(value: Any) -> dict[str, Any]:
         if key not in REQUEST_FIELDS:
             entry.err(unknown("request field", key, REQUEST_FIELDS), of_key=True)
         if key == "tools":
-            out[key] = _paths(entry, "request.tools")[0]
+            out[key] = _paths(entry, "request.tools")
         elif not isinstance(entry.value, dict):
             entry.err(f"request.{key} must be a mapping")
         else:
@@ -101,8 +101,11 @@ def _choice(entry: Entry) -> dict[str, Any]:
 def _output(entry: Entry) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for k, sub in _fields(entry, _OUTPUT, "request.output").items():
-        if k == "fixed":
-            out[k] = _fixed(sub, "request.output.fixed")
+        if k == "fixed" and isinstance(sub.value, list) and sub.value:
+            # alternatives: read at any, written the first
+            out[k] = tuple(_fixed(Entry(sub.path, sub.value, i), "request.output.fixed") for i in range(len(sub.value)))
+        elif k == "fixed":
+            out[k] = (_fixed(sub, "request.output.fixed"),)
         elif k in ("text", "enforced", "shared"):
             out[k] = _flag(sub, f"request.output.{k}")
         elif k == "none":

@@ -310,3 +310,51 @@ def test_a_responses_text_input_is_one_user_turn():
     body = {"input": "hi", "tools": [{"type": "function", "name": "f", "parameters": WEATHER}], "tool_choice": "required"}
     out = normalize_request(body, "anthropic").body
     assert out["messages"] == [{"role": "user", "content": "hi"}] and out["tool_choice"] == {"type": "any"}
+
+
+@pytest.mark.parametrize("spelled", ["object", "camel", "snake"])
+def test_a_generate_content_body_sent_to_anthropic_is_translated_whole(spelled):
+    """python-genai's `{model, contents, config}` on a non-Gemini target: its contents were
+    translated, its config (tools, tool choice, system text, output) left as it was."""
+    from anthropic.types.message_create_params import MessageCreateParamsNonStreaming as MessageCreateParams
+    from google.genai import types
+    from pydantic import TypeAdapter
+
+    fd = types.FunctionDeclaration(name="f", parameters=types.Schema(type="OBJECT", properties={"a": types.Schema(type="STRING")}))
+    config = types.GenerateContentConfig(
+        tools=[types.Tool(function_declarations=[fd])], system_instruction="be brief",
+        tool_config=types.ToolConfig(function_calling_config=types.FunctionCallingConfig(mode="ANY")),
+        response_mime_type="application/json", response_json_schema=FORECAST)
+    given = {"object": config, "camel": config.model_dump(by_alias=True, exclude_none=True),
+             "snake": config.model_dump(exclude_none=True)}[spelled]
+    out = normalize_request({"model": "claude-sonnet-4-5", "max_tokens": 64, "contents": "hi", "config": given}, "anthropic")
+    body = out.body
+    assert "config" not in body and body["tool_choice"] == {"type": "any"}
+    assert body["tools"][0]["input_schema"]["properties"]["a"] == {"type": "string"}
+    assert body["system"] == [{"type": "text", "text": "be brief"}] and body["messages"] == [{"role": "user", "content": "hi"}]
+    assert body["output_config"]["format"]["schema"]["required"] == ["temp"]
+    TypeAdapter(MessageCreateParams).validate_python(body)
+
+
+def _imports(module: str) -> set[str]:
+    """The package modules `module` imports, at its top or within a function."""
+    import ast
+    from pathlib import Path
+
+    path = Path(wireschema.__file__).parent / f"{module.replace('.', '/')}.py"
+    if not path.is_file():
+        return set()
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    return {n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.level == 1 and n.module}
+
+
+def test_the_translation_of_bodies_imports_no_module_that_imports_it():
+    """requests imported tools' private helpers while tools imported requests, and
+    requestmessages and requests imported each other: circles the guide forbids."""
+    seen: set[str] = set()
+    todo = ["requests"]
+    while todo:
+        found = _imports(todo.pop()) - seen
+        seen |= found
+        todo.extend(found)
+    assert not seen & {"requests", "tools"}
