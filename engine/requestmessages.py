@@ -11,9 +11,9 @@ from typing import Any, Callable, Mapping, Sequence
 
 import attrs
 
+from .bodyfields import MISSING, Lost, beside, fill, get, held, matches, pop, put
 from .model import Change
 from .positions import pointer
-from .bodyfields import MISSING, Lost, beside, fill, get, held, matches, pop, put
 
 
 @attrs.frozen
@@ -77,7 +77,8 @@ def _text_part(part: Any, spec: Mapping[str, Any], lost: Lost, where: str) -> st
     """A text part's text (what it holds beside lost), or None, the part lost: read by the
     `text` spelling, or by the `assistant_text` one."""
     spellings = (spec["text"], *((spec["assistant_text"],) if "assistant_text" in spec else ()))
-    read = next((r for r in (_read_spelled(part, s, ("text",)) for s in spellings) if r is not None and isinstance(r[0].get("text"), str)), None)
+    readings = (_read_spelled(part, spelling, ("text",)) for spelling in spellings)
+    read = next((r for r in readings if r is not None and isinstance(r[0].get("text"), str)), None)
     if read is None:
         lost.add(where, f"{_kind(part)}, which no text part of the target's stands for")
         return None
@@ -176,10 +177,12 @@ def _turn(value: Any, spec: Mapping[str, Any], lost: Lost, where: str) -> Turn |
         return None
     if spec.get("apart"):
         # a call or a result standing as an item of its own (OpenAI Responses' function_call)
-        call = _call(value, spec, lost, where)
-        result = None if call is not None else _result(value, spec, lost, where)
-        if call is not None or result is not None:
-            return Turn("assistant" if call is not None else "user", (call or result,))
+        before = len(lost.parts)
+        found = _call(value, spec, lost, where) or _result(value, spec, lost, where)
+        if found is not None:
+            return Turn("assistant" if isinstance(found, Call) else "user", (found,))
+        if len(lost.parts) > before:
+            return None
     fixed = spec.get("fixed", {})
     if any(k in value and value[k] != v for k, v in fixed.items()):
         lost.add(where, f"{_kind(value)}, which {lost.target or 'the target'}'s requests have no form for")
@@ -394,7 +397,7 @@ def _written(turn: Turn, spec: Mapping[str, Any], ids: Mapping[str, str | None],
     if role is None:
         lost.add(where, f"a {turn.role} turn, which {lost.target}'s requests have no role for")
         return out + after
-    made = {}
+    made: dict[str, Any] = {}
     fill(made, spec.get("fixed", {}))
     put(made, spec["role"][0], role)
     texts = [p.text for p in turn.parts if isinstance(p, Text)]

@@ -25,6 +25,7 @@ from .prepare import json_copy
 from .requestmessages import read_turns, turns_evidence, write_turns
 from .toolshapes import layout, parse_tool, registry_of, tool_reading
 
+
 # ---------------------------------------------------------------------------
 # the wires and the body's
 
