@@ -110,13 +110,18 @@ def fill(out: dict[str, Any], fixed: Mapping[str, Any]) -> None:
 
 @attrs.define
 class Lost:
-    """The parts of a body the target has no form for: each `(where, what)`."""
+    """The parts of a body the target has no form for: each `(where, what)`; and the
+    fields only the body's own wire reads (`notes`), never sent, always reported."""
 
     target: str
     parts: list[tuple[str, str]] = attrs.field(factory=list)
+    notes: list[tuple[str, str]] = attrs.field(factory=list)
 
     def add(self, where: str, what: str) -> None:
         self.parts.append((where, what))
+
+    def note(self, where: str, what: str) -> None:
+        self.notes.append((where, what))
 
     def settle(self, drop: bool) -> list[Change]:
         """Raise `UntranslatableError` naming every part, or (`drop`) report each dropped."""
@@ -127,4 +132,5 @@ class Lost:
                 f"{len(self.parts)} part(s) of the request body have no form in {self.target}'s requests: {shown}{more} "
                 '(on_untranslatable="drop" drops them, reported)'
             )
-        return [Change("request/untranslatable", where, "dropped", f"{what}: not sent") for where, what in self.parts]
+        noted = [Change("request/translate", where, "dropped", f"{what}, which only its own wire reads: not sent") for where, what in self.notes]
+        return noted + [Change("request/untranslatable", where, "dropped", f"{what}: not sent") for where, what in self.parts]

@@ -77,14 +77,21 @@ def _text_part(part: Any, spec: Mapping[str, Any], lost: Lost, where: str) -> st
     """A text part's text (what it holds beside lost), or None, the part lost: read by the
     `text` spelling, or by the `assistant_text` one."""
     spellings = (spec["text"], *((spec["assistant_text"],) if "assistant_text" in spec else ()))
-    readings = (_read_spelled(part, spelling, ("text",)) for spelling in spellings)
-    read = next((r for r in readings if r is not None and isinstance(r[0].get("text"), str)), None)
+    readings = ((_read_spelled(part, spelling, ("text",)), spelling) for spelling in spellings)
+    read, spelling = next(((r, s) for r, s in readings if r is not None and isinstance(r[0].get("text"), str)), (None, None))
     if read is None:
         lost.add(where, f"{_kind(part)}, which no text part of the target's stands for")
         return None
-    for extra in read[1]:
-        lost.add(where, f"the text part's {extra}")
+    _left(lost, where, "the text part's", read[1], spelling)
     return read[0]["text"]
+
+
+def _left(lost: Lost, where: str, whose: str, extras: Sequence[str], spelling: Mapping[str, Any]) -> None:
+    """Each field a reading left behind: lost, or where the spelling says only its own
+    wire reads it (`unsent`: an item's id or status), noted."""
+    unsent = {".".join(path) for path in spelling.get("unsent", ())}
+    for extra in extras:
+        (lost.note if extra in unsent else lost.add)(where, f"{whose} {extra}")
 
 
 def _kind(part: Any) -> str:
@@ -150,8 +157,7 @@ def _call(part: Any, spec: Mapping[str, Any], lost: Lost, where: str) -> Call | 
     if not isinstance(args, dict):
         lost.add(where, f"the call of {got['name']!r}: its arguments are no object")
         return None
-    for extra in extras:
-        lost.add(where, f"the call's {extra}")
+    _left(lost, where, "the call's", extras, spec["call"])
     ident = got.get("id")
     return Call(ident if isinstance(ident, str) else None, got["name"], args, where)
 
@@ -164,9 +170,7 @@ def _result(part: Any, spec: Mapping[str, Any], lost: Lost, where: str, turn_fie
     texts, error = _output_texts(got.get("output", ""), spec, lost, f"{where}/output")
     if "error" in got:
         error = error or got["error"] == spec["result"].get("error_value", True)
-    for extra in extras:
-        if extra not in turn_fields:
-            lost.add(where, f"the result's {extra}")
+    _left(lost, where, "the result's", [e for e in extras if e not in turn_fields], spec["result"])
     ident, name = got.get("id"), got.get("name")
     return Result(ident if isinstance(ident, str) else None, name if isinstance(name, str) else None, texts, error, where)
 
@@ -222,8 +226,7 @@ def _turn(value: Any, spec: Mapping[str, Any], lost: Lost, where: str) -> Turn |
                 lost.add(f"{where}{pointer(calls_at)}/{j}", f"{_kind(part)}, no call of a function")
             else:
                 parts.append(call)
-    for extra in beside(value, read, fixed):
-        lost.add(where, f"the turn's {extra}")
+    _left(lost, where, "the turn's", beside(value, read, fixed), spec)
     return Turn("system" if role == "system" else role, tuple(parts))
 
 

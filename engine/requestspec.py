@@ -19,9 +19,9 @@ from .rulefields import REQUEST_FIELDS, Entry, Keyed, field_paths, freeze_json, 
 _CHOICE = ("at", "auto", "none", "required", "tool")
 _OUTPUT = ("at", "fixed", "schema", "name", "description", "strict", "text", "enforced", "shared", "none")
 _MESSAGES = ("at", "text_input", "role", "roles", "fixed", "content", "text_content", "system", "text", "assistant_text",
-             "call", "calls", "apart", "result", "result_output", "ids")
-_PART_PATHS = {"text": ("text",), "assistant_text": ("text",), "call": ("id", "name", "input"),
-               "result": ("id", "name", "output", "error")}
+             "call", "calls", "apart", "result", "result_output", "ids", "unsent")
+_PART_PATHS = {"text": ("text", "unsent"), "assistant_text": ("text", "unsent"), "call": ("id", "name", "input", "unsent"),
+               "result": ("id", "name", "output", "error", "unsent")}
 RESULT_OUTPUTS = ("text", "object", "parts")
 
 
@@ -126,7 +126,7 @@ def _messages(entry: Entry) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for k, sub in _fields(entry, _MESSAGES, "request.messages").items():
         what = f"request.messages.{k}"
-        if k in ("at", "role", "content", "calls"):
+        if k in ("at", "role", "content", "calls", "unsent"):
             out[k] = _paths(sub, what)
         elif k in ("text_content", "text_input", "apart"):
             out[k] = _flag(sub, what)

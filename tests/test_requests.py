@@ -358,3 +358,22 @@ def test_the_translation_of_bodies_imports_no_module_that_imports_it():
         seen |= found
         todo.extend(found)
     assert not seen & {"requests", "tools"}
+
+
+def test_the_items_a_response_returned_go_back_to_another_wire_their_ids_reported():
+    """Items of `response.output` sent back as input carry an item id and a status only the
+    Responses API reads: not sent, reported, where any other field is refused."""
+    body = {"input": [
+        {"role": "user", "content": "hi"},
+        {"id": "msg_1", "type": "message", "role": "assistant", "status": "completed",
+         "content": [{"type": "output_text", "text": "calling", "annotations": []}]},
+        {"id": "fc_1", "type": "function_call", "call_id": "call_1", "name": "f", "arguments": "{}", "status": "completed"},
+        {"type": "function_call_output", "call_id": "call_1", "output": "ok"},
+    ], "tools": [{"type": "function", "name": "f", "parameters": WEATHER}]}
+    out = normalize_request(body, "anthropic")
+    assert out.body["messages"][1] == {"role": "assistant", "content": [
+        {"type": "text", "text": "calling"}, {"type": "tool_use", "id": "call_1", "name": "f", "input": {}}]}
+    dropped = [c.pointer for c in out.changes if c.rule == "request/translate" and c.action == "dropped"]
+    assert dropped == ["/input/1/content/0", "/input/1", "/input/1", "/input/2", "/input/2"]  # ids, statuses, annotations
+    with pytest.raises(UntranslatableError, match=r"/input/0: the call's namespace"):
+        normalize_request({**body, "input": [{**body["input"][2], "namespace": "n"}]}, "anthropic")
