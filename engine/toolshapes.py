@@ -17,12 +17,14 @@ import attrs
 from .errors import ToolShapeError
 from .prepare import json_copy
 
-EMPTY = {"type": "object", "properties": {}}
+_EMPTY = {"type": "object", "properties": {}}
 MISSING: Any = object()
 
 
 @attrs.frozen
 class Parsed:
+    """A tool as `parse_tool` read it."""
+
     name: str
     description: str | None
     schema: Any
@@ -34,6 +36,7 @@ class Parsed:
 
 
 def lookup(obj: Any, path: Sequence[str]) -> Any:
+    """The value at `path`: MISSING where it is absent, None below a null."""
     for key in path:
         if obj is None:
             return None  # `"inputSchema": null`: the schema is null, not absent
@@ -148,7 +151,7 @@ def parse_tool(tool: Any, registry: Any, *, judged: bool = True) -> Parsed:
             others = [s for s in shapes if s["name"] == shape["name"] and read_field(tool, s, "schema")[0] is not MISSING]
             if others:
                 continue
-            schema = json_copy(EMPTY)
+            schema = json_copy(_EMPTY)
         # a null description is none, so that another spelling (an MCP title) stands in
         desc, desc_at = read_field(tool, shape, "description", nulls=False)
         strict, strict_at = read_field(tool, shape, "strict")
