@@ -11,9 +11,9 @@ from typing import Any, Callable, Mapping, Sequence
 
 import attrs
 
+from .bodyfields import MISSING, Lost, beside, fill, get, held, matches, pop, put
 from .model import Change
 from .positions import pointer
-from .requests import MISSING, Lost, beside, fill, get, held, matches, pop, put
 
 
 @attrs.frozen
@@ -74,14 +74,24 @@ def _texts(value: Any, spec: Mapping[str, Any], lost: Lost, where: str, text_alo
 
 
 def _text_part(part: Any, spec: Mapping[str, Any], lost: Lost, where: str) -> str | None:
-    """A text part's text (what it holds beside lost), or None, the part lost."""
-    read = _read_spelled(part, spec["text"], ("text",))
-    if read is None or not isinstance(read[0].get("text"), str):
+    """A text part's text (what it holds beside lost), or None, the part lost: read by the
+    `text` spelling, or by the `assistant_text` one."""
+    spellings = (spec["text"], *((spec["assistant_text"],) if "assistant_text" in spec else ()))
+    readings = ((_read_spelled(part, spelling, ("text",)), spelling) for spelling in spellings)
+    read, spelling = next(((r, s) for r, s in readings if r is not None and isinstance(r[0].get("text"), str)), (None, None))
+    if read is None:
         lost.add(where, f"{_kind(part)}, which no text part of the target's stands for")
         return None
-    for extra in read[1]:
-        lost.add(where, f"the text part's {extra}")
+    _left(lost, where, "the text part's", read[1], spelling)
     return read[0]["text"]
+
+
+def _left(lost: Lost, where: str, whose: str, extras: Sequence[str], spelling: Mapping[str, Any]) -> None:
+    """Each field a reading left behind: lost, or where the spelling says only its own
+    wire reads it (`unsent`: an item's id or status), noted."""
+    unsent = {".".join(path) for path in spelling.get("unsent", ())}
+    for extra in extras:
+        (lost.note if extra in unsent else lost.add)(where, f"{whose} {extra}")
 
 
 def _kind(part: Any) -> str:
@@ -147,8 +157,7 @@ def _call(part: Any, spec: Mapping[str, Any], lost: Lost, where: str) -> Call | 
     if not isinstance(args, dict):
         lost.add(where, f"the call of {got['name']!r}: its arguments are no object")
         return None
-    for extra in extras:
-        lost.add(where, f"the call's {extra}")
+    _left(lost, where, "the call's", extras, spec["call"])
     ident = got.get("id")
     return Call(ident if isinstance(ident, str) else None, got["name"], args, where)
 
@@ -161,9 +170,7 @@ def _result(part: Any, spec: Mapping[str, Any], lost: Lost, where: str, turn_fie
     texts, error = _output_texts(got.get("output", ""), spec, lost, f"{where}/output")
     if "error" in got:
         error = error or got["error"] == spec["result"].get("error_value", True)
-    for extra in extras:
-        if extra not in turn_fields:
-            lost.add(where, f"the result's {extra}")
+    _left(lost, where, "the result's", [e for e in extras if e not in turn_fields], spec["result"])
     ident, name = got.get("id"), got.get("name")
     return Result(ident if isinstance(ident, str) else None, name if isinstance(name, str) else None, texts, error, where)
 
@@ -171,6 +178,18 @@ def _result(part: Any, spec: Mapping[str, Any], lost: Lost, where: str, turn_fie
 def _turn(value: Any, spec: Mapping[str, Any], lost: Lost, where: str) -> Turn | None:
     if not isinstance(value, dict):
         lost.add(where, "a turn that is no object")
+        return None
+    if spec.get("apart"):
+        # a call or a result standing as an item of its own (OpenAI Responses' function_call)
+        before = len(lost.parts)
+        found = _call(value, spec, lost, where) or _result(value, spec, lost, where)
+        if found is not None:
+            return Turn("assistant" if isinstance(found, Call) else "user", (found,))
+        if len(lost.parts) > before:
+            return None
+    fixed = spec.get("fixed", {})
+    if any(k in value and value[k] != v for k, v in fixed.items()):
+        lost.add(where, f"{_kind(value)}, which {lost.target or 'the target'}'s requests have no form for")
         return None
     role_value, role_at = held(value, spec["role"])
     role = _role_of(spec, role_value)
@@ -207,8 +226,7 @@ def _turn(value: Any, spec: Mapping[str, Any], lost: Lost, where: str) -> Turn |
                 lost.add(f"{where}{pointer(calls_at)}/{j}", f"{_kind(part)}, no call of a function")
             else:
                 parts.append(call)
-    for extra in beside(value, read):
-        lost.add(where, f"the turn's {extra}")
+    _left(lost, where, "the turn's", beside(value, read, fixed), spec)
     return Turn("system" if role == "system" else role, tuple(parts))
 
 
@@ -231,6 +249,10 @@ def read_turns(body: dict[str, Any], spec: Mapping[str, Any], lost: Lost) -> tup
     value, at = held(body, spec["at"])
     if at is None and not turns:
         return None
+    if isinstance(value, str) and spec.get("text_input"):
+        turns.append(Turn("user", (Text(value),)))
+    elif at is not None and not isinstance(value, list):
+        lost.add(pointer(at), "turns that are no list")
     for i, item in enumerate(value if isinstance(value, list) else []):
         turn = _turn(item, spec, lost, f"{pointer(at)}/{i}")
         if turn is not None:
@@ -272,6 +294,8 @@ def turns_evidence(body: dict[str, Any], spec: Mapping[str, Any]) -> int | None:
     """How many of the body's turns the spelling reads whole; None where a turn has a role
     it has no name for, or holds content in a form it does not take."""
     value, at = held(body, spec["at"])
+    if isinstance(value, str) and spec.get("text_input"):
+        return 1
     if at is None or not isinstance(value, list):
         return 0
     fit = 0
@@ -301,15 +325,18 @@ def write_turns(body: dict[str, Any], turns: tuple[Turn, ...], spec: Mapping[str
         lost.add(pointer(at), "a system text between the turns, which only leads here")
     texts = [p.text for t in turns[:len(placed)] for p in t.parts]
     rest = [t for t in turns if t.role != "system"]
-    if texts and spec.get("system") is not None:
-        holder = spec["system"]
+    holder = spec.get("system")
+    if texts and holder is not None and holder.get("text_only") and len(texts) == 1:
+        put(body, holder["at"][0], texts[0])
+    elif texts and holder is not None and not holder.get("text_only"):
         parts = [_spelled(spec["text"], {"text": t}) for t in texts]
         inner = holder.get("parts", ((),))[0]
         put(body, holder["at"][0], _nested(inner, parts) if inner else parts)
     elif texts:
+        # no place for the system text apart, or several texts where it takes one: a leading turn
         rest.insert(0, Turn("system", tuple(Text(t) for t in texts)))
     out: list[Any] = []
-    for turn in _merged(rest, separate="tool" in spec["roles"]):
+    for turn in _merged(rest, separate="tool" in spec["roles"] or bool(spec.get("apart"))):
         out.extend(_written(turn, spec, ids, lost))
     put(body, at, out)
     return changes
@@ -344,41 +371,45 @@ def _spelled(spelling: Mapping[str, Any], values: Mapping[str, Any]) -> dict[str
 
 
 def _written(turn: Turn, spec: Mapping[str, Any], ids: Mapping[str, str | None], lost: Lost) -> list[dict[str, Any]]:
-    """One turn in `spec`'s spelling: where results are turns of their own, those first."""
+    """One turn in `spec`'s spelling: where results are items of their own, those first;
+    where calls are (`apart`), those last."""
     from .pipeline import stable_dump
 
     role = spec["roles"].get(turn.role, (None,))[0]
     where = pointer(spec["at"][0])
+    text = spec.get("assistant_text", spec["text"]) if turn.role == "assistant" else spec["text"]
     out: list[dict[str, Any]] = []
     parts: list[Any] = []
     calls: list[Any] = []
+    after: list[Any] = []
     for part in turn.parts:
         if isinstance(part, Text):
-            parts.append(_spelled(spec["text"], {"text": part.text}))
+            parts.append(_spelled(text, {"text": part.text}))
         elif isinstance(part, Call):
             args = stable_dump(part.input) if spec["call"].get("input_text") else part.input
             made = _spelled(spec["call"], {"id": ids.get(part.id or ""), "name": part.name, "input": args})
-            (calls if spec.get("calls") else parts).append(made)
+            (after if spec.get("apart") else calls if spec.get("calls") else parts).append(made)
         else:
             made = _result_spelled(part, spec, ids, lost, part.at or where)
             if made is not None and "tool" in spec["roles"]:
                 out.append({**_nested(spec["role"][0], spec["roles"]["tool"][0]), **made})
             elif made is not None:
-                parts.append(made)
+                (out if spec.get("apart") else parts).append(made)
     if not parts and not calls:
-        return out
+        return out + after
     if role is None:
         lost.add(where, f"a {turn.role} turn, which {lost.target}'s requests have no role for")
-        return out
-    made = _nested(spec["role"][0], role)
+        return out + after
+    made: dict[str, Any] = {}
+    fill(made, spec.get("fixed", {}))
+    put(made, spec["role"][0], role)
     texts = [p.text for p in turn.parts if isinstance(p, Text)]
     alone = spec.get("text_content") and len(parts) == 1 and len(texts) == 1
     if parts:
         put(made, spec["content"][0], texts[0] if alone else parts)
     if calls:
         put(made, spec["calls"][0], calls)
-    out.append(made)
-    return out
+    return [*out, made, *after]
 
 
 def _result_spelled(result: Result, spec: Mapping[str, Any], ids: Mapping[str, str | None], lost: Lost, where: str) -> dict[str, Any] | None:

@@ -11,130 +11,19 @@ reported; nothing is written before every part is read.
 from __future__ import annotations
 
 import json
+import re
 import weakref
-from typing import Any, Iterator, Mapping, Sequence
+from typing import Any, Mapping, Sequence
 
 import attrs
 
+from .bodyfields import MISSING, Lost, beside, fill, fixed_paths, get, held, matches, pop, put
 from .errors import ToolShapeError, UntranslatableError
 from .model import Change
 from .positions import pointer
-
-MISSING: Any = object()
-
-
-# ---------------------------------------------------------------------------
-# paths of plain fields ((): the value itself), read at any of a list, written at the first
-
-
-def get(obj: Any, path: Sequence[str]) -> Any:
-    for key in path:
-        if not isinstance(obj, dict) or key not in obj:
-            return MISSING
-        obj = obj[key]
-    return obj
-
-
-def held(obj: Any, paths: Sequence[Sequence[str]]) -> tuple[Any, tuple[str, ...] | None]:
-    """The first of `paths` that `obj` holds a value (not null) at, and which."""
-    for path in paths:
-        value = get(obj, path)
-        if value is not MISSING and value is not None:
-            return value, tuple(path)
-    return MISSING, None
-
-
-def put(obj: dict[str, Any], path: Sequence[str], value: Any) -> None:
-    for key in path[:-1]:
-        if not isinstance(obj.get(key), dict):
-            obj[key] = {}
-        obj = obj[key]
-    obj[path[-1]] = value
-
-
-def pop(obj: dict[str, Any], path: Sequence[str]) -> None:
-    """Remove the value at `path`, and each mapping on the way that it leaves empty."""
-    chain = [obj]
-    for key in path[:-1]:
-        chain.append(chain[-1][key])
-    del chain[-1][path[-1]]
-    for holder, key in zip(reversed(chain[:-1]), reversed(path[:-1])):
-        if holder[key]:
-            break
-        del holder[key]
-
-
-def matches(value: Any, fixed: Mapping[str, Any]) -> bool:
-    """`value` holds every constant key of `fixed` (nested mappings: their keys)."""
-    if not isinstance(value, dict):
-        return False
-    for k, v in fixed.items():
-        if isinstance(v, dict) and v:
-            if not matches(value.get(k), v):
-                return False
-        elif value.get(k) != v:
-            return False
-    return True
-
-
-def _fixed_paths(fixed: Mapping[str, Any], prefix: tuple[str, ...] = ()) -> Iterator[tuple[str, ...]]:
-    for k, v in fixed.items():
-        if isinstance(v, dict) and v:
-            yield from _fixed_paths(v, (*prefix, k))
-        else:
-            yield (*prefix, k)
-
-
-def beside(value: dict[str, Any], read: set[tuple[str, ...]], fixed: Mapping[str, Any] = {}) -> list[str]:
-    """The dotted paths of the fields of `value` (not null) that are neither at a path `read`
-    nor a constant key of `fixed`, nor on the way to one: what a reading leaves behind."""
-    taken = read | set(_fixed_paths(fixed))
-    within = {p[:i] for p in taken for i in range(1, len(p))}
-    left = []
-    stack: list[tuple[tuple[str, ...], Any]] = [((), value)]
-    while stack:
-        prefix, node = stack.pop()
-        for k, v in node.items():
-            path = (*prefix, k)
-            if path in taken or v is None:
-                continue
-            if path in within and isinstance(v, dict):
-                stack.append((path, v))
-            else:
-                left.append(".".join(path))
-    return sorted(left)
-
-
-def fill(out: dict[str, Any], fixed: Mapping[str, Any]) -> None:
-    for path in _fixed_paths(fixed):
-        v = get(fixed, path)
-        put(out, path, json.loads(json.dumps(v)) if isinstance(v, (dict, list)) else v)
-
-
-# ---------------------------------------------------------------------------
-# what cannot be carried
-
-
-@attrs.define
-class Lost:
-    """The parts of a body the target has no form for: each `(where, what)`."""
-
-    target: str
-    parts: list[tuple[str, str]] = attrs.field(factory=list)
-
-    def add(self, where: str, what: str) -> None:
-        self.parts.append((where, what))
-
-    def settle(self, drop: bool) -> list[Change]:
-        """Raise `UntranslatableError` naming every part, or (`drop`) report each dropped."""
-        if not drop and self.parts:
-            shown = "; ".join(f"{where}: {what}" for where, what in self.parts[:8])
-            more = f" (and {len(self.parts) - 8} more)" if len(self.parts) > 8 else ""
-            raise UntranslatableError(
-                f"{len(self.parts)} part(s) of the request body have no form in {self.target}'s requests: {shown}{more} "
-                '(on_untranslatable="drop" drops them, reported)'
-            )
-        return [Change("request/untranslatable", where, "dropped", f"{what}: not sent") for where, what in self.parts]
+from .prepare import json_copy
+from .requestmessages import read_turns, turns_evidence, write_turns
+from .toolshapes import layout, parse_tool, registry_of, tool_reading
 
 
 # ---------------------------------------------------------------------------
@@ -161,8 +50,6 @@ class Wire:
 def owns(shape: Mapping[str, Any], entry: Any) -> bool:
     """`entry`, no function tool, is one a wire of this tool shape takes: it holds one of
     `passthrough`'s keys or a value `provided` names."""
-    import re
-
     if not isinstance(entry, dict):
         return False
     if any(k in entry for k in shape.get("passthrough", ())):
@@ -201,9 +88,6 @@ def wire_of(body: dict[str, Any], target: Any, registry: Any) -> Wire | None:
     spelling reads most of the places the body holds and none otherwise. None where the
     target's own spelling reads it, or no wire reads anything of it. Two wires that read
     it alike are one; two that read it otherwise are an `UntranslatableError`."""
-    from .prepare import json_copy
-    from .requestmessages import read_turns
-
     scored = []
     for wire in wires(registry):
         score = _evidence(body, wire, registry)
@@ -219,7 +103,7 @@ def wire_of(body: dict[str, Any], target: Any, registry: Any) -> Wire | None:
         readings = []
         for wire in top:
             lost = Lost(target.name)
-            readings.append((_read_all(json_copy(body), wire, registry, lost, read_turns), lost.parts))
+            readings.append((_read_all(json_copy(body), wire, registry, lost), lost.parts))
         if any(r != readings[0] for r in readings[1:]):
             raise UntranslatableError(
                 f"the request body reads as a body of {top[0].name}'s requests and of {top[1].name}'s alike, "
@@ -231,11 +115,9 @@ def wire_of(body: dict[str, Any], target: Any, registry: Any) -> Wire | None:
 def _evidence(body: dict[str, Any], wire: Wire, registry: Any) -> int | None:
     """How many of the wire's places the body holds in the wire's spelling; None where it
     holds one otherwise."""
-    from .requestmessages import turns_evidence
-
     spec = wire.request
     score = 0
-    entries = get(body, spec.get("tools", ("tools",)))
+    entries = held(body, spec.get("tools", (("tools",),)))[0]
     if isinstance(entries, list):
         # a list where the wire keeps one, if empty, says the wire too (Converse's toolConfig.tools)
         if not _tools_fit(entries, wire, registry):
@@ -261,18 +143,16 @@ def _evidence(body: dict[str, Any], wire: Wire, registry: Any) -> int | None:
 def _tools_fit(entries: list[Any], wire: Wire, registry: Any) -> bool:
     """Every entry is a tool of the wire's: a function tool in one of its shapes (within a
     group, where its tools come in groups), or one of its own tools."""
-    from .tools import _layout, _reading, parse_tool
-
-    reading = _reading(registry)
+    reading = tool_reading(registry)
     groups = [k for shape in wire.tools for k in shape.get("groups", ())]
-    layouts = [_layout(shape) for shape in wire.tools if shape]
+    layouts = [layout(shape) for shape in wire.tools if shape]
 
     def fits(entry: Any) -> bool:
         try:
             parsed = parse_tool(entry, registry, judged=False)
         except ToolShapeError:
             return True  # no shape reads it: no word on the wire
-        return _layout(parsed.shape, entry) in layouts
+        return layout(parsed.shape, entry) in layouts
 
     for entry in entries:
         key = reading.group_of(entry)
@@ -380,8 +260,8 @@ def read_output(body: dict[str, Any], spec: Mapping[str, Any], lost: Lost, *, re
             pop(body, at)
         return None
     schema, schema_at = held(holder, spec["schema"])
-    fixed = spec.get("fixed", {})
-    if schema_at is None or not matches(holder, fixed):
+    fixed = next((f for f in spec.get("fixed", ({},)) if matches(holder, f)), None)
+    if schema_at is None or fixed is None:
         if not spec.get("shared") and remove:
             lost.add(pointer(at), "the output format " + json.dumps(holder, sort_keys=True)[:80])
         elif schema_at is not None and remove:
@@ -407,7 +287,7 @@ def read_output(body: dict[str, Any], spec: Mapping[str, Any], lost: Lost, *, re
     if not remove:
         return out
     if spec.get("shared"):
-        for path in (*read, *_fixed_paths(fixed)):
+        for path in (*read, *fixed_paths(fixed)):
             if get(holder, path) is not MISSING:
                 pop(holder, path)
         if not holder:
@@ -429,7 +309,7 @@ def write_output(body: dict[str, Any], output: Output, spec: Mapping[str, Any] |
     if not isinstance(holder, dict):
         holder = {}
         put(body, spec["at"][0], holder)
-    fill(holder, spec.get("fixed", {}))
+    fill(holder, spec.get("fixed", ({},))[0])
     put(holder, spec["schema"][0], stable_dump(output.schema) if spec.get("text") else output.schema)
     changes = []
     for field, default in (("name", "response"), ("description", None)):
@@ -449,13 +329,10 @@ def write_output(body: dict[str, Any], output: Output, spec: Mapping[str, Any] |
 def _read_tools(body: dict[str, Any], wire: Wire, registry: Any) -> list[tuple[Any, str]] | None:
     """The body's tool list in the wire's spelling, each entry with where it stood (a
     group as its other parts, then the tools it holds), removed; None where it has none."""
-    from .tools import _reading
-
-    path = wire.request.get("tools")
-    entries = None if path is None else get(body, path)
-    if not isinstance(entries, list):
+    entries, path = held(body, wire.request.get("tools", ()))
+    if path is None or not isinstance(entries, list):
         return None
-    reading = _reading(registry)
+    reading = tool_reading(registry)
     out: list[tuple[Any, str]] = []
     for i, entry in enumerate(entries):
         where = pointer((*path, i))
@@ -471,7 +348,7 @@ def _read_tools(body: dict[str, Any], wire: Wire, registry: Any) -> list[tuple[A
     return out
 
 
-def _read_all(body: dict[str, Any], wire: Wire, registry: Any, lost: Lost, read_turns: Any) -> tuple[Any, ...]:
+def _read_all(body: dict[str, Any], wire: Wire, registry: Any, lost: Lost) -> tuple[Any, ...]:
     spec = wire.request
     tools = _read_tools(body, wire, registry)
     choice = None if "tool_choice" not in spec else read_choice(body, spec["tool_choice"], lost)
@@ -484,21 +361,18 @@ def translated(body: dict[str, Any], target: Any, drop: bool) -> list[Change]:
     """Make `body` (the caller's copy) a body of the target's wire, where it is written for
     another: every part read first, then written; what cannot be carried raised or
     (`drop`) dropped. The changes made; none where the body is the target's already."""
-    from .requestmessages import read_turns, write_turns
-    from .tools import _reading, _registry_of
-
     if not target.request:
         return []
-    registry = _registry_of(target)
+    registry = registry_of(target)
     wire = wire_of(body, target, registry)
     if wire is None:
         return []
     lost = Lost(target.name)
-    tools, choice, output, turns = _read_all(body, wire, registry, lost, read_turns)
+    tools, choice, output, turns = _read_all(body, wire, registry, lost)
     spec = target.request
     changes = [Change("request/translate", "", "rewritten", f"the body is written for {wire.name}'s requests: its tool-related parts are sent in {target.name}'s")]
     if tools is not None:
-        reading = _reading(registry)
+        reading = tool_reading(registry)
         kept = []
         for entry, where in tools:
             if reading.is_function_tool(entry) or owns(target.tool, entry):
@@ -509,7 +383,7 @@ def translated(body: dict[str, Any], target: Any, drop: bool) -> list[Change]:
         groups = target.tool.get("groups", ())
         if groups:
             kept = [*([{groups[0]: functions}] if functions else []), *(e for e in kept if not reading.is_function_tool(e))]
-        put(body, spec["tools"], kept)
+        put(body, spec["tools"][0], kept)
     if choice is not None:
         write_choice(body, choice, spec.get("tool_choice"), lost, pointer(wire.request["tool_choice"]["at"][0]))
     if output is not None:
@@ -535,9 +409,7 @@ def _owners(entry: Any, registry: Any) -> list[str]:
 def untaken(entries: Sequence[Any], target: Any, registry: Any) -> list[tuple[int, str]]:
     """The entries of a tool list that are no function tool and none of the target's own
     tools (another wire's server tool, Google's own tool): their indexes and what each is."""
-    from .tools import _reading
-
-    reading = _reading(registry)
+    reading = tool_reading(registry)
     return [
         (i, f"{_kind_of(e)}, {', '.join(_owners(e, registry)) or 'no wire'}'s own tool, which {target.name}'s tool lists do not take")
         for i, e in enumerate(entries)

@@ -18,9 +18,10 @@ from .rulefields import REQUEST_FIELDS, Entry, Keyed, field_paths, freeze_json, 
 
 _CHOICE = ("at", "auto", "none", "required", "tool")
 _OUTPUT = ("at", "fixed", "schema", "name", "description", "strict", "text", "enforced", "shared", "none")
-_MESSAGES = ("at", "role", "roles", "content", "text_content", "system", "text", "call", "calls", "result",
-             "result_output", "ids")
-_PART_PATHS = {"text": ("text",), "call": ("id", "name", "input"), "result": ("id", "name", "output", "error")}
+_MESSAGES = ("at", "text_input", "role", "roles", "fixed", "content", "text_content", "system", "text", "assistant_text",
+             "call", "calls", "apart", "result", "result_output", "ids", "unsent")
+_PART_PATHS = {"text": ("text", "unsent"), "assistant_text": ("text", "unsent"), "call": ("id", "name", "input", "unsent"),
+               "result": ("id", "name", "output", "error", "unsent")}
 RESULT_OUTPUTS = ("text", "object", "parts")
 
 
@@ -33,7 +34,7 @@ def check_request(value: Any) -> dict[str, Any]:
         if key not in REQUEST_FIELDS:
             entry.err(unknown("request field", key, REQUEST_FIELDS), of_key=True)
         if key == "tools":
-            out[key] = _paths(entry, "request.tools")[0]
+            out[key] = _paths(entry, "request.tools")
         elif not isinstance(entry.value, dict):
             entry.err(f"request.{key} must be a mapping")
         else:
@@ -100,8 +101,11 @@ def _choice(entry: Entry) -> dict[str, Any]:
 def _output(entry: Entry) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for k, sub in _fields(entry, _OUTPUT, "request.output").items():
-        if k == "fixed":
-            out[k] = _fixed(sub, "request.output.fixed")
+        if k == "fixed" and isinstance(sub.value, list) and sub.value:
+            # alternatives: read at any, written the first
+            out[k] = tuple(_fixed(Entry(sub.path, sub.value, i), "request.output.fixed") for i in range(len(sub.value)))
+        elif k == "fixed":
+            out[k] = (_fixed(sub, "request.output.fixed"),)
         elif k in ("text", "enforced", "shared"):
             out[k] = _flag(sub, f"request.output.{k}")
         elif k == "none":
@@ -122,10 +126,12 @@ def _messages(entry: Entry) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for k, sub in _fields(entry, _MESSAGES, "request.messages").items():
         what = f"request.messages.{k}"
-        if k in ("at", "role", "content", "calls"):
+        if k in ("at", "role", "content", "calls", "unsent"):
             out[k] = _paths(sub, what)
-        elif k == "text_content":
+        elif k in ("text_content", "text_input", "apart"):
             out[k] = _flag(sub, what)
+        elif k == "fixed":
+            out[k] = _fixed(sub, what)
         elif k == "roles":
             roles = sub.value
             if not isinstance(roles, dict) or not set(roles) <= {"system", "user", "assistant", "tool"} or not all(
@@ -134,7 +140,7 @@ def _messages(entry: Entry) -> dict[str, Any]:
                 sub.err(f"{what} maps system, user, assistant and tool to the wire's role (a name, or a list read at any and written first)")
             out[k] = {r: (v,) if isinstance(v, str) else tuple(v) for r, v in roles.items()}
         elif k == "system":
-            out[k] = _part(sub, what, ("at", "parts"))
+            out[k] = _part(sub, what, ("at", "parts"), ("text_only",))
         elif k in _PART_PATHS:
             flags = ("input_text",) if k == "call" else ()
             out[k] = _part(sub, what, _PART_PATHS[k], flags, ("error_value",) if k == "result" else ())

@@ -14,8 +14,6 @@ may also be an MCP `tools/list` result, as a model or as a dict.
 
 from __future__ import annotations
 
-import reprlib
-import weakref
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Mapping, Sequence, Union
 
@@ -32,6 +30,9 @@ from .native import has_dump as _has_dump
 from .native import field_of, is_python_tool, python_tool, replaced
 from .positions import pointer
 from .prepare import json_copy, mended_text, mended_tree, nested_past
+from .toolshapes import (
+    MISSING, Parsed, Reading, dotted, layout, lookup, parse_tool, registry_of, shape_paths, tool_reading, type_name,
+)
 
 if TYPE_CHECKING:
     from .ruletable import Target
@@ -52,8 +53,6 @@ __all__ = [
 
 TargetLike = Union[str, "Target"]
 
-_EMPTY = {"type": "object", "properties": {}}
-_MISSING: Any = object()
 # a wire without a name rule (MCP ingestion) keeps names as given, made unique only
 _FREE_NAMES = NameRule(max_bytes=2**31)
 
@@ -80,7 +79,7 @@ class _Unmade:
     losing: tuple[int, ...]  # the tools that lost something (see `ToolsResult._losing`)
 
     def make(self) -> tuple[Result | None, ...]:
-        return tuple(r if r is None else r.with_schema(_get(t, p)) for r, t, p in zip(self.bare, self.tools, self.paths))
+        return tuple(r if r is None else r.with_schema(lookup(t, p)) for r, t, p in zip(self.bare, self.tools, self.paths))
 
 
 def _made(results: Any) -> tuple[Result | None, ...]:
@@ -155,28 +154,6 @@ class ToolsResult:
         raise UnknownToolNameError(wire_name, "wire", (w for w in self.wire_names if w is not None))
 
 
-@attrs.frozen
-class _Parsed:
-    name: str
-    description: str | None
-    schema: Any
-    strict: bool | None
-    shape: Any
-    """The tool shape that read it; None for a tool made from Python or a placeholder."""
-    at: Mapping[str, tuple[str, ...]] = attrs.field(factory=dict)
-    """Where each field was read: the caller's spelling, kept when the tool keeps its shape."""
-
-
-def _get(obj: Any, path: Sequence[str]) -> Any:
-    for key in path:
-        if obj is None:
-            return None  # `"inputSchema": null`: the schema is null, not absent
-        if not isinstance(obj, dict) or key not in obj:
-            return _MISSING
-        obj = obj[key]
-    return obj
-
-
 def _set(obj: dict[str, Any], path: Sequence[str], value: Any) -> None:
     for key in path[:-1]:
         child = obj.get(key)
@@ -186,93 +163,12 @@ def _set(obj: dict[str, Any], path: Sequence[str], value: Any) -> None:
     obj[path[-1]] = value
 
 
-def _registry_of(target: Any) -> Any:
-    """The registry a target was compiled in (the shipped one for a target made alone)."""
-    from . import _registry
-
-    return target.registry if target.registry is not None else _registry()
-
-
-def _paths(shape: Mapping[str, Any], field: str) -> tuple[tuple[str, ...], ...]:
-    if field not in shape:
-        return ()
-    return (shape[field], *shape.get("aliases", {}).get(field, ()))
-
-
-def _read(tool: dict[str, Any], shape: Mapping[str, Any], field: str, nulls: bool = True) -> tuple[Any, tuple[str, ...] | None]:
-    """The first of the field's spellings the tool holds (`nulls=False`: the first not null)."""
-    for path in _paths(shape, field):
-        value = _get(tool, path)
-        if value is not _MISSING and (nulls or value is not None):
-            return value, path
-    return _MISSING, None
-
-
-@attrs.frozen
-class _Reading:
-    """How a registry reads tools: its shapes, most specific first, and which entries
-    of a tool list are no tools of the caller's."""
-
-    shapes: tuple[Any, ...]
-    # key (`type`) -> a value a shape claims for its tools -> per claiming shape, the
-    # schema paths one of which the entry must hold (`tool.schema_required`), or None
-    kinds: Mapping[str, Mapping[str, tuple[Any, ...]]]
-    passthrough: frozenset[str]
-    groups: frozenset[str]
-
-    def group_of(self, entry: Any) -> str | None:
-        """The key under which `entry` holds a list of tools (`tool.groups`), or None."""
-        if isinstance(entry, dict) and not self.groups.isdisjoint(entry):
-            return next(k for k in entry if k in self.groups)
-        return None
-
-    def is_function_tool(self, tool: Any) -> bool:
-        if not isinstance(tool, dict) or not self.passthrough.isdisjoint(tool):
-            return False
-        for key, claims in self.kinds.items():
-            kind = tool.get(key)
-            if isinstance(kind, str) and not any(
-                need is None or any(_get(tool, path) is not _MISSING for path in need) for need in claims.get(kind, ())
-            ):
-                return False  # no shape takes an entry of this kind and of these fields
-        return True
-
-
-_READINGS: "weakref.WeakKeyDictionary[Any, _Reading]" = weakref.WeakKeyDictionary()
-
-
-def _reading(registry: Any) -> _Reading:
-    found = _READINGS.get(registry)
-    if found is None:
-        shapes = list(registry.tool_shapes())
-        shapes.sort(key=lambda s: (-len(s["schema"]), -len(s.get("fixed", {})), "strict" not in s, -len(s)))
-        kinds: dict[str, dict[str, list[Any]]] = {}
-        passthrough: set[str] = set()
-        groups: set[str] = set()
-        for s in shapes:
-            need = _paths(s, "schema") if s.get("schema_required") else None
-            claimed = [(key, value) for key, value in s.get("fixed", {}).items() if isinstance(value, str)]
-            claimed += [(key, value) for key, values in s.get("kinds", {}).items() for value in values]
-            for key, value in claimed:
-                kinds.setdefault(key, {}).setdefault(value, []).append(need)
-            passthrough.update(s.get("passthrough", ()))
-            groups.update(s.get("groups", ()))
-        found = _Reading(
-            tuple(shapes),
-            {key: {value: tuple(needs) for value, needs in claims.items()} for key, claims in kinds.items()},
-            frozenset(passthrough),
-            frozenset(groups),
-        )
-        _READINGS[registry] = found
-    return found
-
-
 def group_key(entry: Any, registry: Any = None) -> str | None:
     """The key under which `entry` holds a group of tools (a Gemini `Tool` holding its
     declarations: what the rule files' `tool.groups` say), or None."""
     from . import _registry
 
-    return _reading(registry if registry is not None else _registry()).group_of(entry)
+    return tool_reading(registry if registry is not None else _registry()).group_of(entry)
 
 
 def grouped_tools(entry: Any, registry: Any = None) -> tuple[str, list[Any]] | None:
@@ -288,80 +184,11 @@ def is_function_tool(tool: Any, registry: Any = None) -> bool:
     tools, cache points: what the rule files' `tool.kinds` and `tool.passthrough` say)."""
     from . import _registry
 
-    return _reading(registry if registry is not None else _registry()).is_function_tool(tool)
-
-
-def parse_tool(tool: Any, registry: Any, *, judged: bool = True) -> _Parsed:
-    """Read a tool in any shipped shape (name, description, schema, strict flag).
-
-    A null description or strict flag is none; a description that is no text or a strict
-    flag that is no boolean is a ToolShapeError naming the tool and the field, as a
-    framework object's is (`toolobjects`): a wire takes neither, and a truthiness guessed
-    would decide strictness for the caller. `judged=False` reads such a field as none
-    (what a command needs to know a tool when it is one)."""
-    if not isinstance(tool, dict):
-        raise ToolShapeError(f"a tool must be an object, got {type(tool).__name__}")
-    shapes = _reading(registry).shapes
-    for shape in shapes:
-        fixed = shape.get("fixed", {})
-        if any(k in tool and tool[k] != v for k, v in fixed.items()):
-            continue
-        name, name_at = _read(tool, shape, "name")
-        if not isinstance(name, str):
-            continue
-        schema, schema_at = _read(tool, shape, "schema")
-        if schema is _MISSING:
-            # another shape may hold the schema elsewhere under the same name path
-            others = [s for s in shapes if s["name"] == shape["name"] and _read(tool, s, "schema")[0] is not _MISSING]
-            if others:
-                continue
-            schema = json_copy(_EMPTY)
-        # a null description is none, so that another spelling (an MCP title) stands in
-        desc, desc_at = _read(tool, shape, "description", nulls=False)
-        strict, strict_at = _read(tool, shape, "strict")
-        if judged and desc is not _MISSING and not isinstance(desc, str):
-            raise ToolShapeError(f"tool {name!r}: its {_dotted(desc_at)} is {_what(desc)} ({_brief(desc)}), not text")
-        if judged and strict is not _MISSING and strict is not None and strict.__class__ is not bool:
-            raise ToolShapeError(f"tool {name!r}: its {_dotted(strict_at)} is {_brief(strict)}, not true or false")
-        at = {k: p for k, p in (("name", name_at), ("schema", schema_at), ("description", desc_at), ("strict", strict_at)) if p}
-        return _Parsed(
-            name=name,
-            description=desc if isinstance(desc, str) else None,
-            schema=schema,
-            strict=strict if strict.__class__ is bool else None,
-            shape=shape,
-            at=at,
-        )
-    raise ToolShapeError(f"no known tool shape has a name in this tool (keys: {sorted(tool)[:8]})")
-
-
-def _dotted(path: Any) -> str:
-    return ".".join(map(str, path))
-
-
-_BRIEF = reprlib.Repr()  # bounded at any nesting, where repr() of a deep field would recurse
-_BRIEF.maxlevel, _BRIEF.maxstring, _BRIEF.maxother = 2, 40, 40
-
-
-def _brief(value: Any) -> str:
-    """`value`'s repr, cut short (a field may hold a whole document)."""
-    text = _BRIEF.repr(value)
-    return text if len(text) <= 40 else text[:37] + "..."
-
-
-def _layout(shape: Any, source: Any = None) -> tuple[Any, ...]:
-    """Where a shape puts a tool's parts, and its constant keys: a strict flag aside, two
-    shapes with the same layout spell a tool alike. Of the constant keys of the shape a
-    `source` tool was read by, only those it holds: a Gemini declaration (no `type`) read
-    by the Responses shape (`type: function`, absent keys allowed) is laid out as Gemini's."""
-    fixed = shape.get("fixed")
-    if source is not None and fixed:
-        fixed = {k: v for k, v in fixed.items() if k in source} or None
-    return tuple(shape.get(k) for k in ("name", "description", "schema")) + (fixed,)
+    return tool_reading(registry if registry is not None else _registry()).is_function_tool(tool)
 
 
 def build_tool(
-    parsed: _Parsed, target: Any, schema: Any, strict: bool, name: str, source: Any, options: Options | None = None,
+    parsed: Parsed, target: Any, schema: Any, strict: bool, name: str, source: Any, options: Options | None = None,
     *, say_name: bool = False,
 ) -> tuple[dict[str, Any], tuple[Change, ...]]:
     """The tool as the target's wire takes it, and the changes made beside its schema:
@@ -372,7 +199,7 @@ def build_tool(
     shape = target.tool
     # the same shape in and out: start from the caller's tool so fields wireschema does
     # not know (cache_control, annotations, ...) travel along, at the caller's spelling
-    same = parsed.shape is not None and _layout(parsed.shape, source) == _layout(shape)
+    same = parsed.shape is not None and layout(parsed.shape, source) == layout(shape)
     at: Mapping[str, tuple[str, ...]] = parsed.at if same else {}
     out = None
     changes: list[Change] = []
@@ -408,12 +235,12 @@ def build_tool(
             changes.append(Change("tool/text", "", "rewritten", mended))
         if mended is not None or say_name or not same:
             _set(out, at.get("description", shape["description"]), text)
-    if shape.get("no_empty_description") and _get(out, at.get("description", shape["description"])) == "":
+    if shape.get("no_empty_description") and lookup(out, at.get("description", shape["description"])) == "":
         _unset(out, at.get("description", shape["description"]))
         changes.append(Change("tool/shape", "", "dropped", f"the tool's description is empty: not sent, as {target.name} takes none shorter than one character"))
     _set(out, at.get("schema", shape["schema"]), schema)
     if "strict" in shape and not strict and shape.get("strict_only_true"):
-        if _get(out, at.get("strict", shape["strict"])) is not _MISSING:
+        if lookup(out, at.get("strict", shape["strict"])) is not MISSING:
             _unset(out, at.get("strict", shape["strict"]))
             said = "" if parsed.strict is None else f" (saying {str(parsed.strict).lower()})"
             changes.append(Change("tool/shape", "", "dropped", f"the tool's strict flag{said}: not sent, as {target.name} takes it only where strict mode is reached"))
@@ -424,12 +251,12 @@ def build_tool(
         # strictness reached (strict asked where there is none), or is refused by its presence:
         # sent, it would say what the Result denies (and Gemini's proto refuses the field)
         _unset(out, at["strict"])
-        changes.append(_not_sent("the tool's", [_dotted(at["strict"])], target, f" (saying {str(parsed.strict).lower()})"))
+        changes.append(_not_sent("the tool's", [dotted(at["strict"])], target, f" (saying {str(parsed.strict).lower()})"))
     if same:
         changes.extend(_nulls_dropped(out, {tuple(at.get("schema", shape["schema"])), *map(tuple, shape.get("outputs", ()))}))
         for path in shape.get("outputs", ()):
-            held = _get(out, path)
-            if held is not _MISSING and held is not None:
+            held = lookup(out, path)
+            if held is not MISSING and held is not None:
                 changes.extend(_output_normalized(out, path, held, target, options))
     carried: tuple[str, ...] | None = None
     if not same and not unread and source is not None and parsed.shape is not None:
@@ -448,7 +275,7 @@ def _untaken(out: dict[str, Any], takes: Sequence[tuple[str, ...]], spare: Seque
     gone = list(_fields_beside(out, taken))
     for _path, node, key in gone:
         del node[key]
-    return sorted(_dotted(path) for path, _node, _key in gone)
+    return sorted(dotted(path) for path, _node, _key in gone)
 
 
 def _fields_beside(tool: dict[str, Any], taken: set[tuple[str, ...]]) -> Iterator[tuple[tuple[str, ...], dict[str, Any], str]]:
@@ -487,7 +314,7 @@ def _nulls_dropped(out: dict[str, Any], schemas: set[tuple[str, ...]]) -> list[C
                     lambda path, value: value.__class__ is dict)
     for path, node, key in nulls:
         del node[key]
-        changes.append(Change("tool/shape", "", "dropped", f"the tool's {_dotted(path)} is null, which says none: not sent"))
+        changes.append(Change("tool/shape", "", "dropped", f"the tool's {dotted(path)} is null, which says none: not sent"))
     return changes
 
 
@@ -507,7 +334,7 @@ def _output_normalized(
     such a one would be sent as the target's fallback."""
     from .outputs import _normalize_output_quiet
 
-    where = _dotted(path)
+    where = dotted(path)
     try:
         result = _normalize_output_quiet(held, target, options=options, wrap_allowed=False)
     except SchemaInputError as exc:
@@ -515,7 +342,7 @@ def _output_normalized(
         # JSON is not sent, and the tool list goes on
         if read_at is None:
             _unset(out, path)
-        return [Change("tool/output", "", "dropped", f"{_dotted(read_at or path)} is not JSON ({exc}): not sent")]
+        return [Change("tool/output", "", "dropped", f"{dotted(read_at or path)} is not JSON ({exc}): not sent")]
     if read_at is not None and result.used_fallback:
         # a stand-in (MCP's open object for a string result) would declare an output
         # the tool does not make: left behind, as a wire with no such field leaves it
@@ -531,7 +358,7 @@ def _unset(obj: dict[str, Any], path: Sequence[str]) -> None:
 
 
 def _output_carried(
-    source: dict[str, Any], parsed: _Parsed, out: dict[str, Any], target: Any, options: Options | None,
+    source: dict[str, Any], parsed: Parsed, out: dict[str, Any], target: Any, options: Options | None,
 ) -> tuple[tuple[str, ...] | None, list[Change]]:
     """A tool rebuilt in another wire's shape carries its own output schema (a Gemini
     declaration's `responseJsonSchema`, read in gemini-jsonschema's shape) to this wire's
@@ -544,22 +371,22 @@ def _output_carried(
     if not into:
         return None, []
     name, schema = parsed.at.get("name"), parsed.at.get("schema")
-    registry = _registry_of(target)
-    shapes = [s for s in _reading(registry).shapes if name in _paths(s, "name") and schema in _paths(s, "schema")]
+    registry = registry_of(target)
+    shapes = [s for s in tool_reading(registry).shapes if name in shape_paths(s, "name") and schema in shape_paths(s, "schema")]
     for path in dict.fromkeys(p for s in shapes for p in s.get("outputs", ())):
-        held = _get(source, path)
-        if held is _MISSING or held is None:
+        held = lookup(source, path)
+        if held is MISSING or held is None:
             continue
         changes = _output_normalized(out, into[0], held, target, options, path)
         if changes is None:
             return None, []
-        if _get(out, into[0]) is not _MISSING:
-            changes.insert(0, Change("tool/output", "", "rewritten", f"{_dotted(path)} is sent as {_dotted(into[0])}, {target.name}'s field for it"))
+        if lookup(out, into[0]) is not MISSING:
+            changes.insert(0, Change("tool/output", "", "rewritten", f"{dotted(path)} is sent as {dotted(into[0])}, {target.name}'s field for it"))
         return path, changes
     return None, []
 
 
-def _left_behind(source: dict[str, Any], parsed: _Parsed, out: dict[str, Any], carried: tuple[str, ...] | None = None) -> list[str]:
+def _left_behind(source: dict[str, Any], parsed: Parsed, out: dict[str, Any], carried: tuple[str, ...] | None = None) -> list[str]:
     """The fields of the caller's tool (dotted paths) that a tool of another shape does
     not carry: neither read as its name, description, schema or strict flag, nor a
     kind marker of its shape, nor an output schema carried over (`carried`), nor the same
@@ -573,9 +400,9 @@ def _left_behind(source: dict[str, Any], parsed: _Parsed, out: dict[str, Any], c
         value = node[key]
         # only a scalar is compared (`type: function`): a container beside the schema
         # may hold a subtree very many times over, which == would walk each time
-        if value is None or (value.__class__ is not dict and value.__class__ is not list and _get(out, path) == value):
+        if value is None or (value.__class__ is not dict and value.__class__ is not list and lookup(out, path) == value):
             continue
-        left.append(_dotted(path))
+        left.append(dotted(path))
     return sorted(left)
 
 
@@ -586,7 +413,7 @@ def _shaped_by(target: Any, result: Result) -> Any:
     if "strict" in target.tool or result.target == target.name:
         return target
     ran = target.related(result.target)
-    return ran if ran is not None and "strict" in ran.tool and _layout(ran.tool) == _layout(target.tool) else target
+    return ran if ran is not None and "strict" in ran.tool and layout(ran.tool) == layout(target.tool) else target
 
 
 def _copy_except(tool: dict[str, Any], path: Sequence[str]) -> dict[str, Any]:
@@ -609,11 +436,6 @@ def _copy_except(tool: dict[str, Any], path: Sequence[str]) -> dict[str, Any]:
 
 # ---------------------------------------------------------------------------
 # what callers hold: SDK objects, Python functions and classes, tools/list results
-
-
-def _what(obj: Any) -> str:
-    kind = type(obj)
-    return kind.__name__ if kind.__module__ == "builtins" else f"{kind.__module__}.{kind.__qualname__}"
 
 
 def _tool_dict(item: Any, where: str, target: Any) -> tuple[Any, tuple[Change, ...]]:
@@ -648,9 +470,9 @@ def _tool_dict(item: Any, where: str, target: Any) -> tuple[Any, tuple[Change, .
         try:
             dumped = _dump(item)
         except Exception as exc:  # the SDK's own serializer failed: say which object
-            raise ToolShapeError(f"{where} ({_what(item)}) cannot be dumped to JSON: {exc}") from None
+            raise ToolShapeError(f"{where} ({type_name(item)}) cannot be dumped to JSON: {exc}") from None
         if not isinstance(dumped, dict):
-            raise ToolShapeError(f"{where} ({_what(item)}) dumps to {type(dumped).__name__}, not a tool object")
+            raise ToolShapeError(f"{where} ({type_name(item)}) dumps to {type(dumped).__name__}, not a tool object")
         _refuse_a_schema_elsewhere(dumped, item, where, target)
         return dumped, ()
     if is_python_tool(item):
@@ -675,7 +497,7 @@ def _tool_dict(item: Any, where: str, target: Any) -> tuple[Any, tuple[Change, .
             returns = None
         return _in_shape(target, made.name, made.description, made.schema, output=returns), told
     raise ToolShapeError(
-        f"{where} is {_what(item)}: a tool is a dict, an SDK or pydantic object (model_dump), "
+        f"{where} is {type_name(item)}: a tool is a dict, an SDK or pydantic object (model_dump), "
         "a framework's tool object that rules/_objects.yaml names, "
         "a typed function or a pydantic model, dataclass or TypedDict class"
     )
@@ -686,7 +508,7 @@ def _refuse_a_schema_elsewhere(dumped: dict[str, Any], item: Any, where: str, ta
     a schema in a field no shape reads (pydantic dumps a framework's `type[BaseModel]`
     field as its JSON Schema): refused, where it would have gone out as a tool with an
     empty schema. A framework's class is read right by an entry in rules/_objects.yaml."""
-    registry = _registry_of(target)
+    registry = registry_of(target)
     try:
         parsed = parse_tool(dumped, registry)
     except ToolShapeError:
@@ -696,11 +518,11 @@ def _refuse_a_schema_elsewhere(dumped: dict[str, Any], item: Any, where: str, ta
     # what the tool's parts are read from, and any shape's output schemas (a Gemini
     # declaration that takes no parameters may still say what it returns)
     read = {path[0] for path in parsed.at.values()}
-    read.update(path[0] for shape in _reading(registry).shapes for path in shape.get("outputs", ()) if path)
+    read.update(path[0] for shape in tool_reading(registry).shapes for path in shape.get("outputs", ()) if path)
     held = [k for k, v in dumped.items() if k not in read and isinstance(v, dict) and _looks_like_a_schema(v)]
     if held:
         raise ToolShapeError(
-            f"{where} ({_what(item)}) dumps to a tool with no parameters schema, but its {held[0]} holds one: "
+            f"{where} ({type_name(item)}) dumps to a tool with no parameters schema, but its {held[0]} holds one: "
             "name its class in rules/_objects.yaml (the attributes holding its name, description and schema), "
             "or give the tool as a dict"
         )
@@ -725,13 +547,13 @@ def _tool_list(tools: Any, registry: Any) -> list[Any]:
             try:
                 tools = _dump(tools)  # an MCP ListToolsResult, or a Gemini Tool, say
             except Exception as exc:  # the SDK's own serializer failed, as `_tool_dict` says of one tool
-                raise ToolShapeError(f"the tools ({_what(tools)}) cannot be dumped to JSON: {exc}") from None
+                raise ToolShapeError(f"the tools ({type_name(tools)}) cannot be dumped to JSON: {exc}") from None
     if isinstance(tools, dict):
         wrapped = tools.get("result")
         inner: dict[str, Any] = wrapped if isinstance(wrapped, dict) else tools
         if isinstance(inner.get("tools"), list):
             return list(inner["tools"])  # a tools/list result (or its JSON-RPC response)
-        key = _reading(registry).group_of(tools)
+        key = tool_reading(registry).group_of(tools)
         if key is not None:
             return _split_group(tools, key)
         raise ToolShapeError(
@@ -739,7 +561,7 @@ def _tool_list(tools: Any, registry: Any) -> list[Any]:
             f"got a dict with keys {sorted(map(str, tools))[:8]}; use normalize_tool for one tool"
         )
     if isinstance(tools, (str, bytes, bytearray)) or not isinstance(tools, Iterable):
-        raise ToolShapeError(f"normalize_tools takes a list of tools, got {_what(tools)}")
+        raise ToolShapeError(f"normalize_tools takes a list of tools, got {type_name(tools)}")
     return list(tools)
 
 
@@ -748,7 +570,7 @@ def _group_tools(entry: dict[str, Any], key: str) -> list[Any]:
     beside them would have no place in the list that comes back)."""
     held = entry[key]
     if not isinstance(held, list):
-        raise ToolShapeError(f"{key} must be a list of tools, got {_what(held)}")
+        raise ToolShapeError(f"{key} must be a list of tools, got {type_name(held)}")
     others = sorted(str(k) for k, v in entry.items() if k != key and v is not None)
     if others:
         raise ToolShapeError(
@@ -763,7 +585,7 @@ def _split_group(entry: dict[str, Any], key: str) -> list[Any]:
     stands, then the tools it holds: what python-genai sends the group as, read apart."""
     held = entry[key]
     if not isinstance(held, list):
-        raise ToolShapeError(f"{key} must be a list of tools, got {_what(held)}")
+        raise ToolShapeError(f"{key} must be a list of tools, got {type_name(held)}")
     rest = {k: v for k, v in entry.items() if k != key and v is not None}
     return [rest, *held] if rest else list(held)
 
@@ -788,7 +610,7 @@ def _uncollected(items: list[Any]) -> tuple[list[Any], list[str]]:
 
 
 def _ungrouped(
-    given: list[Any], told: Mapping[int, tuple[Change, ...]], reading: _Reading
+    given: list[Any], told: Mapping[int, tuple[Change, ...]], reading: Reading
 ) -> tuple[list[Any], Mapping[int, tuple[Change, ...]]]:
     """A list holding groups of tools (python-genai's `config.tools`, Gemini `Tool`s
     each holding declarations) as the tools they hold, in order, beside the list's other
@@ -966,7 +788,7 @@ def _normalize_tools_quiet(
     drop = dropping(on_untranslatable)
     t = _target(target)
     _need_shape(t)
-    registry = _registry_of(t)
+    registry = registry_of(t)
     items = _tool_list(tools, registry)
     # a list of dicts, the common case, is taken as it is, without a call per tool
     told: dict[int, tuple[Change, ...]] = {}
@@ -1018,11 +840,11 @@ def _normalize_tools(
     from . import _normalize
     from .requests import untaken_dropped
 
-    reading = _reading(registry)
+    reading = tool_reading(registry)
     given, told = _ungrouped(given, told, reading)
     given, told, dropped = untaken_dropped(given, told, t, registry, drop)
     # entries that are not function tools stay where they are, untouched
-    parsed: dict[int, _Parsed] = {}
+    parsed: dict[int, Parsed] = {}
     unreadable: dict[int, str] = {}
     for i, tool in enumerate(given):
         if not reading.is_function_tool(tool):
@@ -1066,7 +888,7 @@ def _normalize_tools(
             wire_list.append(None)
             paths.append(None)
             continue
-        p = parsed.get(i) or _Parsed(originals[i], None, results[i].schema, None, None)
+        p = parsed.get(i) or Parsed(originals[i], None, results[i].schema, None, None)
         made, beside = build_tool(p, _shaped_by(t, results[i]), results[i].schema, results[i].strict, wires[i],
                                   tool if i in parsed else None, options, say_name=i in unsaid)
         result = _results_with(results[i], *told.get(i, ()), *([renames[i]] if i in renames else []), *beside)
@@ -1074,7 +896,7 @@ def _normalize_tools(
         aligned.append(result)
         wire_list.append(wires[i])
         mine = p.at.get("schema")
-        paths.append(mine if mine is not None and _get(built[-1], mine) is result.schema else t.tool["schema"])
+        paths.append(mine if mine is not None and lookup(built[-1], mine) is result.schema else t.tool["schema"])
     pairs = tuple((wires[i], originals[i]) for i in sorted(originals))
     return ToolsResult(tuple(built), tuple(aligned), NameMap(pairs), tuple(wire_list), tuple(paths), dropped)
 
@@ -1108,9 +930,9 @@ def _normalize_tool_quiet(tool: Any, target: TargetLike, *, strict: bool | None,
 
     t = _target(target)
     _need_shape(t)
-    registry = _registry_of(t)
+    registry = registry_of(t)
     item, told = _tool_dict(tool, "the tool", t)
-    reading = _reading(registry)
+    reading = tool_reading(registry)
     key = reading.group_of(item)
     if key is not None:
         raise _grouped("this entry", item, key, "pass it to normalize_tools")
@@ -1214,7 +1036,7 @@ def normalize_request(
     else:
         given, gathered, kept = _as_sent(body, t)
     if not isinstance(given, dict):
-        held = f"JSON text of {_what(given)}" if is_json_text(body) else _what(body)
+        held = f"JSON text of {type_name(given)}" if is_json_text(body) else type_name(body)
         raise SchemaInputError(f"the request body is {held}, not a JSON object (or an SDK object with model_dump)")
     # SDK objects held anywhere in a dict body (python-genai takes `config={"tools":
     # [types.Tool(...)]}`), each dumped as its SDK sends it; the caller's own tools an SDK
@@ -1344,7 +1166,7 @@ def _refuse_groups(datum: Any, target: Any) -> None:
     naming where, as no tool of the target's (normalize_tools, not a body, reads one)."""
     from .ruletable import path_tokens
 
-    reading = _reading(_registry_of(target))
+    reading = tool_reading(registry_of(target))
     for i, entry in enumerate(datum.value):
         key = reading.group_of(entry)
         if key is not None:
@@ -1363,7 +1185,7 @@ def _say_held_elsewhere(out: Any, target: Any) -> None:
     from .ruletable import jsonpath
     from .run import first_few
 
-    for field, path, names in _registry_of(target).body_paths():
+    for field, path, names in registry_of(target).body_paths():
         # an empty tool list holds nothing to normalize, on any wire
         if target.name not in names and any(d.value not in ([], None) for d in jsonpath(path).find(out)):
             what = "a tool list" if field == "tools" else "an output schema"
@@ -1412,7 +1234,7 @@ def _judged_body(out: Any, target: Any, groups: list[ToolsResult], outputs: list
     for group in groups:
         for tool, path in zip(group.tools, group._schema_paths):
             for at in (path, *target.tool.get("outputs", ())) if path is not None else ():
-                apart.add(id(_get(tool, at)))
+                apart.add(id(lookup(tool, at)))
     where = nested_past(out, opts.max_depth, apart)
     if where is not None:
         raise SchemaInputError(f"the request body nests deeper than {opts.max_depth} (Options.max_depth) at {where}")

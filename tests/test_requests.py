@@ -210,3 +210,170 @@ def test_a_body_of_the_targets_own_wire_is_not_translated():
     out = normalize_request(OPENAI_BODY, "openai-chat")
     assert not [c for c in out.changes if c.rule == "request/translate"]
     assert out.body["messages"][3] == OPENAI_BODY["messages"][3]
+
+
+# an OpenAI Responses body: instructions, a text input, a call and its output as items of
+# their own, a flat function tool, a forced choice of it and a structured output at text.format
+RESPONSES_BODY = {
+    "model": "gpt-5",
+    "instructions": "You are terse.",
+    "input": [
+        {"role": "user", "content": "Weather in Paris?"},
+        {"type": "function_call", "call_id": "call_abc", "name": "get.weather!", "arguments": '{"city": "Paris"}'},
+        {"type": "function_call_output", "call_id": "call_abc", "output": "18C, cloudy"},
+        {"type": "message", "role": "user", "content": [{"type": "input_text", "text": "And tomorrow?"}]},
+    ],
+    "tools": [{"type": "function", "name": "get.weather!", "description": "Forecast", "parameters": WEATHER, "strict": False}],
+    "tool_choice": {"type": "function", "name": "get.weather!"},
+    "text": {"format": {"type": "json_schema", "name": "forecast", "schema": FORECAST, "strict": True}},
+}
+
+
+def test_a_responses_body_sent_to_anthropic_is_a_messages_request_the_sdk_types_take():
+    """openai-responses had no request spelling: its body went to Anthropic untranslated."""
+    from anthropic.types.message_create_params import MessageCreateParamsNonStreaming as MessageCreateParams
+    from pydantic import TypeAdapter
+
+    out = normalize_request(RESPONSES_BODY, "anthropic")
+    body = {**out.body, "max_tokens": 1024}
+    assert body["system"] == [{"type": "text", "text": "You are terse."}] and body["tool_choice"] == {"type": "tool", "name": "get_weather_"}
+    assert body["messages"] == [
+        {"role": "user", "content": "Weather in Paris?"},
+        {"role": "assistant", "content": [{"type": "tool_use", "id": "call_abc", "name": "get_weather_", "input": {"city": "Paris"}}]},
+        {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "call_abc", "content": "18C, cloudy"},
+                                     {"type": "text", "text": "And tomorrow?"}]},
+    ]
+    assert body["output_config"]["format"]["schema"]["required"] == ["temp"] and "text" not in body
+    assert set(body) <= MessageCreateParams.__required_keys__ | MessageCreateParams.__optional_keys__
+    TypeAdapter(MessageCreateParams).validate_python(body)
+
+
+def test_a_responses_body_sent_to_gemini_is_a_request_the_genai_types_take():
+    from google.genai import types
+
+    body = normalize_request(RESPONSES_BODY, "gemini").body
+    assert body["toolConfig"] == {"functionCallingConfig": {"mode": "ANY", "allowedFunctionNames": ["get.weather_"]}}
+    assert body["generationConfig"]["responseJsonSchema"]["required"] == ["temp"]
+    assert body["contents"][1]["parts"] == [{"functionCall": {"id": "call_abc", "name": "get.weather_", "args": {"city": "Paris"}}}]
+    assert body["systemInstruction"] == {"parts": [{"text": "You are terse."}]} and set(body) == {
+        "model", "tools", "toolConfig", "generationConfig", "systemInstruction", "contents"}
+    for content in body["contents"]:
+        types.Content.model_validate(content)
+    types.Tool.model_validate(body["tools"][0])
+    types.GenerationConfig.model_validate(body["generationConfig"])
+
+
+def test_an_openai_chat_body_sent_to_responses_is_a_request_the_openai_types_take(snap):
+    from openai.types.responses.response_create_params import ResponseCreateParamsNonStreaming as ResponseCreateParams
+    from pydantic import TypeAdapter
+
+    given = {k: v for k, v in OPENAI_BODY.items() if k != "max_tokens"}
+    given["response_format"] = {"type": "json_schema", "json_schema": {"name": "forecast", "schema": FORECAST, "strict": True}}
+    out = normalize_request(given, "openai-responses")
+    body = out.body
+    assert body["instructions"] == "You are terse." and body["tool_choice"] == {"type": "function", "name": "get_weather_"}
+    assert body["input"][1:3] == [
+        {"type": "function_call", "call_id": "call_abc", "name": "get_weather_", "arguments": '{"city":"Paris"}'},
+        {"type": "function_call_output", "call_id": "call_abc", "output": "18C, cloudy"},
+    ]
+    assert body["text"]["format"]["strict"] is True and body["text"]["format"]["name"] == "forecast"
+    assert set(body) <= ResponseCreateParams.__required_keys__ | ResponseCreateParams.__optional_keys__
+    TypeAdapter(ResponseCreateParams).validate_python(body)
+    assert body == snap
+
+
+def test_an_anthropic_body_goes_to_responses_its_assistant_texts_as_output_text():
+    body = {"model": "m", "system": [{"type": "text", "text": "a"}, {"type": "text", "text": "b"}],
+            "tools": [{"name": "f", "input_schema": WEATHER}],
+            "messages": [{"role": "user", "content": "hi"},
+                         {"role": "assistant", "content": [{"type": "text", "text": "one"}, {"type": "text", "text": "two"},
+                                                           {"type": "tool_use", "id": "toolu_1", "name": "f", "input": {"city": "x"}}]}]}
+    out = normalize_request(body, "openai-responses").body
+    # two system texts where instructions take one string: a leading system message
+    assert "instructions" not in out and out["input"][0]["role"] == "system"
+    assert out["input"][2] == {"type": "message", "role": "assistant",
+                               "content": [{"type": "output_text", "text": "one"}, {"type": "output_text", "text": "two"}]}
+    assert out["input"][3]["type"] == "function_call"
+
+
+def test_a_responses_item_no_other_wire_has_is_refused_or_dropped():
+    body = {"input": [{"type": "reasoning", "summary": []}, {"role": "user", "content": "hi"}],
+            "tools": [{"type": "function", "name": "f", "parameters": WEATHER}]}
+    with pytest.raises(UntranslatableError, match=r"/input/0: a part of type 'reasoning'"):
+        normalize_request(body, "anthropic")
+    out = normalize_request(body, "anthropic", on_untranslatable="drop")
+    assert out.body["messages"] == [{"role": "user", "content": "hi"}]
+    assert [c.pointer for c in out.changes if c.rule == "request/untranslatable"] == ["/input/0"]
+
+
+def test_a_responses_text_input_is_one_user_turn():
+    body = {"input": "hi", "tools": [{"type": "function", "name": "f", "parameters": WEATHER}], "tool_choice": "required"}
+    out = normalize_request(body, "anthropic").body
+    assert out["messages"] == [{"role": "user", "content": "hi"}] and out["tool_choice"] == {"type": "any"}
+
+
+@pytest.mark.parametrize("spelled", ["object", "camel", "snake"])
+def test_a_generate_content_body_sent_to_anthropic_is_translated_whole(spelled):
+    """python-genai's `{model, contents, config}` on a non-Gemini target: its contents were
+    translated, its config (tools, tool choice, system text, output) left as it was."""
+    from anthropic.types.message_create_params import MessageCreateParamsNonStreaming as MessageCreateParams
+    from google.genai import types
+    from pydantic import TypeAdapter
+
+    fd = types.FunctionDeclaration(name="f", parameters=types.Schema(type="OBJECT", properties={"a": types.Schema(type="STRING")}))
+    config = types.GenerateContentConfig(
+        tools=[types.Tool(function_declarations=[fd])], system_instruction="be brief",
+        tool_config=types.ToolConfig(function_calling_config=types.FunctionCallingConfig(mode="ANY")),
+        response_mime_type="application/json", response_json_schema=FORECAST)
+    given = {"object": config, "camel": config.model_dump(by_alias=True, exclude_none=True),
+             "snake": config.model_dump(exclude_none=True)}[spelled]
+    out = normalize_request({"model": "claude-sonnet-4-5", "max_tokens": 64, "contents": "hi", "config": given}, "anthropic")
+    body = out.body
+    assert "config" not in body and body["tool_choice"] == {"type": "any"}
+    assert body["tools"][0]["input_schema"]["properties"]["a"] == {"type": "string"}
+    assert body["system"] == [{"type": "text", "text": "be brief"}] and body["messages"] == [{"role": "user", "content": "hi"}]
+    assert body["output_config"]["format"]["schema"]["required"] == ["temp"]
+    TypeAdapter(MessageCreateParams).validate_python(body)
+
+
+def _imports(module: str) -> set[str]:
+    """The package modules `module` imports, at its top or within a function."""
+    import ast
+    from pathlib import Path
+
+    path = Path(wireschema.__file__).parent / f"{module.replace('.', '/')}.py"
+    if not path.is_file():
+        return set()
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    return {n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.level == 1 and n.module}
+
+
+def test_the_translation_of_bodies_imports_no_module_that_imports_it():
+    """requests imported tools' private helpers while tools imported requests, and
+    requestmessages and requests imported each other: circles the guide forbids."""
+    seen: set[str] = set()
+    todo = ["requests"]
+    while todo:
+        found = _imports(todo.pop()) - seen
+        seen |= found
+        todo.extend(found)
+    assert not seen & {"requests", "tools"}
+
+
+def test_the_items_a_response_returned_go_back_to_another_wire_their_ids_reported():
+    """Items of `response.output` sent back as input carry an item id and a status only the
+    Responses API reads: not sent, reported, where any other field is refused."""
+    body = {"input": [
+        {"role": "user", "content": "hi"},
+        {"id": "msg_1", "type": "message", "role": "assistant", "status": "completed",
+         "content": [{"type": "output_text", "text": "calling", "annotations": []}]},
+        {"id": "fc_1", "type": "function_call", "call_id": "call_1", "name": "f", "arguments": "{}", "status": "completed"},
+        {"type": "function_call_output", "call_id": "call_1", "output": "ok"},
+    ], "tools": [{"type": "function", "name": "f", "parameters": WEATHER}]}
+    out = normalize_request(body, "anthropic")
+    assert out.body["messages"][1] == {"role": "assistant", "content": [
+        {"type": "text", "text": "calling"}, {"type": "tool_use", "id": "call_1", "name": "f", "input": {}}]}
+    dropped = [c.pointer for c in out.changes if c.rule == "request/translate" and c.action == "dropped"]
+    assert dropped == ["/input/1/content/0", "/input/1", "/input/1", "/input/2", "/input/2"]  # ids, statuses, annotations
+    with pytest.raises(UntranslatableError, match=r"/input/0: the call's namespace"):
+        normalize_request({**body, "input": [{**body["input"][2], "namespace": "n"}]}, "anthropic")

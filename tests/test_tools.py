@@ -497,16 +497,16 @@ def test_a_body_grouping_its_tools_as_another_wire_does_is_refused_naming_where(
     (A target whose requests no `request:` spelling writes: a body of another wire is not
     translated to it.)"""
     with pytest.raises(ToolShapeError) as caught:
-        normalize_request(GEMINI_BODY, "openai-responses")
+        normalize_request(GEMINI_BODY, "mcp")
     said = str(caught.value)
     assert said.startswith("the request body's tool at /tools/0 holds a list of tools under 'functionDeclarations'")
-    assert "openai-responses's requests hold each tool alone" in said and "normalize_request" not in said
+    assert "mcp's requests hold each tool alone" in said and "normalize_request" not in said
 
 
 @pytest.mark.parametrize("body, target", [
     ({"model": "m", "messages": [], "tools": [{"type": "function", "function": {"name": "f", "parameters": WEATHER}}]}, "cca-claude"),
     ({"model": "m", "messages": [], "response_format": {"type": "json_schema", "json_schema": {"name": "o", "schema": WEATHER}}},
-     "openai-responses"),
+     "mcp"),
 ])
 def test_a_body_written_for_another_wire_is_returned_as_it_is_with_a_warning(body, target, caplog):
     """Where the target has no `request:` spelling to write the body in (see test_requests
