@@ -27,6 +27,7 @@ CASES = [
     ("moonshot", "bad-type-name", _props(a={"type": "float"})),
     ("moonshot", "boolean-subschema", _props(a={"type": "array", "items": True})),
     ("llamacpp", "unanchored-pattern", _props(a={"type": "string", "pattern": "abc"})),
+    ("groq", "required-without-properties", {"type": "object", "properties": {}, "required": []}),
 ]
 
 

@@ -9,6 +9,8 @@ set honest; its output on the target shows none, without falling back.
 - llamacpp: llama.cpp's JSON-Schema-to-GBNF converter (common/json-schema-to-grammar.cpp)
   and grammar parser (src/llama-grammar.cpp); llama-cpp-python, which wraps it, builds
   from source.
+- groq (and groq-strict): Groq's request check, quoted in usestrix/strix#1088 and
+  livekit/agents#5082.
 """
 
 from __future__ import annotations
@@ -175,9 +177,44 @@ LLAMACPP = [
 ]
 
 
+# -- groq: its request check ---------------------------------------------------------------
+
+
+def groq_refusals(schema):
+    """What Groq's request check refuses in `schema` (every subschema), one line each."""
+    out = []
+    stack = [("", schema)]
+    while stack:
+        at, node = stack.pop()
+        if not isinstance(node, dict):
+            continue
+        if isinstance(node.get("required"), list) and not node.get("properties"):
+            out.append(f"{at}: 'required' present but 'properties' is missing")
+        stack.extend((f"{at}/{kw}/{key}", cont[key]) for kw, _slot, cont, key in child_slots(node))
+    return out
+
+
+GROQ = [
+    ("no-parameters", {"type": "object", "properties": {}, "required": []}),
+    ("required-without-properties", {"type": "object", "required": ["a"]}),
+    ("bare-required-branch", _props(f={"anyOf": [{"required": ["id"]}, {"type": "string"}]})),
+    ("nested-empty-object", _props(o={"type": "object", "required": []})),
+]
+# strict: what stays strict (an open object or an unlisted name fails open to groq)
+GROQ_STRICT = [
+    ("no-parameters", {"type": "object", "properties": {}, "required": []}),
+    ("nested-closed-empty-object", _props(o={"type": "object", "properties": {}, "additionalProperties": False, "required": []})),
+]
+
+
 # -- every wire: each case shows its refusal, and the output none ------------------------
 
-CASES = [("moonshot", mfjs_refusals, *c) for c in MOONSHOT] + [("llamacpp", gbnf_refusals, *c) for c in LLAMACPP]
+CASES = (
+    [("moonshot", mfjs_refusals, *c) for c in MOONSHOT]
+    + [("llamacpp", gbnf_refusals, *c) for c in LLAMACPP]
+    + [("groq", groq_refusals, *c) for c in GROQ]
+    + [("groq-strict", groq_refusals, *c) for c in GROQ_STRICT]
+)
 
 
 @pytest.mark.parametrize("target,refusals,case,schema", CASES, ids=[f"{t}:{c}" for t, _, c, _ in CASES])
@@ -196,8 +233,11 @@ def test_llamacpp_keeps_anchored_patterns_and_small_bounds():
     assert wireschema.normalize(schema, "llamacpp").schema == schema
 
 
+_WIRES = [("moonshot", mfjs_refusals), ("llamacpp", gbnf_refusals), ("groq", groq_refusals), ("groq-strict", groq_refusals)]
+
+
 @pytest.mark.corpus
-@pytest.mark.parametrize("target,refusals", [("moonshot", mfjs_refusals), ("llamacpp", gbnf_refusals)], ids=["moonshot", "llamacpp"])
+@pytest.mark.parametrize("target,refusals", _WIRES, ids=[t for t, _ in _WIRES])
 def test_no_output_of_the_corpus_shows_a_refusal(target, refusals):
     from test_wire import _outputs
 
