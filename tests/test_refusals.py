@@ -11,6 +11,8 @@ set honest; its output on the target shows none, without falling back.
   from source.
 - groq (and groq-strict): Groq's request check, quoted in usestrix/strix#1088 and
   livekit/agents#5082.
+- cerebras: the structured-outputs subset (inference-docs.cerebras.ai/capabilities/
+  structured-outputs) and pydantic-ai's profiles/cerebras.py; a schema sent strict.
 """
 
 from __future__ import annotations
@@ -207,6 +209,49 @@ GROQ_STRICT = [
 ]
 
 
+# -- cerebras: its strict subset -----------------------------------------------------------
+
+
+def cerebras_refusals(schema):
+    """What Cerebras refuses in a strict `schema` (every subschema), one line each."""
+    out = []
+    stack = [("", schema)]
+    while stack:
+        at, node = stack.pop()
+        if isinstance(node, bool) and at.rsplit("/", 1)[0].rsplit("/", 1)[-1] != "additionalProperties":
+            out.append(f"{at}: boolean schemas are not supported")
+        if not isinstance(node, dict):
+            continue
+        if isinstance(node.get("type"), list):
+            out.append(f"{at}: type arrays are not supported, use anyOf")
+        if isinstance(node.get("anyOf"), list) and len(node["anyOf"]) > 5:
+            out.append(f"{at}: anyOf takes at most 5 branches")
+        if "$ref" in node:
+            out.append(f"{at}: $ref (recursive schemas are not supported)")
+        props = node.get("properties")
+        if isinstance(props, dict) and set(props) - set(node.get("required") or []):
+            out.append(f"{at}: every property must be required")
+        if (node.get("type") == "object" or isinstance(props, dict)) and node.get("additionalProperties") is not False:
+            out.append(f"{at}: additionalProperties must be false")
+        stack.extend((f"{at}/{kw}/{key}", cont[key]) for kw, _slot, cont, key in child_slots(node))
+    return out
+
+
+CEREBRAS = [
+    ("type-list", _props(a={"type": ["string", "null"]})),
+    ("optional-and-open", _props(a={"type": "string"}, o={"type": "object", "properties": {"x": {"type": "integer"}}})),
+    ("definition", {**_props(a={"$ref": "#/$defs/A"}), "$defs": {"A": {"type": "string"}}}),
+]
+
+
+def test_cerebras_sends_non_strict_what_its_subset_lacks():
+    six = _props(u={"anyOf": [{"type": t} for t in ("string", "integer", "boolean", "number", "null")] + [{"type": "array", "items": True}]})
+    for schema, rule in ((six, "cerebras/check-any-of-branches"), (_props(xs={"type": "array", "items": True}), "openai-strict/check-booleans")):
+        assert cerebras_refusals(schema)
+        result = wireschema.normalize(schema, "cerebras")
+        assert not result.strict and result.strict_reason.startswith(rule)
+
+
 # -- every wire: each case shows its refusal, and the output none ------------------------
 
 CASES = (
@@ -214,6 +259,7 @@ CASES = (
     + [("llamacpp", gbnf_refusals, *c) for c in LLAMACPP]
     + [("groq", groq_refusals, *c) for c in GROQ]
     + [("groq-strict", groq_refusals, *c) for c in GROQ_STRICT]
+    + [("cerebras", cerebras_refusals, *c) for c in CEREBRAS]
 )
 
 
@@ -233,7 +279,7 @@ def test_llamacpp_keeps_anchored_patterns_and_small_bounds():
     assert wireschema.normalize(schema, "llamacpp").schema == schema
 
 
-_WIRES = [("moonshot", mfjs_refusals), ("llamacpp", gbnf_refusals), ("groq", groq_refusals), ("groq-strict", groq_refusals)]
+_WIRES = [("moonshot", mfjs_refusals), ("llamacpp", gbnf_refusals), ("groq", groq_refusals), ("groq-strict", groq_refusals), ("cerebras", cerebras_refusals)]
 
 
 @pytest.mark.corpus
