@@ -11,6 +11,8 @@ set honest; its output on the target shows none, without falling back.
   from source.
 - groq (and groq-strict): Groq's request check, quoted in usestrix/strix#1088 and
   livekit/agents#5082.
+- fireworks: its grammar compiler's refusals, quoted in BerriAI/litellm#27821, #28149,
+  PR#37453 and earendil-works/pi#5352.
 - cerebras: the structured-outputs subset (inference-docs.cerebras.ai/capabilities/
   structured-outputs) and pydantic-ai's profiles/cerebras.py; a schema sent strict.
 """
@@ -209,6 +211,41 @@ GROQ_STRICT = [
 ]
 
 
+# -- fireworks: its grammar compiler ---------------------------------------------------------
+
+_CONDITIONALS = ("if", "then", "else", "dependentRequired", "dependentSchemas")
+
+
+def fireworks_refusals(schema):
+    """What Fireworks' compiler refuses in `schema` (every subschema), one line each."""
+    out = []
+    stack = [("", schema)]
+    while stack:
+        at, node = stack.pop()
+        if not isinstance(node, dict):
+            continue
+        if "title" in node or ("default" in node and node["default"] is None):
+            out.append(f"{at}: could not understand the instance (title, default None)")
+        if any(k in node for k in _CONDITIONALS) or ("required" in node and set(node) <= {"required", "description"}):
+            out.append(f"{at}: could not understand the instance (a conditional, or required alone)")
+        branches = node.get("allOf") if isinstance(node.get("allOf"), list) else []
+        seen = {}
+        for b in (node, *branches):
+            for k, v in b.items() if isinstance(b, dict) else ():
+                if k != "allOf" and seen.setdefault(k, v) != v:
+                    out.append(f"{at}: Conflict in schema definitions for key '{k}'")
+        stack.extend((f"{at}/{kw}/{key}", cont[key]) for kw, _slot, cont, key in child_slots(node))
+    return out
+
+
+FIREWORKS = [
+    ("title-and-null-default", _props(page_size={"type": "integer", "title": "Page Size", "default": None})),
+    ("bare-required-branches", _props(t={"type": "object", "properties": {"id": {"type": "string"}}, "anyOf": [{"required": ["id"]}, {"required": ["name"]}]})),
+    ("if-then", {**_props(mode={"type": "string"}, c={"type": "string"}), "if": {"properties": {"mode": {"const": "a"}}}, "then": {"required": ["c"]}}),
+    ("two-patterns", _props(line={"allOf": [{"type": "string", "pattern": "^a"}, {"pattern": "^[\\s\\S]{0,300}$"}]})),
+]
+
+
 # -- cerebras: its strict subset -----------------------------------------------------------
 
 
@@ -260,6 +297,7 @@ CASES = (
     + [("groq", groq_refusals, *c) for c in GROQ]
     + [("groq-strict", groq_refusals, *c) for c in GROQ_STRICT]
     + [("cerebras", cerebras_refusals, *c) for c in CEREBRAS]
+    + [("fireworks", fireworks_refusals, *c) for c in FIREWORKS]
 )
 
 
@@ -279,7 +317,7 @@ def test_llamacpp_keeps_anchored_patterns_and_small_bounds():
     assert wireschema.normalize(schema, "llamacpp").schema == schema
 
 
-_WIRES = [("moonshot", mfjs_refusals), ("llamacpp", gbnf_refusals), ("groq", groq_refusals), ("groq-strict", groq_refusals), ("cerebras", cerebras_refusals)]
+_WIRES = [("moonshot", mfjs_refusals), ("llamacpp", gbnf_refusals), ("groq", groq_refusals), ("groq-strict", groq_refusals), ("cerebras", cerebras_refusals), ("fireworks", fireworks_refusals)]
 
 
 @pytest.mark.corpus
