@@ -13,6 +13,7 @@ set honest; its output on the target shows none, without falling back.
   livekit/agents#5082.
 - fireworks: its grammar compiler's refusals, quoted in BerriAI/litellm#27821, #28149,
   PR#37453 and earendil-works/pi#5352.
+- cohere-strict: strict_tools' rules (docs.cohere.com/v2/docs/parameter-types-in-tool-use).
 - cerebras: the structured-outputs subset (inference-docs.cerebras.ai/capabilities/
   structured-outputs) and pydantic-ai's profiles/cerebras.py; a schema sent strict.
 """
@@ -244,6 +245,39 @@ FIREWORKS = [
     ("if-then", {**_props(mode={"type": "string"}, c={"type": "string"}), "if": {"properties": {"mode": {"const": "a"}}}, "then": {"required": ["c"]}}),
     ("two-patterns", _props(line={"allOf": [{"type": "string", "pattern": "^a"}, {"pattern": "^[\\s\\S]{0,300}$"}]})),
 ]
+
+
+# -- cohere: strict_tools --------------------------------------------------------------------
+
+
+def _fields(schema):
+    """The properties of `schema`, nested ones counted."""
+    n, stack = 0, [schema]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, dict):
+            n += len(node["properties"]) if isinstance(node.get("properties"), dict) else 0
+            stack.extend(cont[key] for _kw, _slot, cont, key in child_slots(node))
+    return n
+
+
+def cohere_strict_refusals(schemas):
+    """What strict_tools refuses in a request's tool schemas, one line each."""
+    out = [f"tool {i}: each tool must have at least one required parameter" for i, s in enumerate(schemas) if not s.get("required")]
+    if sum(map(_fields, schemas)) > 200:
+        out.append("the total number of fields across all tools must not exceed 200")
+    return out
+
+
+def test_cohere_strict_sends_non_strict_what_strict_tools_refuses():
+    wide = {"type": "object", "properties": {f"p{j}": {"type": "string"} for j in range(60)}, "required": ["p0"]}
+    schemas = [wide, wide, wide, wide, {"type": "object", "properties": {"q": {"type": "string"}}}]
+    assert cohere_strict_refusals(schemas)
+    tools = [{"type": "function", "function": {"name": f"t{i}", "strict": True, "parameters": s}} for i, s in enumerate(schemas)]
+    result = wireschema.normalize_tools(tools, "cohere")
+    sent = [r.schema for r in result.results if r.strict]
+    assert sent and cohere_strict_refusals(sent) == []
+    assert all("strict" not in t["function"] for t in result.tools)
 
 
 # -- cerebras: its strict subset -----------------------------------------------------------

@@ -35,3 +35,13 @@ def required_with_properties(rule, node, run):
     """`required` stands only beside `properties` that list something."""
     if isinstance(node.get("required"), list) and not node.get("properties"):
         run.fail(rule, node, "'required' present but 'properties' is missing", "required")
+
+
+@check("root-requires", reads="tree", order="tree", scope="root")
+def root_requires(rule, run):
+    """A root that lists properties requires at least one of them (a tool taking no
+    parameters, a fallback's, has none to require)."""
+    root = run.root
+    req = root.get("required") if isinstance(root, dict) else None
+    if isinstance(root, dict) and root.get("properties") and not (isinstance(req, list) and any(isinstance(n, str) for n in req)):
+        run.fail(rule, root, "no parameter is required", "required")
