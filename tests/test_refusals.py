@@ -151,12 +151,20 @@ def test_moonshot_unrolls_recursion_with_no_way_out():
 _REPETITIONS = ("minLength", "maxLength", "minItems", "maxItems")
 
 
-def gbnf_refusals(schema):
-    """What llama.cpp refuses in `schema` (every subschema it reads), one line each."""
-    out = []
+def _walk(schema):
+    """(pointer, subschema) of `schema` and of every subschema in it, booleans included."""
     stack = [("", schema)]
     while stack:
         at, node = stack.pop()
+        yield at, node
+        if isinstance(node, dict):
+            stack.extend((f"{at}/{kw}/{key}", cont[key]) for kw, _slot, cont, key in child_slots(node))
+
+
+def gbnf_refusals(schema):
+    """What llama.cpp refuses in `schema` (every subschema it reads), one line each."""
+    out = []
+    for at, node in _walk(schema):
         if not isinstance(node, dict):
             continue
         p = node.get("pattern")
@@ -167,7 +175,6 @@ def gbnf_refusals(schema):
         for k in _REPETITIONS:
             if isinstance(node.get(k), int) and node[k] >= 2000:
                 out.append(f"{at}/{k}: number of repetitions exceeds sane defaults")
-        stack.extend((f"{at}/{kw}/{key}", cont[key]) for kw, _slot, cont, key in child_slots(node))
     return out
 
 
@@ -188,14 +195,11 @@ LLAMACPP = [
 def groq_refusals(schema):
     """What Groq's request check refuses in `schema` (every subschema), one line each."""
     out = []
-    stack = [("", schema)]
-    while stack:
-        at, node = stack.pop()
+    for at, node in _walk(schema):
         if not isinstance(node, dict):
             continue
         if isinstance(node.get("required"), list) and not node.get("properties"):
             out.append(f"{at}: 'required' present but 'properties' is missing")
-        stack.extend((f"{at}/{kw}/{key}", cont[key]) for kw, _slot, cont, key in child_slots(node))
     return out
 
 
@@ -220,9 +224,7 @@ _CONDITIONALS = ("if", "then", "else", "dependentRequired", "dependentSchemas")
 def fireworks_refusals(schema):
     """What Fireworks' compiler refuses in `schema` (every subschema), one line each."""
     out = []
-    stack = [("", schema)]
-    while stack:
-        at, node = stack.pop()
+    for at, node in _walk(schema):
         if not isinstance(node, dict):
             continue
         if "title" in node or ("default" in node and node["default"] is None):
@@ -235,7 +237,6 @@ def fireworks_refusals(schema):
             for k, v in b.items() if isinstance(b, dict) else ():
                 if k != "allOf" and seen.setdefault(k, v) != v:
                     out.append(f"{at}: Conflict in schema definitions for key '{k}'")
-        stack.extend((f"{at}/{kw}/{key}", cont[key]) for kw, _slot, cont, key in child_slots(node))
     return out
 
 
@@ -252,13 +253,7 @@ FIREWORKS = [
 
 def _fields(schema):
     """The properties of `schema`, nested ones counted."""
-    n, stack = 0, [schema]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, dict):
-            n += len(node["properties"]) if isinstance(node.get("properties"), dict) else 0
-            stack.extend(cont[key] for _kw, _slot, cont, key in child_slots(node))
-    return n
+    return sum(len(node["properties"]) for _at, node in _walk(schema) if isinstance(node, dict) and isinstance(node.get("properties"), dict))
 
 
 def cohere_strict_refusals(schemas):
@@ -286,9 +281,7 @@ def test_cohere_strict_sends_non_strict_what_strict_tools_refuses():
 def cerebras_refusals(schema):
     """What Cerebras refuses in a strict `schema` (every subschema), one line each."""
     out = []
-    stack = [("", schema)]
-    while stack:
-        at, node = stack.pop()
+    for at, node in _walk(schema):
         if isinstance(node, bool) and at.rsplit("/", 1)[0].rsplit("/", 1)[-1] != "additionalProperties":
             out.append(f"{at}: boolean schemas are not supported")
         if not isinstance(node, dict):
@@ -304,7 +297,6 @@ def cerebras_refusals(schema):
             out.append(f"{at}: every property must be required")
         if (node.get("type") == "object" or isinstance(props, dict)) and node.get("additionalProperties") is not False:
             out.append(f"{at}: additionalProperties must be false")
-        stack.extend((f"{at}/{kw}/{key}", cont[key]) for kw, _slot, cont, key in child_slots(node))
     return out
 
 
@@ -351,13 +343,16 @@ def test_llamacpp_keeps_anchored_patterns_and_small_bounds():
     assert wireschema.normalize(schema, "llamacpp").schema == schema
 
 
-_WIRES = [("moonshot", mfjs_refusals), ("llamacpp", gbnf_refusals), ("groq", groq_refusals), ("groq-strict", groq_refusals), ("cerebras", cerebras_refusals), ("fireworks", fireworks_refusals)]
+# (target, its refusals, whether they judge only outputs sent strict: cerebras's are of its
+# strict subset, and what fails open is generic's)
+_WIRES = [("moonshot", mfjs_refusals, False), ("llamacpp", gbnf_refusals, False), ("groq", groq_refusals, False),
+          ("groq-strict", groq_refusals, False), ("cerebras", cerebras_refusals, True), ("fireworks", fireworks_refusals, False)]
 
 
 @pytest.mark.corpus
-@pytest.mark.parametrize("target,refusals", _WIRES, ids=[t for t, _ in _WIRES])
-def test_no_output_of_the_corpus_shows_a_refusal(target, refusals):
+@pytest.mark.parametrize("target,refusals,strict_only", _WIRES, ids=[t for t, _, _ in _WIRES])
+def test_no_output_of_the_corpus_shows_a_refusal(target, refusals, strict_only):
     from test_wire import _outputs
 
-    refused = [(i, r) for i, _role, schema, _strict in _outputs(target) for r in refusals(schema)]
+    refused = [(i, r) for i, _role, schema, strict in _outputs(target) if strict or not strict_only for r in refusals(schema)]
     assert not refused, refused[:10]
