@@ -1,4 +1,4 @@
-"""Kinds about `required` on a wire that refuses it without the properties it names."""
+"""Kinds and checks about `required`: never without the properties it names, and (at a tool's root) never empty."""
 
 from __future__ import annotations
 
