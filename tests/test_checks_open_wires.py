@@ -27,6 +27,11 @@ CASES = [
     ("moonshot", "bad-type-name", _props(a={"type": "float"})),
     ("moonshot", "boolean-subschema", _props(a={"type": "array", "items": True})),
     ("llamacpp", "unanchored-pattern", _props(a={"type": "string", "pattern": "abc"})),
+    ("groq", "required-without-properties", {"type": "object", "properties": {}, "required": []}),
+    ("fireworks", "title-and-if", {**_props(a={"type": "string", "title": "A"}), "if": {"required": ["a"]}}),
+    ("cohere-strict", "nothing-required", _props(q={"type": "string"})),
+    ("cerebras", "type-list-and-six-branches", {"type": "object", "additionalProperties": False, "required": ["a", "u"], "properties": {
+        "a": {"type": ["string", "null"]}, "u": {"anyOf": [{"type": t} for t in ("string", "integer", "boolean", "number", "null", "array")]}}}),
 ]
 
 

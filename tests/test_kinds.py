@@ -330,6 +330,12 @@ CASES = {
         "a": {"type": "string"}, "b": {"type": "integer", "description": "count"},
         "c": {"anyOf": [{"type": "string"}, {"type": "integer"}]}, "d": {"type": ["string", "null"]},
         "r": {"$ref": "#/$defs/R"}}, "$defs": {"R": {"type": "string"}}}),
+    "list-required": ("""
+      - id: t/list-required
+        kind: list-required
+        why: test
+    """, {"type": "object", "required": [], "properties": {"o": {"type": "object", "required": ["a", "a", 7]},
+          "u": {"anyOf": [{"required": ["id"], "properties": {}}, {"type": "string"}]}, "kept": {"properties": {"x": {}}, "required": ["y"]}}}),
     "required-exists": ("""
       - id: t/required
         kind: required-exists

@@ -52,6 +52,8 @@ MODEL_IDS = [
     "openai/gpt-oss-120b",
     "hosted_vllm/mistralai/Mistral-Small-3.2-24B-Instruct-2506",
     "openrouter/qwen/qwen3-235b-a22b",
+    "groq/openai/gpt-oss-120b",
+    "groq/llama-3.3-70b-versatile",
 ]
 
 
@@ -247,7 +249,7 @@ def test_a_rules_folder_holds_its_own_catalog_and_targets(tmp_path):
     ("models:\n  - id: m\n    family: claud\n    why: x\n", "3:13: unknown family 'claud' — did you mean 'claude'?"),
     ("models:\n  - id: m\n    family: claude\n", "2:9: model 'm' says no why"),
     ("models:\n  - id: m\n    family: claude\n    at: {bedrok: {strict: false, why: x}}\n    why: x\n", "4:10: family claude: unknown place 'bedrok' — did you mean 'bedrock'? (known: direct, bedrock, vertex)"),
-    ("routes:\n  - id: r\n    prefixes: [x/]\n    place: moon\n    why: x\n", "4:12: unknown place 'moon' (known: bedrock, direct, generic, vertex)"),
+    ("routes:\n  - id: r\n    prefixes: [x/]\n    place: moon\n    why: x\n", "4:12: unknown place 'moon' (known: bedrock, direct, generic, groq, vertex)"),
 ])
 def test_a_catalog_mistake_is_a_rule_file_error_where_it_is_written(tmp_path, text, said):
     path = tmp_path / "models.yaml"

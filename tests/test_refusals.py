@@ -9,6 +9,13 @@ set honest; its output on the target shows none, without falling back.
 - llamacpp: llama.cpp's JSON-Schema-to-GBNF converter (common/json-schema-to-grammar.cpp)
   and grammar parser (src/llama-grammar.cpp); llama-cpp-python, which wraps it, builds
   from source.
+- groq (and groq-strict): Groq's request check, quoted in usestrix/strix#1088 and
+  livekit/agents#5082.
+- fireworks: its grammar compiler's refusals, quoted in BerriAI/litellm#27821, #28149,
+  PR#37453 and earendil-works/pi#5352.
+- cohere-strict: strict_tools' rules (docs.cohere.com/v2/docs/parameter-types-in-tool-use).
+- cerebras: the structured-outputs subset (inference-docs.cerebras.ai/capabilities/
+  structured-outputs) and pydantic-ai's profiles/cerebras.py; a schema sent strict.
 """
 
 from __future__ import annotations
@@ -144,12 +151,20 @@ def test_moonshot_unrolls_recursion_with_no_way_out():
 _REPETITIONS = ("minLength", "maxLength", "minItems", "maxItems")
 
 
-def gbnf_refusals(schema):
-    """What llama.cpp refuses in `schema` (every subschema it reads), one line each."""
-    out = []
+def _walk(schema):
+    """(pointer, subschema) of `schema` and of every subschema in it, booleans included."""
     stack = [("", schema)]
     while stack:
         at, node = stack.pop()
+        yield at, node
+        if isinstance(node, dict):
+            stack.extend((f"{at}/{kw}/{key}", cont[key]) for kw, _slot, cont, key in child_slots(node))
+
+
+def gbnf_refusals(schema):
+    """What llama.cpp refuses in `schema` (every subschema it reads), one line each."""
+    out = []
+    for at, node in _walk(schema):
         if not isinstance(node, dict):
             continue
         p = node.get("pattern")
@@ -160,7 +175,6 @@ def gbnf_refusals(schema):
         for k in _REPETITIONS:
             if isinstance(node.get(k), int) and node[k] >= 2000:
                 out.append(f"{at}/{k}: number of repetitions exceeds sane defaults")
-        stack.extend((f"{at}/{kw}/{key}", cont[key]) for kw, _slot, cont, key in child_slots(node))
     return out
 
 
@@ -175,9 +189,142 @@ LLAMACPP = [
 ]
 
 
+# -- groq: its request check ---------------------------------------------------------------
+
+
+def groq_refusals(schema):
+    """What Groq's request check refuses in `schema` (every subschema), one line each."""
+    out = []
+    for at, node in _walk(schema):
+        if not isinstance(node, dict):
+            continue
+        if isinstance(node.get("required"), list) and not node.get("properties"):
+            out.append(f"{at}: 'required' present but 'properties' is missing")
+    return out
+
+
+GROQ = [
+    ("no-parameters", {"type": "object", "properties": {}, "required": []}),
+    ("required-without-properties", {"type": "object", "required": ["a"]}),
+    ("bare-required-branch", _props(f={"anyOf": [{"required": ["id"]}, {"type": "string"}]})),
+    ("nested-empty-object", _props(o={"type": "object", "required": []})),
+]
+# strict: what stays strict (an open object or an unlisted name fails open to groq)
+GROQ_STRICT = [
+    ("no-parameters", {"type": "object", "properties": {}, "required": []}),
+    ("nested-closed-empty-object", _props(o={"type": "object", "properties": {}, "additionalProperties": False, "required": []})),
+]
+
+
+# -- fireworks: its grammar compiler ---------------------------------------------------------
+
+_CONDITIONALS = ("if", "then", "else", "dependentRequired", "dependentSchemas")
+
+
+def fireworks_refusals(schema):
+    """What Fireworks' compiler refuses in `schema` (every subschema), one line each."""
+    out = []
+    for at, node in _walk(schema):
+        if not isinstance(node, dict):
+            continue
+        if "title" in node or ("default" in node and node["default"] is None):
+            out.append(f"{at}: could not understand the instance (title, default None)")
+        if any(k in node for k in _CONDITIONALS) or ("required" in node and set(node) <= {"required", "description"}):
+            out.append(f"{at}: could not understand the instance (a conditional, or required alone)")
+        branches = node.get("allOf") if isinstance(node.get("allOf"), list) else []
+        seen = {}
+        for b in (node, *branches):
+            for k, v in b.items() if isinstance(b, dict) else ():
+                if k != "allOf" and seen.setdefault(k, v) != v:
+                    out.append(f"{at}: Conflict in schema definitions for key '{k}'")
+    return out
+
+
+FIREWORKS = [
+    ("title-and-null-default", _props(page_size={"type": "integer", "title": "Page Size", "default": None})),
+    ("bare-required-branches", _props(t={"type": "object", "properties": {"id": {"type": "string"}}, "anyOf": [{"required": ["id"]}, {"required": ["name"]}]})),
+    ("if-then", {**_props(mode={"type": "string"}, c={"type": "string"}), "if": {"properties": {"mode": {"const": "a"}}}, "then": {"required": ["c"]}}),
+    ("two-patterns", _props(line={"allOf": [{"type": "string", "pattern": "^a"}, {"pattern": "^[\\s\\S]{0,300}$"}]})),
+]
+
+
+# -- cohere: strict_tools --------------------------------------------------------------------
+
+
+def _fields(schema):
+    """The properties of `schema`, nested ones counted."""
+    return sum(len(node["properties"]) for _at, node in _walk(schema) if isinstance(node, dict) and isinstance(node.get("properties"), dict))
+
+
+def cohere_strict_refusals(schemas):
+    """What strict_tools refuses in a request's tool schemas, one line each."""
+    out = [f"tool {i}: each tool must have at least one required parameter" for i, s in enumerate(schemas) if not s.get("required")]
+    if sum(map(_fields, schemas)) > 200:
+        out.append("the total number of fields across all tools must not exceed 200")
+    return out
+
+
+def test_cohere_strict_sends_non_strict_what_strict_tools_refuses():
+    wide = {"type": "object", "properties": {f"p{j}": {"type": "string"} for j in range(60)}, "required": ["p0"]}
+    schemas = [wide, wide, wide, wide, {"type": "object", "properties": {"q": {"type": "string"}}}]
+    assert cohere_strict_refusals(schemas)
+    tools = [{"type": "function", "function": {"name": f"t{i}", "strict": True, "parameters": s}} for i, s in enumerate(schemas)]
+    result = wireschema.normalize_tools(tools, "cohere")
+    sent = [r.schema for r in result.results if r.strict]
+    assert sent and cohere_strict_refusals(sent) == []
+    assert all("strict" not in t["function"] for t in result.tools)
+
+
+# -- cerebras: its strict subset -----------------------------------------------------------
+
+
+def cerebras_refusals(schema):
+    """What Cerebras refuses in a strict `schema` (every subschema), one line each."""
+    out = []
+    for at, node in _walk(schema):
+        if isinstance(node, bool) and at.rsplit("/", 1)[0].rsplit("/", 1)[-1] != "additionalProperties":
+            out.append(f"{at}: boolean schemas are not supported")
+        if not isinstance(node, dict):
+            continue
+        if isinstance(node.get("type"), list):
+            out.append(f"{at}: type arrays are not supported, use anyOf")
+        if isinstance(node.get("anyOf"), list) and len(node["anyOf"]) > 5:
+            out.append(f"{at}: anyOf takes at most 5 branches")
+        if "$ref" in node:
+            out.append(f"{at}: $ref (recursive schemas are not supported)")
+        props = node.get("properties")
+        if isinstance(props, dict) and set(props) - set(node.get("required") or []):
+            out.append(f"{at}: every property must be required")
+        if (node.get("type") == "object" or isinstance(props, dict)) and node.get("additionalProperties") is not False:
+            out.append(f"{at}: additionalProperties must be false")
+    return out
+
+
+CEREBRAS = [
+    ("type-list", _props(a={"type": ["string", "null"]})),
+    ("optional-and-open", _props(a={"type": "string"}, o={"type": "object", "properties": {"x": {"type": "integer"}}})),
+    ("definition", {**_props(a={"$ref": "#/$defs/A"}), "$defs": {"A": {"type": "string"}}}),
+]
+
+
+def test_cerebras_sends_non_strict_what_its_subset_lacks():
+    six = _props(u={"anyOf": [{"type": t} for t in ("string", "integer", "boolean", "number", "null")] + [{"type": "array", "items": True}]})
+    for schema, rule in ((six, "cerebras/check-any-of-branches"), (_props(xs={"type": "array", "items": True}), "openai-strict/check-booleans")):
+        assert cerebras_refusals(schema)
+        result = wireschema.normalize(schema, "cerebras")
+        assert not result.strict and result.strict_reason.startswith(rule)
+
+
 # -- every wire: each case shows its refusal, and the output none ------------------------
 
-CASES = [("moonshot", mfjs_refusals, *c) for c in MOONSHOT] + [("llamacpp", gbnf_refusals, *c) for c in LLAMACPP]
+CASES = (
+    [("moonshot", mfjs_refusals, *c) for c in MOONSHOT]
+    + [("llamacpp", gbnf_refusals, *c) for c in LLAMACPP]
+    + [("groq", groq_refusals, *c) for c in GROQ]
+    + [("groq-strict", groq_refusals, *c) for c in GROQ_STRICT]
+    + [("cerebras", cerebras_refusals, *c) for c in CEREBRAS]
+    + [("fireworks", fireworks_refusals, *c) for c in FIREWORKS]
+)
 
 
 @pytest.mark.parametrize("target,refusals,case,schema", CASES, ids=[f"{t}:{c}" for t, _, c, _ in CASES])
@@ -196,10 +343,16 @@ def test_llamacpp_keeps_anchored_patterns_and_small_bounds():
     assert wireschema.normalize(schema, "llamacpp").schema == schema
 
 
+# (target, its refusals, whether they judge only outputs sent strict: cerebras's are of its
+# strict subset, and what fails open is generic's)
+_WIRES = [("moonshot", mfjs_refusals, False), ("llamacpp", gbnf_refusals, False), ("groq", groq_refusals, False),
+          ("groq-strict", groq_refusals, False), ("cerebras", cerebras_refusals, True), ("fireworks", fireworks_refusals, False)]
+
+
 @pytest.mark.corpus
-@pytest.mark.parametrize("target,refusals", [("moonshot", mfjs_refusals), ("llamacpp", gbnf_refusals)], ids=["moonshot", "llamacpp"])
-def test_no_output_of_the_corpus_shows_a_refusal(target, refusals):
+@pytest.mark.parametrize("target,refusals,strict_only", _WIRES, ids=[t for t, _, _ in _WIRES])
+def test_no_output_of_the_corpus_shows_a_refusal(target, refusals, strict_only):
     from test_wire import _outputs
 
-    refused = [(i, r) for i, _role, schema, _strict in _outputs(target) for r in refusals(schema)]
+    refused = [(i, r) for i, _role, schema, strict in _outputs(target) if strict or not strict_only for r in refusals(schema)]
     assert not refused, refused[:10]

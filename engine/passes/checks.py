@@ -455,3 +455,12 @@ def const_values(rule, node, run):
         run.fail(rule, node, f"const must be {rule.options['values']}", "const")
     if rule.options["fits_type"] and not _some_of_its_type([node["const"]], node):
         run.fail(rule, node, "const is not of the schema's type: it admits no value", "const")
+
+
+@check("max-branches", triggers={"anyOf"}, acts_if="node['anyOf'].__class__ is list and len(node['anyOf']) > {max_branches}",
+       max_branches=Opt("int", required=True, doc="the branches one anyOf may hold"))
+def max_branches(rule, node, run):
+    """No `anyOf` holds more branches than the wire takes."""
+    branches = node.get("anyOf")
+    if isinstance(branches, list) and len(branches) > rule.options["max_branches"]:
+        run.fail(rule, node, f"anyOf holds {len(branches)} branches, more than {rule.options['max_branches']}", "anyOf")
