@@ -214,14 +214,15 @@ def load_models(path: Union[str, "os.PathLike[str]"], *, rules: RuleSet | None =
     return extended(Path(path), rules._registry if rules is not None else _registry())
 
 
-def target_for(model: str) -> "Target":
+def target_for(model: str, *, shape: str | None = None) -> "Target":
     """The target a model id goes to in the shipped catalog, with its facts applied (strict
     mode, tool-name length, request limits; a router's request shape): `bedrock/us.anthropic.
-    claude-opus-4-7` is bedrock whose tools never carry a strict flag. An unknown id is an
-    `UnknownModelError` naming the nearest known ones."""
+    claude-opus-4-7` is bedrock whose tools never carry a strict flag. `shape` names the
+    target whose request shape the caller sends (LiteLLM: `openai-chat`). An unknown id is
+    an `UnknownModelError` naming the nearest known ones."""
     from .models import shipped
 
-    return shipped(_registry()).target_for(model)
+    return shipped(_registry()).target_for(model, shape)
 
 
 def model_info(model: str) -> "ModelInfo":

@@ -39,8 +39,8 @@ _KEPT = 1024  # calls in flight whose answers are still to restore
 class Handler(_logger.CustomLogger):
     """A LiteLLM callback normalizing each call for `target` (`normalize_request`).
 
-    Without `target`, the target is `wireschema.target_for(model)` where the package has
-    that model catalog (looked up with `getattr`), and an error otherwise.
+    Without `target`, the model catalog chooses it (`wireschema.target_for`). Either way
+    the target's rules are sent in OpenAI's Chat shape, the one LiteLLM takes.
     """
 
     def __init__(self, target: TargetLike | None = None, *, options: Options | None = None, **kwargs: Any) -> None:
@@ -55,7 +55,7 @@ class Handler(_logger.CustomLogger):
         body = {key: kwargs[key] for key in _FIELDS if kwargs.get(key) is not None}
         if len(body) == (1 if "messages" in body else 0):
             return None  # no tool and no response format: nothing to normalize
-        out = normalize_request(body, target_for(kwargs.get("model"), self.target), options=self.options)
+        out = normalize_request(body, target_for(kwargs.get("model"), self.target, "openai-chat"), options=self.options)
         kwargs.update(out.body)
         with self._lock:
             self._calls[kwargs.get("litellm_call_id")] = out

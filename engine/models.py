@@ -202,14 +202,27 @@ class Catalog:
         return ModelInfo(model, best.id, best.family, place, route.id if route else None, target,
                          Facts(shape=shape, **facts), tuple(dict.fromkeys(sources)))
 
-    def target_for(self, model: str) -> "Target":
-        """The target `model` goes to, with its facts applied."""
+    def target_for(self, model: str, shape: str | None = None) -> "Target":
+        """The target `model` goes to, with its facts applied; `shape` names the target whose
+        request shape the caller sends, whatever the route says (a router of its own)."""
         info = self.resolve(model)
+        if shape is not None:
+            info = attrs.evolve(info, facts=attrs.evolve(info.facts, shape=self._shape(shape)))
         base = self.registry.get(info.target)
         if base is None or base.abstract:
             raise UnknownTargetError(f"model {model!r}: the catalog names {unknown('target', info.target, self.registry.names())}")
         derived: Target = self._registry_for(info.facts).derive(base)
         return derived
+
+    def in_shape(self, target: "Target", shape: str) -> "Target":
+        """`target`'s rules, with the tool and request fields of the target `shape` names."""
+        derived: Target = self._registry_for(Facts(shape=self._shape(shape))).derive(target)
+        return derived
+
+    def _shape(self, shape: str) -> str:
+        if self.registry.get(shape) is None:
+            raise UnknownTargetError(unknown("target", shape, self.registry.names()))
+        return shape
 
     def _registry_for(self, facts: Facts) -> "_Derived":
         key = (facts.shape or "", facts)

@@ -44,14 +44,16 @@ def restored_text(result: Any, text: str) -> str:
     return json.dumps(result.restore(value), ensure_ascii=False)
 
 
-def target_for(model: str | None, target: Any) -> Any:
-    """The target for a call to `model`: `wireschema.target_for(model)` where the package has
-    a model catalog and `target` is None, else `target` itself."""
-    if target is not None:
-        return target
+def target_for(model: str | None, target: Any, shape: str | None = None) -> Any:
+    """The target for a call to `model`: `target` where given, else the model catalog's
+    (`wireschema.target_for`); with `shape`, in the request shape of the target it names."""
     import wireschema
+    from .models import shipped
 
-    catalog = getattr(wireschema, "target_for", None)
-    if catalog is None or model is None:
-        raise UnknownTargetError("no target given, and this wireschema has no model catalog (target_for): pass target=")
-    return catalog(model)
+    if target is None:
+        if model is None:
+            raise UnknownTargetError("no target given, and the call names no model: pass target=")
+        return wireschema.target_for(model, shape=shape)
+    if shape is None:
+        return target
+    return shipped(wireschema._registry()).in_shape(wireschema._target(target), shape)

@@ -74,22 +74,29 @@ def test_a_call_without_tools_or_format_is_left_as_it_is(handler):
     assert provider.sent[0]["messages"] == MESSAGES and "tools" not in provider.sent[0]
 
 
-def test_without_a_target_the_model_catalog_chooses_it(monkeypatch):
-    asked = []
-    monkeypatch.setattr(wireschema, "target_for", lambda model: asked.append(model) or "openai-strict", raising=False)
+def test_without_a_target_the_model_catalog_chooses_it_in_openais_shape(monkeypatch):
     monkeypatch.setattr(litellm, "callbacks", [wlite.Handler()])
     provider = Provider(chat_text("hello"))
-    asyncio.run(litellm.acompletion(model="openai/gpt-4.1", messages=MESSAGES, tools=TOOLS, client=_client(provider)))
-    assert asked == ["openai/gpt-4.1"]
+    strict_tools = [{**t, "function": {**t["function"], "strict": True}} for t in TOOLS]
+    asyncio.run(litellm.acompletion(model="openai/gpt-4.1", messages=MESSAGES, tools=strict_tools, client=_client(provider)))
     assert provider.sent[0]["tools"][0]["function"]["strict"] is True
 
 
-def test_without_a_target_or_a_catalog_the_call_is_refused():
+@pytest.mark.parametrize("target", [None, "anthropic"])
+def test_an_anthropic_model_gets_anthropics_rules_in_openais_shape(target):
+    """LiteLLM writes the provider's body itself: the hook sends Anthropic's schema rules
+    in the Chat shape LiteLLM takes, never an Anthropic body."""
+    handler = wlite.Handler(target)
+    tool = {"type": "function", "function": {"name": "get.weather", "parameters": {"type": "object", "properties": {}}}}
+    kwargs = {"model": "claude-sonnet-4-5", "messages": MESSAGES, "tools": [tool]}
+    asyncio.run(handler.async_pre_call_deployment_hook(kwargs, None))
+    assert kwargs["tools"][0]["type"] == "function" and kwargs["tools"][0]["function"]["name"] == "get_weather"
+
+
+def test_an_unknown_model_without_a_target_is_refused():
     handler = wlite.Handler()
-    if hasattr(wireschema, "target_for"):
-        pytest.skip("this wireschema has a model catalog")
-    with pytest.raises(wireschema.UnknownTargetError, match="target="):
-        asyncio.run(handler.async_pre_call_deployment_hook({"model": "openai/gpt-4.1", "tools": TOOLS}, None))
+    with pytest.raises(wireschema.UnknownModelError):
+        asyncio.run(handler.async_pre_call_deployment_hook({"model": "no-such-model-9", "tools": TOOLS}, None))
 
 
 def test_without_litellm_the_import_names_the_extra(monkeypatch):
