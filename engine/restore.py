@@ -12,6 +12,7 @@ from . import logs
 from .blobs import thaw
 from .errors import SchemaInputError, WireschemaError
 from .model import Issue, Result
+from .passes.fixed import fixed_value
 from .passes.objects import PAIR_KEY, PAIR_VALUE, is_pairs, pure_map
 from .passes.prepare import JSON_TYPES
 from .positions import pointer
@@ -224,6 +225,11 @@ def _restore_one(doc: _Doc, schema: Any, value: Any, depth: int, memo: dict[tupl
             if v is None and sub is not None and k not in required and not _accepts_null(doc, sub):
                 continue  # strict mode's stand-in for "left out"
             out[k] = _restore(doc, sub, v, depth + 1, memo) if sub is not None else v
+        for k, sub in props.items():
+            # a property whose only value is its default, left out (or sent null): put back
+            fixed, only = fixed_value(_follow(doc, sub)) if k not in out else (False, None)
+            if fixed:
+                out[k] = json_copy(only)
         return out
     if isinstance(value, list):
         schema = _list_schema(doc, schema, value)

@@ -363,3 +363,41 @@ def test_an_ecma_only_pattern_is_skipped_and_the_other_keywords_still_judged(cap
     assert result.validate({"a": "abc"}) == ()
     assert [i.schema_pointer for i in result.validate({"a": "abcd"})] == ["/properties/a/maxLength"]
     assert "skips pattern" in caplog.text
+
+
+def _pet_model():
+    from typing import Literal, Union
+
+    from pydantic import BaseModel, Field
+
+    class Cat(BaseModel):
+        kind: Literal["cat"] = "cat"
+        meows: int
+
+    class Dog(BaseModel):
+        kind: Literal["dog"] = "dog"
+        barks: int
+
+    class Pet(BaseModel):
+        pet: Union[Cat, Dog] = Field(discriminator="kind")
+
+    return Pet
+
+
+def test_a_discriminated_unions_tag_stays_required_and_not_null_on_a_strict_wire():
+    pet = _pet_model()
+    result = wireschema.normalize(pet.model_json_schema(), "openai-strict")
+    for name in ("Cat", "Dog"):
+        tag = result.schema["$defs"][name]["properties"]["kind"]
+        assert "anyOf" not in tag and tag["const"] == name.lower()
+    assert any(c.rule == "openai-strict/fixed-required" for c in result.changes)
+
+
+@pytest.mark.parametrize("target", ["openai-strict", "gemini", "anthropic"])
+def test_restore_puts_back_a_tag_the_model_left_out_or_sent_null(target):
+    pet = _pet_model()
+    result = wireschema.normalize(pet.model_json_schema(), target)
+    for sent, kind in [({"kind": None, "meows": 3}, "cat"), ({"meows": 3}, "cat"), ({"barks": 2}, "dog")]:
+        restored = result.restore({"pet": sent})
+        assert restored["pet"]["kind"] == kind
+        assert pet.model_validate(restored).pet.kind == kind
