@@ -35,6 +35,7 @@ from wireschema.jsonsource import Document, JSONSourceError, Lines, positions, r
 from wireschema.positions import escape, pointer, unescape
 from wireschema.reading import read_at_most
 from wireschema.run import first_few
+from wireschema.silence import silenced
 
 
 # -- reading FILE and printing its results -------------------------------------------
@@ -653,7 +654,7 @@ def _result_findings(target: Any, o: _Outcome, label: str, r: Any, strict: bool 
         if c.rule in _BESIDE:
             continue
         if c.action == "spilled" or (c.action == "dropped" and keyword not in _HARMLESS and not keyword.startswith("x-")):
-            out.append(finding(c.action, c.pointer, c.rule, c.detail))
+            out.append(finding("spilled" if silenced(c.detail) else c.action, c.pointer, c.rule, c.detail))
     return out
 
 

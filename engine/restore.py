@@ -12,11 +12,11 @@ from . import logs
 from .blobs import thaw
 from .errors import SchemaInputError, WireschemaError
 from .model import Issue, Result
-from .passes.fixed import fixed_value
 from .passes.objects import PAIR_KEY, PAIR_VALUE, is_pairs, pure_map
 from .passes.prepare import JSON_TYPES
 from .positions import pointer
 from .prepare import json_copy
+from .silence import fixed_value
 
 
 _MAX_REF_HOPS = 32

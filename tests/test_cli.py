@@ -624,6 +624,16 @@ def test_check_default_fails_on_fallback_strict_dropped_and_risk_only(run):
     assert code == 0 and report["fail_on"] == ["fallback", "strict", "dropped", "risk"] and _found(report) == set()
 
 
+def test_check_judges_a_spill_that_says_nothing_as_a_spill(run):
+    # dropped, not spilled, as it tells the model nothing; as unenforced as a spill all the same
+    closed = {"type": "object", "properties": {"a": {"type": "string"}}, "additionalProperties": False}
+    assert [c.action for c in wireschema.normalize(closed, "gemini").changes] == ["dropped"]
+    code, report = _check_json(run, "-", "--targets", "gemini", stdin=json.dumps(closed))
+    assert code == 0 and _found(report) == set()
+    code, report = _check_json(run, "-", "--targets", "gemini", "--fail-on", "spilled", stdin=json.dumps(closed))
+    assert code == 1 and {kind for *_, kind in _found(report)} == {"spilled"}
+
+
 def test_check_a_dropped_constraint_fails_a_dropped_annotation_does_not(run):
     listed = json.loads(MCP_TOOLS.read_text())["tools"]
     done = wireschema.normalize_tools(listed, "cca-claude")

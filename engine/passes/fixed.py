@@ -2,36 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any
-
+from ..silence import fixed_value
 from . import kind
-from .types import json_type
-
-_NONE = (False, None)
-
-
-def fixed_value(schema: Any) -> tuple[bool, Any]:
-    """`(True, v)` where `schema`'s only value is its default `v`: a `const`, or a
-    one-value `enum`, equal to its `default` (JSON equality; null never counts)."""
-    if schema.__class__ is not dict or "default" not in schema:
-        return _NONE
-    enum = schema.get("enum")
-    if "const" in schema:
-        only = schema["const"]
-        if isinstance(enum, list) and not any(_same(only, v) for v in enum):
-            return _NONE
-    elif isinstance(enum, list) and len(enum) == 1:
-        only = enum[0]
-    else:
-        return _NONE
-    if only is None or not _same(only, schema["default"]):
-        return _NONE
-    return True, only
-
-
-def _same(a: Any, b: Any) -> bool:
-    # true is not 1, and 1 is 1.0
-    return json_type(a) == json_type(b) and a == b
 
 
 @kind(
