@@ -635,6 +635,8 @@ def _findings(target: Any, o: _Outcome, strict: bool | None) -> list[_Finding]:
 
 def _result_findings(target: Any, o: _Outcome, label: str, r: Any, strict: bool | None) -> list[_Finding]:
     def finding(kind: str, pointer: str, rule: str, detail: str) -> _Finding:
+        # a spill dropped as telling the model nothing is as unenforced as one spilled
+        kind = "spilled" if kind == "dropped" and silenced(detail) else kind
         return _Finding(r.target, o.item, kind, pointer, _keyword(pointer), rule, detail, label)
 
     out = []
@@ -654,7 +656,7 @@ def _result_findings(target: Any, o: _Outcome, label: str, r: Any, strict: bool 
         if c.rule in _BESIDE:
             continue
         if c.action == "spilled" or (c.action == "dropped" and keyword not in _HARMLESS and not keyword.startswith("x-")):
-            out.append(finding("spilled" if silenced(c.detail) else c.action, c.pointer, c.rule, c.detail))
+            out.append(finding(c.action, c.pointer, c.rule, c.detail))
     return out
 
 
