@@ -35,6 +35,7 @@ from wireschema.jsonsource import Document, JSONSourceError, Lines, positions, r
 from wireschema.positions import escape, pointer, unescape
 from wireschema.reading import read_at_most
 from wireschema.run import first_few
+from wireschema.silence import silenced
 
 
 # -- reading FILE and printing its results -------------------------------------------
@@ -634,6 +635,8 @@ def _findings(target: Any, o: _Outcome, strict: bool | None) -> list[_Finding]:
 
 def _result_findings(target: Any, o: _Outcome, label: str, r: Any, strict: bool | None) -> list[_Finding]:
     def finding(kind: str, pointer: str, rule: str, detail: str) -> _Finding:
+        # a spill dropped as telling the model nothing is as unenforced as one spilled
+        kind = "spilled" if kind == "dropped" and silenced(detail) else kind
         return _Finding(r.target, o.item, kind, pointer, _keyword(pointer), rule, detail, label)
 
     out = []

@@ -21,7 +21,8 @@ and prints Markdown tables:
 (f) with `--against CHECKOUT`: this version beside another (say, a `git worktree` of an
     older commit), uncached, per target, in fresh processes taking turns;
 (g) with `--profile TARGET[,TARGET...]` (alone): where each target's time goes, as the
-    bytecodes the interpreter runs per schema, by function (the same on any host).
+    bytecodes the interpreter runs per schema, by function (the same on any host);
+(h) per target: the characters spilled text adds to the sent tools (`spillcost`).
 
 Every time is the median of `--repeat` samples (default 5) after a warm-up call, each
 sample long enough for `time.perf_counter_ns` to resolve it; gc stays enabled, as in a
@@ -56,6 +57,7 @@ from types import SimpleNamespace
 from typing import Any, Callable, Iterator, Sequence
 
 import wireschema
+from wireschema.spillcost import measure_spills, table_spills
 
 CORPUS_FILES = ("mcp.jsonl", "bfcl.jsonl")
 DEFAULT_CORPUS = Path("..") / "shared" / "corpus"
@@ -1232,6 +1234,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     wide_deepcopy_ms = measure_wide_deepcopy(cfg)
     cache_row = measure_cache(tools, cfg)
     fresh = measure_fresh(cfg)
+    _progress("spills")
+    spills = measure_spills([t.mcp() for t in tools[: cfg.peer_schemas]], names)
 
     parts = []
     if args.markdown:
@@ -1245,6 +1249,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         table_peers(peer_rows),
         table_startup(startup),
         table_sizes(size_rows, cfg.node_counts),
+        table_spills(spills),
     ]
     if args.against is not None:
         parts.append(_against(args.against, tools, cfg))

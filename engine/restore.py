@@ -16,6 +16,7 @@ from .passes.objects import PAIR_KEY, PAIR_VALUE, is_pairs, pure_map
 from .passes.prepare import JSON_TYPES
 from .positions import decode_fragment, follow, pointer, ref_token, unescape, upgraded_tokens
 from .prepare import json_copy
+from .silence import fixed_value
 
 
 _MAX_REF_HOPS = 32
@@ -230,6 +231,11 @@ def _restore_one(doc: _Doc, schema: Any, value: Any, depth: int, memo: dict[tupl
             if v is None and sub is not None and k not in required and not _accepts_null(doc, sub):
                 continue  # strict mode's stand-in for "left out"
             out[k] = _restore(doc, sub, v, depth + 1, memo) if sub is not None else v
+        for k, sub in props.items():
+            # a property whose only value is its default, left out (or sent null): put back
+            fixed, only = fixed_value(_follow(doc, sub)) if k not in out else (False, None)
+            if fixed:
+                out[k] = json_copy(only)
         return out
     if isinstance(value, list):
         schema = _list_schema(doc, schema, value)

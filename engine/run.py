@@ -12,6 +12,7 @@ from .jsontext import dumps, dumps_within
 from .model import Change, Options
 from .positions import SLOT_KIND as _SLOT_KIND
 from .positions import SLOT_MAP, SLOT_SINGLE, pointer_of, schema_nodes
+from .silence import says_nothing
 
 
 class Unrepresentable(Exception):
@@ -383,6 +384,10 @@ class Run:
     def spill(self, rule: Any, node: dict, key: str, value: Any) -> None:
         """Remove `node[key]` and keep its meaning as text in the node's description."""
         node.pop(key, None)
+        silent = says_nothing(node, key, value, self.spilled_text(node.get("description")))
+        if silent:
+            self.report(rule, node, "dropped", f"{key} {shown_value(value)} removed: {silent}", key)
+            return
         if not self.options.spill:
             self.report(rule, node, "dropped", f"{key} removed (spill disabled)", key)
             return

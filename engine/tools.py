@@ -33,6 +33,7 @@ from .prepare import json_copy, mended_text, mended_tree, nested_past
 from .toolshapes import (
     MISSING, Parsed, Reading, dotted, layout, lookup, parse_tool, registry_of, shape_paths, tool_reading, type_name,
 )
+from .toolrepeat import without_repeat
 
 if TYPE_CHECKING:
     from .ruletable import Target
@@ -845,12 +846,13 @@ def _normalize_tools(
     given, told, dropped = untaken_dropped(given, told, t, registry, drop)
     # entries that are not function tools stay where they are, untouched
     parsed: dict[int, Parsed] = {}
+    repeats: dict[int, tuple[Change, ...]] = {}
     unreadable: dict[int, str] = {}
     for i, tool in enumerate(given):
         if not reading.is_function_tool(tool):
             continue
         try:
-            parsed[i] = parse_tool(tool, registry)
+            parsed[i], repeats[i] = without_repeat(parse_tool(tool, registry), t)
         except ToolShapeError as exc:
             unreadable[i] = str(exc)
     # refused before any naming or normalizing: a list far over the limit must not cost
@@ -891,7 +893,7 @@ def _normalize_tools(
         p = parsed.get(i) or Parsed(originals[i], None, results[i].schema, None, None)
         made, beside = build_tool(p, _shaped_by(t, results[i]), results[i].schema, results[i].strict, wires[i],
                                   tool if i in parsed else None, options, say_name=i in unsaid)
-        result = _results_with(results[i], *told.get(i, ()), *([renames[i]] if i in renames else []), *beside)
+        result = _results_with(results[i], *told.get(i, ()), *repeats.get(i, ()), *([renames[i]] if i in renames else []), *beside)
         built.append(made)
         aligned.append(result)
         wire_list.append(wires[i])
@@ -938,13 +940,13 @@ def _normalize_tool_quiet(tool: Any, target: TargetLike, *, strict: bool | None,
         raise _grouped("this entry", item, key, "pass it to normalize_tools")
     if not reading.is_function_tool(item):
         raise ToolShapeError(f"this entry is no function tool (a server tool or cache point): keys {sorted(item)[:8]}")
-    p = parse_tool(item, registry)
+    p, repeat = without_repeat(parse_tool(item, registry), t)
     want = strict if strict is not None else p.strict
     result = _normalize(p.schema, t, strict=want, options=options)
     wires, renames, unsaid = _wire_names({0: p.name}, [0], t, ())
     name = wires[0]
     made, beside = build_tool(p, _shaped_by(t, result), result.schema, result.strict, name, item, options, say_name=0 in unsaid)
-    result = _results_with(result, *told, *renames.values(), *beside)
+    result = _results_with(result, *told, *repeat, *renames.values(), *beside)
     return ToolResult(made, result, name, p.name)
 
 

@@ -31,6 +31,8 @@ HEADERS = (
     "`import wireschema` (wall clock",
     "### (d) Nodes per second by schema size",
     "| target | 10 nodes | 100 nodes | 1,000 nodes | max ÷ min | note |",
+    "### (h) What spills cost",
+    "| target | tools | tools with spills | characters spills add | per tool |",
 )
 
 

@@ -650,6 +650,16 @@ def test_check_fails_where_the_wire_takes_what_the_original_refuses(run, schema,
     assert code == 1 and {kind for *_, kind in _found(report)} & {"loosened", "strict"}
 
 
+def test_check_judges_a_spill_that_says_nothing_as_a_spill(run):
+    # dropped, not spilled, as it tells the model nothing; as unenforced as a spill all the same
+    closed = {"type": "object", "properties": {"a": {"type": "string"}}, "additionalProperties": False}
+    assert [c.action for c in wireschema.normalize(closed, "gemini").changes] == ["dropped"]
+    code, report = _check_json(run, "-", "--targets", "gemini", stdin=json.dumps(closed))
+    assert code == 0 and _found(report) == set()
+    code, report = _check_json(run, "-", "--targets", "gemini", "--fail-on", "spilled", stdin=json.dumps(closed))
+    assert code == 1 and {kind for *_, kind in _found(report)} == {"spilled"}
+
+
 def test_check_a_dropped_constraint_fails_a_dropped_annotation_does_not(run):
     listed = json.loads(MCP_TOOLS.read_text())["tools"]
     done = wireschema.normalize_tools(listed, "cca-claude")
@@ -665,7 +675,7 @@ def test_check_a_dropped_constraint_fails_a_dropped_annotation_does_not(run):
 
 
 def test_check_ignore_keyword(run):
-    schema = {"type": "object", "properties": {"u": {"type": "string", "format": "uri"}}, "additionalProperties": False}
+    schema = {"type": "object", "properties": {"u": {"type": "string", "format": "uri"}}, "additionalProperties": True}
     spilled = {c.pointer.rsplit("/", 1)[-1] for c in wireschema.normalize(schema, "gemini").changes if c.action == "spilled"}
     assert len(spilled) == 2
     first, second = sorted(spilled)

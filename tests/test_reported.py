@@ -68,9 +68,11 @@ def lost_spills(result, made) -> list[tuple[str, str]]:
 
 def test_a_spill_into_a_definition_survives_the_description_beside_its_ref(spills):
     schema = json.loads((ROOT / "examples" / "weather_tool.json").read_text())
+    # the definition's own spill (false beside its properties would say nothing: not spilled)
+    schema["$defs"]["Coordinates"]["additionalProperties"] = {"type": "number"}
     result = wireschema.normalize(schema, "gemini")
     location = result.schema["properties"]["location"]
-    assert location["description"] == "Exact position; overrides city when both are given. (additionalProperties: false)"
+    assert location["description"] == 'Exact position; overrides city when both are given. (additionalProperties: {"type":"number"})'
     assert lost_spills(result, spills) == []
 
 

@@ -400,3 +400,41 @@ def test_a_reference_validate_cannot_follow_is_an_issue(ref):
     result = wireschema.normalize(schema, "openai-chat")
     issues = result.validate({"a": "x", "b": "y"})
     assert [(i.pointer, "cannot be followed" in i.message) for i in issues] == [("/a", True), ("/b", False)]
+
+
+def _pet_model():
+    from typing import Literal, Union
+
+    from pydantic import BaseModel, Field
+
+    class Cat(BaseModel):
+        kind: Literal["cat"] = "cat"
+        meows: int
+
+    class Dog(BaseModel):
+        kind: Literal["dog"] = "dog"
+        barks: int
+
+    class Pet(BaseModel):
+        pet: Union[Cat, Dog] = Field(discriminator="kind")
+
+    return Pet
+
+
+def test_a_discriminated_unions_tag_stays_required_and_not_null_on_a_strict_wire():
+    pet = _pet_model()
+    result = wireschema.normalize(pet.model_json_schema(), "openai-strict")
+    for name in ("Cat", "Dog"):
+        tag = result.schema["$defs"][name]["properties"]["kind"]
+        assert "anyOf" not in tag and tag["const"] == name.lower()
+    assert any(c.rule == "openai-strict/fixed-required" for c in result.changes)
+
+
+@pytest.mark.parametrize("target", ["openai-strict", "gemini", "anthropic"])
+def test_restore_puts_back_a_tag_the_model_left_out_or_sent_null(target):
+    pet = _pet_model()
+    result = wireschema.normalize(pet.model_json_schema(), target)
+    for sent, kind in [({"kind": None, "meows": 3}, "cat"), ({"meows": 3}, "cat"), ({"barks": 2}, "dog")]:
+        restored = result.restore({"pet": sent})
+        assert restored["pet"]["kind"] == kind
+        assert pet.model_validate(restored).pet.kind == kind

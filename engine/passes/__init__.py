@@ -257,4 +257,4 @@ from ..positions import has_bool_child  # noqa: E402
 TEST_HELPERS["_has_bool_child"] = has_bool_child
 
 # importing the modules fills the tables
-from . import checks, combiners, counts, cycles, defs, keys, literals, objects, patterns, prepare, refs, required, spelling, types, values  # noqa: E402,F401
+from . import checks, combiners, counts, cycles, defs, fixed, keys, literals, objects, patterns, prepare, refs, required, spelling, types, values  # noqa: E402,F401
