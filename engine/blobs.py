@@ -81,7 +81,8 @@ def key_of(value: Any, size: int) -> bytes | _Key | None:
             return _written(kept[0], value, size)
         except _TooLarge:
             return _written(kept[1], value, size)  # shared subtrees, written once each
-    except (_TooLarge, _NotKeyable, RecursionError, ValueError, TypeError, OverflowError, MemoryError):
+    # KeyError: C pickle's fast mode, cut short inside a frozenset, forgets an id it kept
+    except (_TooLarge, _NotKeyable, RecursionError, ValueError, TypeError, OverflowError, MemoryError, KeyError):
         _kept.picklers = None  # a dump cut short may leave a pickler mid-frame
         return None
 

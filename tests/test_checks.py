@@ -64,4 +64,7 @@ def test_check(target, case, schema, snap):
 def test_normalized_output_passes_its_own_checks():
     schema = {"type": "object", "properties": {"a": {"type": ["string", "null"], "format": "uri"}}}
     for t in wireschema.targets():
-        assert wireschema.check(wireschema.normalize(schema, t.name).schema, t.name) == ()
+        result = wireschema.normalize(schema, t.name)
+        # judged by the target it was sent as: a strict one that failed open, by its sibling
+        sent_as = t.name if result.strict or not wireschema._target(t.name).strict else wireschema._target(t.name).fail_open
+        assert wireschema.check(result.schema, sent_as) == ()

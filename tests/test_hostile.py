@@ -529,6 +529,13 @@ BIG_CASES = {
 }
 
 
+# an input within the budgets whose rewrite grows past one: it falls back, naming the budget
+GROWS_PAST = {
+    # MFJS has no type lists: 10,000 ["string", "null"] become 10,000 anyOfs of two branches
+    ("properties-10000-all-required", "moonshot"): "budget/nodes",
+}
+
+
 @pytest.mark.parametrize("target", TARGETS)
 @pytest.mark.parametrize("case", sorted(BIG_CASES))
 def test_big_but_within_budgets(case, target, uncached):
@@ -537,7 +544,7 @@ def test_big_but_within_budgets(case, target, uncached):
     with bounded():
         result = wireschema.normalize(schema, target)
     assert fingerprint(schema) == before
-    assert budget_hit(result) is None, result.fallback_reason
+    assert budget_hit(result) == GROWS_PAST.get((case, target)), result.fallback_reason
     assert_sound_result(schema, target, result)
 
 

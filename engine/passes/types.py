@@ -107,10 +107,11 @@ def infer_type(rule, node, run):
         # here, the copy would demand an object wherever the root recurs
         return None
     inferred: list[str] = []
-    if "const" in node:
-        inferred = [json_type(node["const"])]
-    elif isinstance(node.get("enum"), list) and node["enum"]:
+    # an enum beside a const says the type as enum-fits-type reads it on a second pass
+    if isinstance(node.get("enum"), list) and node["enum"]:
         inferred = _types_for_values(node["enum"])
+    elif "const" in node:
+        inferred = [json_type(node["const"])]
     elif not rule.options["hints"]:
         pass
     elif any(k in node for k in _OBJECT_HINTS):
