@@ -3,6 +3,8 @@ allow-listed; and one that names a misspelt keyword it keeps."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from ..positions import NULL_AT, SUBSCHEMA_KEYS
 from ..rulefields import suggest
 from ..run import shown_value
@@ -163,19 +165,29 @@ def _title_of(name: str) -> str:
 def drop_name_titles(rule, node, run):
     """A title that only repeats the name it stands under, as written or as pydantic
     writes a name (`trip_id`: "Trip Id"): a property's, or a definition's (`$defs/Trip`:
-    "Trip"). It tells the model nothing the name does not. Any other title, the
-    author's own, is kept. Put it before references are inlined, where a definition
-    still stands under its name."""
+    "Trip"), or a union branch's right under it (pydantic's `Optional[str]`). It tells
+    the model nothing the name does not. Any other title, the author's own, is kept.
+    Put it before references are inlined, where a definition still stands under its name."""
     for kw, what in (("properties", "property"), ("$defs", "definition")):
         named = node.get(kw)
         if named.__class__ is not dict:
             continue
         for name, sub in named.items():
-            title = sub.get("title") if sub.__class__ is dict else None
-            if title.__class__ is str and (title == name or title == _title_of(name)):
-                del sub["title"]
-                run.edited(sub)
-                run.report(rule, sub, "dropped", f"title {title!r} only repeats the {what}'s name", "title")
+            for holder in _with_branches(sub):
+                title = holder.get("title")
+                if title.__class__ is str and (title == name or title == _title_of(name)):
+                    del holder["title"]
+                    run.edited(holder)
+                    run.report(rule, holder, "dropped", f"title {title!r} only repeats the {what}'s name", "title")
+
+
+def _with_branches(sub: Any) -> list[dict]:
+    """`sub` and the branches of its unions, each a dict (a union collapsed later lifts
+    a branch's keywords to `sub`)."""
+    if sub.__class__ is not dict:
+        return []
+    branches = [b for kw in ("anyOf", "oneOf") if sub.get(kw).__class__ is list for b in sub[kw] if b.__class__ is dict]
+    return [sub, *branches]
 
 
 @kind(
