@@ -213,7 +213,7 @@ def test_post_visitors_reading_a_subtree_keep_a_later_walk_apart(monkeypatch):
     # a later stage) would change below it first in a fused walk
     schema = {"type": "object", "properties": {"a": {"type": "string"}}}
     walks = _walked_stages("openai-strict-compat", schema, monkeypatch)
-    assert len(walks) == 2
+    assert ["openai-strict-compat/constraints"] in walks  # a walk of its own
 
 
 def test_a_rule_moving_booleans_wakes_the_boolean_check_only_where_there_are_some():

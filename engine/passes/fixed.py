@@ -19,6 +19,8 @@ def require_fixed(rule, node, run):
     union's tag). `restore` puts the value back where a model left it out.
     """
     props, req = node["properties"], node.get("required")
+    if props.__class__ is not dict:
+        return  # a properties keyword that is no map names no property
     required = [n for n in req if isinstance(n, str)] if isinstance(req, list) else []
     fixed = [n for n, sub in props.items() if n not in required and fixed_value(sub)[0]]
     if not fixed or (req is not None and not isinstance(req, list)):
