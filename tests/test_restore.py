@@ -439,9 +439,3 @@ def test_restore_puts_back_a_tag_the_model_left_out_or_sent_null(target):
         assert restored["pet"]["kind"] == kind
         assert pet.model_validate(restored).pet.kind == kind
 
-
-@pytest.mark.parametrize("target", ["openai-strict", "cerebras", "groq-strict"])
-def test_a_properties_keyword_that_is_no_map_names_no_fixed_property(target):
-    """require-fixed read `properties: "#"` as a map (AttributeError)."""
-    result = wireschema.normalize({"type": "object", "properties": "#"}, target)
-    assert isinstance(result, wireschema.Result)
