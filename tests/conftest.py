@@ -204,6 +204,15 @@ def calls_of(call) -> tuple[object, int]:
     return result, count[0]
 
 
+def checked(target: str, schema) -> dict:
+    """A check case's snapshot: the violations `check` finds (at least one), after
+    normalizing the same schema has not raised."""
+    violations = wireschema.check(schema, target)
+    assert violations
+    json.dumps(wireschema.normalize(schema, target).schema)
+    return {"target": target, "schema": schema, "violations": [str(v) for v in violations]}
+
+
 def damaged(good: bytes, damage: str) -> bytes:
     """A cache file's bytes (see `bytecache`) spoiled one way: emptied, cut short, one
     byte flipped near the end, or its header changed."""
